@@ -1,0 +1,32 @@
+"""What converted code calls at run time; converted code refers to this module as ``ag__``.
+
+Nothing here knows about ASTs. Backends (the graph engine, JAX, ...) plug in
+through ``backends``; see its docstring for the interface.
+"""
+
+from .backends import Backend, backend_of, register, register_lazy
+from .builtins import enumerate_, len_, print_, range_, setitem, zip_
+from .calls import converted, do_not_convert
+from .control_flow import assert_stmt, for_stmt, if_stmt, while_stmt
+from .expressions import and_, if_exp, not_, or_
+from .mode import mode, staging
+from .undefined import NO_RETURN, Undefined, ld, ldu, retval
+
+__all__ = [
+    "Backend", "backend_of", "register", "register_lazy",
+    "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
+    "converted", "do_not_convert",
+    "assert_stmt", "for_stmt", "if_stmt", "while_stmt",
+    "and_", "if_exp", "not_", "or_",
+    "mode", "staging",
+    "NO_RETURN", "Undefined", "ld", "ldu", "retval",
+]
+
+
+def _jax_is_tracing() -> bool:
+    from . import jax_backend
+
+    return jax_backend.is_tracing()
+
+
+register_lazy("jax", "autograph.runtime.jax_backend", _jax_is_tracing)

@@ -1,0 +1,75 @@
+"""Builtins whose arguments may be staged values: ``range``, ``enumerate``, ``zip``, ``len``,
+item assignment, and ``print_`` (``autograph.print``).
+
+The staged body calls ``ag__.range_(n)`` where the user wrote ``range(n)``. With
+Python arguments these are the builtins themselves; a staged argument lets its
+backend return something its ``for_stmt`` can loop over without unrolling.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import backends
+from .backends import backend_of, first_backend
+
+
+def range_(*args):
+    if all(a.__class__ is int for a in args):
+        return range(*args)
+    backend = first_backend(args)
+    if backend is None:
+        return range(*args)
+    if len(args) == 1:
+        return backend.range_(0, args[0], 1)
+    if len(args) == 2:
+        return backend.range_(args[0], args[1], 1)
+    return backend.range_(*args)
+
+
+def enumerate_(iterable, start=0):
+    backend = backend_of(iterable)
+    if backend is None:
+        return enumerate(iterable, start)
+    return backend.enumerate_(iterable, start)
+
+
+def zip_(*iterables, strict=False):
+    backend = first_backend(iterables)
+    if backend is None:
+        return zip(*iterables, strict=strict) if strict else zip(*iterables)
+    return backend.zip_(iterables, strict)
+
+
+def len_(value):
+    backend = backend_of(value)
+    if backend is None:
+        return len(value)
+    return backend.len_(value)
+
+
+def setitem(target, index, value):
+    """``target[index] = value``; returns the updated target.
+
+    Python objects are updated in place and returned (the same object), so the
+    converter's ``x = ag__.setitem(x, i, v)`` is exactly ``x[i] = v``; a staged
+    array gets a functional update (JAX's ``x.at[i].set(v)``).
+    """
+    backend = backend_of(target)
+    if backend is None:
+        target[index] = value
+        return target
+    return backend.setitem(target, index, value)
+
+
+def print_(*args, sep=" ", end="\n", file=None, flush=False):
+    """``print`` that prints at every execution of a graph, with tensor values.
+
+    Outside any trace it is the builtin ``print``. Inside a trace, the backend of
+    the first staged argument (or the tracing graph engine) stages the print.
+    """
+    backend = first_backend(args) or backends.tracing_backend
+    if backend is None:
+        print(*args, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
+        return None
+    return backend.print_(args, sep, end, file, flush)

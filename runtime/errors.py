@@ -1,0 +1,65 @@
+"""Error messages every backend shares, so a user gets the same words everywhere.
+
+Each message starts with the construct and where it is in the user's source,
+names the variable, says what differed and ends with what to do. The location
+comes from the body function's code object: the converter compiles generated
+code with the user's file name and line numbers, so ``body.__code__`` points at
+the user's ``if``/``while``/``for`` line.
+"""
+
+from __future__ import annotations
+
+import linecache
+
+
+class ConversionError(Exception):
+    """Source that cannot be converted (unsupported syntax, source not available)."""
+
+
+class StagingError(Exception):
+    """Control flow on staged values that cannot be built into a graph."""
+
+
+def where(fn) -> str:
+    """``file:line (`source line`)`` of the construct a generated function came from."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return "<unknown location>"
+    text = linecache.getline(code.co_filename, code.co_firstlineno).strip()
+    location = f"{code.co_filename}:{code.co_firstlineno}"
+    return f"{location} (`{text}`)" if text else location
+
+
+def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:
+    """``defined_in`` is 'true' or 'false': the branch that assigns ``name``."""
+    other = "false" if defined_in == "true" else "true"
+    return StagingError(
+        f"if statement at {where(fn)}: '{name}' is assigned in the {defined_in} branch "
+        f"but not in the {other} branch, and the condition is a staged value, so both "
+        f"branches run in the graph. Assign '{name}' before the if statement, or in "
+        f"both branches."
+    )
+
+
+def undefined_loop_variable(name: str, construct: str, fn) -> StagingError:
+    return StagingError(
+        f"{construct} at {where(fn)}: '{name}' is first assigned inside the loop and used "
+        f"after it, but the loop runs in the graph, where it may run zero times. Assign "
+        f"'{name}' before the loop."
+    )
+
+
+def loop_variable_changed(name: str, construct: str, fn, before: str, after: str) -> StagingError:
+    return StagingError(
+        f"{construct} at {where(fn)}: '{name}' is {before} before the loop but {after} "
+        f"after one iteration; a staged loop must keep each variable's type and shape. "
+        f"Give '{name}' its final dtype and shape before the loop (e.g. with astype)."
+    )
+
+
+def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
+    return StagingError(
+        f"if statement at {where(fn)}: '{name}' is {true_desc} in the true branch but "
+        f"{false_desc} in the false branch; a staged condition needs the same type and "
+        f"structure on both sides. Convert one side so they match."
+    )

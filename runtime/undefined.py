@@ -1,0 +1,78 @@
+"""Variables that may not be assigned yet.
+
+The staged body passes loop and branch state explicitly, so a variable that is
+assigned only inside an ``if`` or a loop must still have *some* value when it is
+passed in. The converter gives it an ``Undefined`` placeholder, and wraps every
+read of a variable that may be unassigned in ``ld``, which raises exactly what
+Python would have raised: ``UnboundLocalError`` for a local.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+class Undefined:
+    """Placeholder value of a local variable that has not been assigned."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name}>"
+
+    def __bool__(self):
+        raise unbound_error(self.name)
+
+    def __getattr__(self, attr):
+        raise unbound_error(self.name)
+
+
+def unbound_error(name: str) -> UnboundLocalError:
+    if sys.version_info >= (3, 11):
+        message = f"cannot access local variable '{name}' where it is not associated with a value"
+    else:
+        message = f"local variable '{name}' referenced before assignment"
+    return UnboundLocalError(message)
+
+
+def ld(value):
+    """A read of a variable that may hold an ``Undefined`` placeholder."""
+    if value.__class__ is Undefined:
+        raise unbound_error(value.name)
+    return value
+
+
+def ldu(read, name: str):
+    """The value of a variable that may be unassigned, or an ``Undefined``.
+
+    ``read`` is ``lambda: name``; it raises ``NameError`` when the variable is
+    unassigned, which is turned into the placeholder.
+    """
+    try:
+        return read()
+    except NameError:
+        return Undefined(name)
+
+
+def is_undefined(value) -> bool:
+    return value.__class__ is Undefined
+
+
+class ReturnValue:
+    """Placeholder of a function's return value before any ``return`` ran."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<no return value>"
+
+
+NO_RETURN = ReturnValue()
+
+
+def retval(value):
+    """What a converted function returns: ``None`` when no ``return`` ran."""
+    return None if value is NO_RETURN else value
