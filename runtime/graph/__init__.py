@@ -1,0 +1,1 @@
+"""The built-in NumPy graph engine (``autograph.function``). Work in progress."""
