@@ -63,3 +63,11 @@ def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingEr
         f"{false_desc} in the false branch; a staged condition needs the same type and "
         f"structure on both sides. Convert one side so they match."
     )
+
+
+def non_scalar_condition(construct: str, fn, value_desc: str) -> StagingError:
+    return StagingError(
+        f"{construct} at {where(fn)}: the condition is a {value_desc} array, but a staged "
+        f"condition must be a single value (the truth value of an array with several "
+        f"elements is ambiguous). Reduce it with .any() or .all()."
+    )
