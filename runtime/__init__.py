@@ -5,16 +5,17 @@ through ``backends``; see its docstring for the interface.
 """
 
 from .backends import Backend, backend_of, register, register_lazy
-from .builtins import enumerate_, len_, print_, range_, setitem, zip_
+from .builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .calls import converted, do_not_convert
 from .control_flow import assert_stmt, for_stmt, if_stmt, while_stmt
 from .expressions import and_, if_exp, not_, or_
+from . import calls
 from .mode import mode, staging
 from .undefined import NO_RETURN, Undefined, ld, ldu, retval
 
 __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
-    "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
+    "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
     "assert_stmt", "for_stmt", "if_stmt", "while_stmt",
     "and_", "if_exp", "not_", "or_",

@@ -8,6 +8,7 @@ backend return something its ``for_stmt`` can loop over without unrolling.
 
 from __future__ import annotations
 
+import operator
 import sys
 
 from . import backends
@@ -60,6 +61,29 @@ def setitem(target, index, value):
         target[index] = value
         return target
     return backend.setitem(target, index, value)
+
+
+_IN_PLACE = {
+    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,
+    "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow, "@=": operator.imatmul,
+    "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift,
+    ">>=": operator.irshift,
+}
+_PURE = {
+    "+=": operator.add, "-=": operator.sub, "*=": operator.mul, "/=": operator.truediv,
+    "//=": operator.floordiv, "%=": operator.mod, "**=": operator.pow, "@=": operator.matmul,
+    "&=": operator.and_, "|=": operator.or_, "^=": operator.xor, "<<=": operator.lshift,
+    ">>=": operator.rshift,
+}
+
+
+def augitem(target, index, op: str, value):
+    """``target[index] op= value``; returns the updated target (see ``setitem``)."""
+    backend = backend_of(target)
+    if backend is None:
+        target[index] = _IN_PLACE[op](target[index], value)
+        return target
+    return backend.setitem(target, index, _PURE[op](target[index], value))
 
 
 def print_(*args, sep=" ", end="\n", file=None, flush=False):

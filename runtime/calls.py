@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 _converter: Optional[Callable] = None
 _cache: dict = {}
+converted_codes: set = set()  # code objects produced by conversion: called as they are
 _CACHE_LIMIT = 4096
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
@@ -55,7 +56,10 @@ def _resolve(f):
         func = converted(f.func)
         return f if func is f.func else functools.partial(func, *f.args, **f.keywords)
     if isinstance(f, types.FunctionType):
-        result = f if is_library(f) or _converter is None else _converter(f)
+        if f.__code__ in converted_codes or is_library(f) or _converter is None:
+            result = f
+        else:
+            result = _converter(f)
     elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
         result = f
     else:

@@ -1,0 +1,159 @@
+"""Reads and writes of names, per statement or expression, within one scope.
+
+Nested functions, lambdas, classes and comprehensions are separate scopes: a
+nested function definition *assigns* its name and *reads* the names it uses from
+the enclosing scope; a comprehension reads its free names (and a walrus inside
+it assigns in the enclosing scope, as in Python).
+"""
+
+from __future__ import annotations
+
+import gast
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+class Activity:
+    __slots__ = ("reads", "writes")
+
+    def __init__(self) -> None:
+        self.reads: set = set()
+        self.writes: set = set()
+
+
+def of(nodes) -> Activity:
+    """Names read and assigned by ``nodes`` (a node or a list), nested scopes opaque."""
+    act = Activity()
+    for node in nodes if isinstance(nodes, list) else [nodes]:
+        _visit(node, act)
+    return act
+
+
+def reads(nodes) -> set:
+    return of(nodes).reads
+
+
+def writes(nodes) -> set:
+    return of(nodes).writes
+
+
+def _visit(node, act: Activity) -> None:
+    if isinstance(node, gast.Name):
+        if isinstance(node.ctx, gast.Load):
+            act.reads.add(node.id)
+        elif isinstance(node.ctx, (gast.Store, gast.Del, gast.Param)):
+            act.writes.add(node.id)
+        return
+    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        for dec in node.decorator_list:
+            _visit(dec, act)
+        if not isinstance(node, gast.ClassDef):
+            _visit_defaults(node.args, act)
+        act.reads |= free_reads(node)
+        act.writes.add(node.name)
+        return
+    if isinstance(node, gast.Lambda):
+        _visit_defaults(node.args, act)
+        act.reads |= free_reads(node)
+        return
+    if isinstance(node, _COMPREHENSIONS):
+        inner = _comprehension_activity(node)
+        act.reads |= inner.reads
+        act.writes |= inner.writes
+        return
+    if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+        act.reads.add(node.target.id)
+    if isinstance(node, (gast.Import, gast.ImportFrom)):
+        for alias in node.names:
+            if alias.name != "*":
+                act.writes.add((alias.asname or alias.name).partition(".")[0])
+        return
+    if isinstance(node, gast.ExceptHandler) and node.name is not None:
+        _visit(node.name, act)
+    if isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+        act.writes.add(node.name)
+    if isinstance(node, gast.MatchMapping) and node.rest:
+        act.writes.add(node.rest)
+    if isinstance(node, (gast.Global, gast.Nonlocal)):
+        return
+    for child in gast.iter_child_nodes(node):
+        _visit(child, act)
+
+
+def _visit_defaults(args, act: Activity) -> None:
+    for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+        _visit(default, act)
+
+
+def _comprehension_activity(node) -> Activity:
+    """Free reads of a comprehension, and walrus targets (they bind outside it)."""
+    act = Activity()
+    bound: set = set()
+    for gen in node.generators:
+        gen_act = of(gen.iter)
+        act.reads |= gen_act.reads - bound
+        act.writes |= _walrus_targets(gen.iter)
+        bound |= writes(gen.target)
+        for cond in gen.ifs:
+            act.reads |= reads(cond) - bound
+            act.writes |= _walrus_targets(cond)
+    elts = [node.key, node.value] if isinstance(node, gast.DictComp) else [node.elt]
+    for elt in elts:
+        act.reads |= reads(elt) - bound
+        act.writes |= _walrus_targets(elt)
+    return act
+
+
+def _walrus_targets(node) -> set:
+    return {n.target.id for n in gast.walk(node) if isinstance(n, gast.NamedExpr)}
+
+
+def free_reads(scope) -> set:
+    """Names a nested function/lambda/class reads from enclosing scopes."""
+    if isinstance(scope, gast.Lambda):
+        body = [scope.body]
+    else:
+        body = scope.body
+    inner = of(body)
+    local = set(inner.writes)
+    declared_outer = set()
+    for node in _walk_scope(body):
+        if isinstance(node, gast.Global):
+            declared_outer |= set(node.names)
+        elif isinstance(node, gast.Nonlocal):
+            declared_outer |= set(node.names)
+            inner.reads |= set(node.names)
+    if not isinstance(scope, gast.ClassDef):
+        local |= parameters(scope.args)
+    return (inner.reads - (local - declared_outer)) | (inner.writes & declared_outer)
+
+
+def parameters(args) -> set:
+    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            names.append(extra.id)
+    return set(names)
+
+
+def _walk_scope(body):
+    """Walk statements without entering nested scopes."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            continue
+        stack.extend(gast.iter_child_nodes(node))
+
+
+def declared_nonlocal(body) -> tuple:
+    """(global names, nonlocal names) declared directly in this scope."""
+    glob, nonloc = set(), set()
+    for node in _walk_scope(body):
+        if isinstance(node, gast.Global):
+            glob |= set(node.names)
+        elif isinstance(node, gast.Nonlocal):
+            nonloc |= set(node.names)
+    return glob, nonloc

@@ -1,0 +1,283 @@
+"""The conversion pipeline: source -> gast -> passes -> compiled function, cached.
+
+Every converted function carries two bodies:
+
+    def f(x):
+        if ag__.mode.python or not ag__.staging():
+            <the original statements, untouched>
+        else:
+            <the staged statements: functional control flow>
+
+Nothing is tracing on the common path, so a call runs the user's own statements
+at full Python speed; under a trace (the graph engine, ``jax.jit``) the staged
+body runs, and on Python values it behaves exactly like the original too (the
+differential tests force it to prove this). ``to_code`` shows the staged body.
+
+The passes run in the order of ``PASSES`` on the staged body; the analyses they
+need run just before the control-flow lowering. Generated code is compiled from
+the AST with the user's file name and line numbers, so tracebacks point at the
+user's lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import types
+
+import gast
+
+from autograph import runtime
+from autograph.analysis import activity, definedness, liveness
+from autograph.converters import (
+    asserts,
+    break_statements,
+    call_trees,
+    conditional_expressions,
+    conditionals,
+    continue_statements,
+    item_assignments,
+    logical_expressions,
+    loops,
+    return_statements,
+    variables,
+)
+from autograph.runtime.errors import ConversionError
+
+from . import origins, parsing, templates
+from .naming import Namer
+from .transformer import Context
+
+
+class ControlFlow(conditionals.Conditionals, loops.Loops):
+    """``if``, ``while`` and ``for`` lowered in one top-down walk, so each
+    construct knows the state its enclosing generated functions receive."""
+
+
+def _control_flow(node, ctx) -> None:
+    origins.fill_missing(node)
+    ctx.liveness = liveness.analyze(node.body, ctx.extra_tests)
+    ctx.definedness = definedness.analyze(node, ctx.locals)
+    ControlFlow(ctx).visit(node)
+
+
+# The staged body's passes, in order. Expression-level rewrites come first, then
+# the jumps are lowered to flags (return before break: a return in a loop
+# becomes a break), then control flow, which needs the analyses of the result.
+PASSES = (
+    variables.transform,
+    item_assignments.transform,
+    call_trees.transform,
+    asserts.transform,
+    conditional_expressions.transform,
+    logical_expressions.transform,
+    return_statements.transform,
+    break_statements.transform,
+    continue_statements.transform,
+    _control_flow,
+)
+
+_MODE_TEST = "ag__.mode.python or not ag__.staging()"
+
+
+def convertible(fn_node) -> bool:
+    """Generators and coroutines run as they are: they cannot be staged."""
+    if isinstance(fn_node, gast.AsyncFunctionDef):
+        return False
+    return not any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in _scope_nodes(fn_node.body))
+
+
+def _scope_nodes(body):
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            stack.extend(gast.iter_child_nodes(node))
+
+
+def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool = True, class_cell: bool = False):
+    """Convert a FunctionDef in place into its two-bodied form.
+
+    Returns the staged-only copy of the function (what ``to_code`` shows).
+    """
+    fn_node.decorator_list = []
+    head, body = _split_head(fn_node)
+    if class_cell:
+        _explicit_super(body, fn_node)
+    original = copy.deepcopy(body)
+    fn_node.body = body
+    for nested in _nested_functions(body):
+        if convertible(nested):
+            convert_function_node(nested, namer, namespace, recursive, class_cell)
+
+    ctx = Context(fn_node, namer, namespace, recursive)
+    ctx.globals, ctx.nonlocals = activity.declared_nonlocal(head)
+    params = activity.parameters(fn_node.args)
+    ctx.locals = (params | activity.writes(body)) - ctx.globals - ctx.nonlocals
+    ctx.maybe_undefined = definedness.analyze(fn_node, ctx.locals).maybe_undefined_reads
+    for run in PASSES:
+        run(fn_node, ctx)
+    staged = fn_node.body
+
+    staged_only = copy.copy(fn_node)
+    staged_only.body = head + staged
+    if gast.dump(gast.Module(body=staged, type_ignores=[])) == gast.dump(gast.Module(body=original, type_ignores=[])):
+        fn_node.body = head + original
+    else:
+        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=staged)
+        origins.fill(dual, fn_node)
+        fn_node.body = head + dual
+    return staged_only
+
+
+def _split_head(fn_node):
+    """(docstring and global/nonlocal declarations, the rest of the body)."""
+    body = list(fn_node.body)
+    head = []
+    if body and isinstance(body[0], gast.Expr) and isinstance(body[0].value, gast.Constant) and isinstance(body[0].value.value, str):
+        head.append(body.pop(0))
+    declarations = _remove_declarations(body)
+    head.extend(declarations)
+    if not body:
+        body = [gast.Pass()]
+        origins.fill(body, fn_node)
+    return head, body
+
+
+def _remove_declarations(stmts) -> list:
+    """Take global/nonlocal statements out of a scope's blocks (they are hoisted)."""
+    found = []
+    for node in list(stmts):
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            stmts.remove(node)
+            found.append(node)
+    for node in _scope_nodes(stmts):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                for stmt in list(block):
+                    if isinstance(stmt, (gast.Global, gast.Nonlocal)):
+                        block.remove(stmt)
+                        found.append(stmt)
+                if not block and field == "body":
+                    block.append(gast.Pass())
+    return found
+
+
+def _nested_functions(body):
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, gast.FunctionDef):
+            yield node
+            continue
+        if isinstance(node, (gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            continue
+        stack.extend(gast.iter_child_nodes(node))
+
+
+def _explicit_super(body, fn_node) -> None:
+    """``super()`` -> ``super(__class__, self)``: generated functions have no implicit cell."""
+    args = fn_node.args.posonlyargs + fn_node.args.args
+    if not args:
+        return
+    for node in _scope_nodes(body):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
+            node.args = [
+                gast.Name(id="__class__", ctx=gast.Load(), annotation=None, type_comment=None),
+                gast.Name(id=args[0].id, ctx=gast.Load(), annotation=None, type_comment=None),
+            ]
+            origins.fill(node, node)
+
+
+# --- compiling a live function --------------------------------------------------
+
+_code_cache: dict = {}  # (code object, recursive) -> (converted code, staged-only node)
+
+
+def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
+    """The converted version of ``fn``; raises ConversionError if it cannot be."""
+    key = (fn.__code__, recursive)
+    entry = _code_cache.get(key)
+    if entry is None:
+        entry = _convert_code(fn, recursive)
+        _code_cache[key] = entry
+    code = entry[0]
+    if code is None:
+        return fn
+    return _function_from_code(fn, code)
+
+
+def staged_source_node(fn: types.FunctionType, recursive: bool = True):
+    key = (fn.__code__, recursive)
+    if key not in _code_cache:
+        _code_cache[key] = _convert_code(fn, recursive)
+    return _code_cache[key][1]
+
+
+def _convert_code(fn, recursive: bool):
+    node = parsing.function_node(fn)
+    is_lambda = isinstance(node, gast.Lambda)
+    if is_lambda:
+        node = _lambda_as_function(node)
+    if not convertible(node):
+        return None, node
+    namer = Namer.for_tree(node)
+    class_cell = "__class__" in fn.__code__.co_freevars
+    staged = convert_function_node(node, namer, fn.__globals__, recursive, class_cell)
+    code = _compile(node, fn)
+    _register_codes(code)
+    return code, staged
+
+
+def _lambda_as_function(node):
+    (fn,) = templates.replace("def ag__lambda(params):\n    return body", params=[], body=node.body)
+    fn.args = node.args
+    origins.fill([fn], node)
+    return fn
+
+
+def _compile(node, fn) -> types.CodeType:
+    freevars = [name for name in fn.__code__.co_freevars if name != "ag__"]
+    (factory,) = templates.replace("def ag__factory(params):\n    fn\n    return name", params=["ag__", *freevars], fn=node, name=node.name)
+    origins.fill([factory], node)
+    module = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
+    ast.fix_missing_locations(module)
+    try:
+        module_code = compile(module, fn.__code__.co_filename, "exec")
+    except SyntaxError as e:
+        raise ConversionError(f"{fn.__code__.co_filename}:{e.lineno}: generated code does not compile: {e.msg}") from None
+    factory_code = _find_code(module_code, "ag__factory")
+    return _find_code(factory_code, node.name)
+
+
+def _find_code(code, name):
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType) and const.co_name == name:
+            return const
+    raise ConversionError(f"internal error: compiled code for {name} not found")
+
+
+def _register_codes(code) -> None:
+    runtime.calls.converted_codes.add(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _register_codes(const)
+
+
+_RUNTIME_CELL = types.CellType(runtime)
+
+
+def _function_from_code(fn, code) -> types.FunctionType:
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    closure = tuple(_RUNTIME_CELL if name == "ag__" else cells[name] for name in code.co_freevars)
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure or None)
+    new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
+    new.__qualname__ = fn.__qualname__
+    new.__module__ = fn.__module__
+    new.__doc__ = fn.__doc__
+    new.__annotations__ = dict(getattr(fn, "__annotations__", {}) or {})
+    new.__dict__.update(fn.__dict__)
+    new.__wrapped__ = fn
+    return new

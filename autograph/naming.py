@@ -1,0 +1,30 @@
+"""Fresh names for generated variables and functions that never clash with the user's."""
+
+from __future__ import annotations
+
+import gast
+
+
+class Namer:
+    """Hands out names not used anywhere in the function being converted."""
+
+    def __init__(self, used: set) -> None:
+        self.used = set(used)
+
+    @classmethod
+    def for_tree(cls, tree) -> "Namer":
+        used = set()
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Name):
+                used.add(node.id)
+            elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                used.add(node.name)
+        return cls(used)
+
+    def new(self, base: str) -> str:
+        name, i = base, 1
+        while name in self.used:
+            i += 1
+            name = f"{base}_{i}"
+        self.used.add(name)
+        return name

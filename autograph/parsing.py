@@ -1,0 +1,91 @@
+"""Getting the source of a Python entity and parsing it into a gast tree.
+
+Indented source (a method, a nested function) is parsed inside an ``if 1:``
+block instead of being dedented: dedenting would also change the contents of
+multi-line string literals. Line numbers are shifted so every node carries its
+line in the user's file.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import linecache
+import textwrap
+import types
+
+import gast
+
+from .runtime.errors import ConversionError
+
+
+def parse_source(source: str, filename: str = "<string>", first_line: int = 1) -> gast.Module:
+    """Parse ``source`` (possibly indented) whose first line is ``first_line`` of ``filename``."""
+    indented = source[:1].isspace() and source.lstrip()
+    text = "if 1:\n" + source if indented else source
+    try:
+        tree = ast.parse(text, filename=filename)
+    except SyntaxError as e:
+        line = (e.lineno or 1) - (1 if indented else 0) + first_line - 1
+        raise ConversionError(f"{filename}:{line}: syntax error: {e.msg}") from None
+    ast.increment_lineno(tree, first_line - 1 - (1 if indented else 0))
+    if indented:
+        tree.body = tree.body[0].body
+    return gast.ast_to_gast(tree)
+
+
+def function_node(fn: types.FunctionType):
+    """The gast ``FunctionDef`` (or ``Lambda``) of ``fn``, located in its file."""
+    code = fn.__code__
+    filename = code.co_filename
+    try:
+        lines, first_line = inspect.findsource(code)
+    except (OSError, TypeError) as e:
+        raise ConversionError(
+            f"cannot convert {fn.__qualname__}: its source code is not available ({e}). "
+            f"Define it in a file, or mark it with autograph.do_not_convert."
+        ) from None
+    block = inspect.getblock(lines[first_line:])
+    source = "".join(block)
+    if fn.__name__ == "<lambda>":
+        return _lambda_node(fn, source, filename, first_line + 1)
+    tree = parse_source(source, filename, first_line + 1)
+    for node in tree.body:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+            return node
+    raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
+
+
+def _lambda_node(fn, source: str, filename: str, first_line: int):
+    """Find the lambda among those on its source lines, by its parameters and body."""
+    text = _balanced_statement(source)
+    tree = parse_source(text, filename, first_line)
+    code = fn.__code__
+    candidates = [
+        node for node in gast.walk(tree)
+        if isinstance(node, gast.Lambda) and node.lineno == code.co_firstlineno
+        and [a.id for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
+    ]
+    if len(candidates) != 1:
+        raise ConversionError(
+            f"{filename}:{code.co_firstlineno}: cannot tell which lambda on this line to convert "
+            f"({len(candidates)} candidates). Define it with def instead."
+        )
+    return candidates[0]
+
+
+def _balanced_statement(source: str) -> str:
+    """The shortest prefix of ``source`` (whole lines) that parses."""
+    lines = textwrap.dedent(source).splitlines(keepends=True)
+    for end in range(1, len(lines) + 1):
+        text = "".join(lines[:end])
+        try:
+            ast.parse(text)
+            return text
+        except SyntaxError:
+            continue
+    raise ConversionError("cannot parse the source of a lambda")
+
+
+def source_line(filename: str, lineno: int) -> str:
+    return linecache.getline(filename, lineno).strip()

@@ -1,0 +1,83 @@
+"""The base of every converter pass, and the per-conversion context.
+
+A pass sees one function scope: nested user functions and classes are opaque to
+it (the pipeline converts nested functions as scopes of their own), while the
+functions a pass generates (branch and loop bodies) are part of the scope and
+are entered. Nodes a visit method returns get the source location of the node
+they replace (``origins.fill``), so no pass has to think about locations.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from . import origins
+from .naming import Namer
+
+
+class Context:
+    """What the passes of one function's conversion share."""
+
+    def __init__(self, fn_node, namer: Namer, namespace=None, recursive: bool = True) -> None:
+        self.fn_node = fn_node
+        self.namer = namer
+        self.namespace = namespace  # the function's globals, when converting a live function
+        self.recursive = recursive
+        self.generated: set = set()  # ids of FunctionDefs made by passes
+        self.extra_tests: dict = {}  # For node -> expression: loop goes on while it is true
+        self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
+        self.locals: set = set()
+        self.globals: set = set()
+        self.nonlocals: set = set()
+        self.liveness = None
+        self.definedness = None
+
+    def mark_generated(self, stmts) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, gast.FunctionDef):
+                self.generated.add(id(stmt))
+
+
+class Base(gast.NodeTransformer):
+    """Transformer over one scope; subclasses define ``visit_<Node>`` methods."""
+
+    enter_lambdas = True
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def visit(self, node):
+        result = super().visit(node)
+        if result is not node and result is not None:
+            origins.fill(result, node)
+        return result
+
+    def visit_FunctionDef(self, node):
+        if id(node) in self.ctx.generated or node is self.ctx.fn_node:
+            return self.generic_visit(node)
+        return node
+
+    def visit_AsyncFunctionDef(self, node):
+        return node
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_Lambda(self, node):
+        return self.generic_visit(node) if self.enter_lambdas else node
+
+    def visit_block(self, stmts: list) -> list:
+        """Visit a statement list, splicing statements that visits return as lists."""
+        out = []
+        for stmt in stmts:
+            result = self.visit(stmt)
+            if isinstance(result, list):
+                out.extend(result)
+            elif result is not None:
+                out.append(result)
+        return out
+
+
+def transform_function(pass_class, ctx: Context) -> None:
+    """Run a pass over the body of the function being converted."""
+    pass_class(ctx).visit(ctx.fn_node)

@@ -1,0 +1,21 @@
+"""``a if c else b`` becomes ``ag__.if_exp(c, lambda: a, lambda: b)``.
+
+Both branches stay lazy. Guarantees: no ``IfExp`` nodes remain.
+"""
+
+from __future__ import annotations
+
+from autograph import templates, transformer
+
+
+class ConditionalExpressions(transformer.Base):
+    def visit_IfExp(self, node):
+        node = self.generic_visit(node)
+        return templates.replace_expr(
+            "ag__.if_exp(test, lambda: body, lambda: orelse)",
+            test=node.test, body=node.body, orelse=node.orelse,
+        )
+
+
+def transform(node, ctx) -> None:
+    transformer.transform_function(ConditionalExpressions, ctx)

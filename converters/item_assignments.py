@@ -1,0 +1,56 @@
+"""Item assignment to a local variable becomes a functional update.
+
+``x[i] = v`` -> ``x = ag__.setitem(x, i, v)`` and ``x[i] += v`` ->
+``x = ag__.augitem(x, i, '+=', v)``. On Python objects these update in place and
+return the same object, so nothing changes; a staged array (JAX, the graph
+engine) gets a new value, which the enclosing loop or branch then carries.
+Only plain local names are rewritten: rebinding a global or a closure variable
+would change what the name refers to.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import templates, transformer
+
+_AUG_OPS = {
+    gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=", gast.FloorDiv: "//=",
+    gast.Mod: "%=", gast.Pow: "**=", gast.MatMult: "@=", gast.BitAnd: "&=", gast.BitOr: "|=",
+    gast.BitXor: "^=", gast.LShift: "<<=", gast.RShift: ">>=",
+}
+
+
+class ItemAssignments(transformer.Base):
+    enter_lambdas = False
+
+    def _local_target(self, target):
+        return (
+            isinstance(target, gast.Subscript)
+            and isinstance(target.value, gast.Name)
+            and target.value.id in self.ctx.locals
+        )
+
+    def visit_Assign(self, node):
+        node = self.generic_visit(node)
+        if len(node.targets) != 1 or not self._local_target(node.targets[0]):
+            return node
+        target = node.targets[0]
+        return templates.replace(
+            "name = ag__.setitem(name, index, value)",
+            name=target.value.id, index=target.slice, value=node.value,
+        )
+
+    def visit_AugAssign(self, node):
+        node = self.generic_visit(node)
+        if not self._local_target(node.target):
+            return node
+        target = node.target
+        return templates.replace(
+            f"name = ag__.augitem(name, index, {_AUG_OPS[type(node.op)]!r}, value)",
+            name=target.value.id, index=target.slice, value=node.value,
+        )
+
+
+def transform(node, ctx) -> None:
+    transformer.transform_function(ItemAssignments, ctx)

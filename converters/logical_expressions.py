@@ -1,0 +1,55 @@
+"""``and``, ``or``, ``not`` and chained comparisons become runtime calls.
+
+``a and b and c`` -> ``ag__.and_(a, lambda: b, lambda: c)`` (right operands lazy,
+Python's value semantics kept), ``not a`` -> ``ag__.not_(a)``, and ``a < b < c``
+-> ``ag__.and_(a < b, lambda: b < c)`` when the shared operand ``b`` is a name or
+a constant (re-reading it is free of side effects); other chains are kept.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import templates, transformer
+
+
+class LogicalExpressions(transformer.Base):
+    def visit_BoolOp(self, node):
+        node = self.generic_visit(node)
+        op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+        thunks = [templates.replace_expr("lambda: value", value=v) for v in node.values[1:]]
+        call = templates.replace_expr(f"{op}(first)", first=node.values[0])
+        call.args.extend(thunks)
+        return call
+
+    def visit_UnaryOp(self, node):
+        node = self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            return templates.replace_expr("ag__.not_(value)", value=node.operand)
+        return node
+
+    def visit_Compare(self, node):
+        node = self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        middles = node.comparators[:-1]
+        if not all(isinstance(m, (gast.Name, gast.Constant)) for m in middles):
+            return node
+        left = node.left
+        parts = []
+        for op, right in zip(node.ops, node.comparators):
+            parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
+            left = _copy_operand(right)
+        call = templates.replace_expr("ag__.and_(first)", first=parts[0])
+        call.args.extend(templates.replace_expr("lambda: value", value=p) for p in parts[1:])
+        return call
+
+
+def _copy_operand(node):
+    if isinstance(node, gast.Name):
+        return gast.Name(id=node.id, ctx=gast.Load(), annotation=None, type_comment=None)
+    return gast.Constant(value=node.value, kind=None)
+
+
+def transform(node, ctx) -> None:
+    transformer.transform_function(LogicalExpressions, ctx)

@@ -1,0 +1,109 @@
+"""Returns from inside ``if``/``while``/``for`` become a flag and a value.
+
+    def f(x):                     def f(x):
+        for y in x:                   do_return = False
+            if y > 0:                 retval_ = ag__.NO_RETURN
+                return y     ->       for y in x:
+        return -1                         if y > 0:
+                                              retval_ = y
+                                              do_return = True
+                                              break
+                                      if ag__.not_(do_return):
+                                          retval_ = -1
+                                          do_return = True
+                                      return ag__.retval(retval_)
+
+Inside a loop a return also breaks (``break_statements`` then lowers it), and a
+loop holding a return in a nested loop breaks when ``do_return`` is set. Outside
+loops, what follows a statement that may return is guarded by the flag. Functions
+whose returns are all outside control flow are left alone.
+Guarantees: the only ``return`` left is the final one.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import origins, templates
+
+from . import flags
+
+_LOOPS = (gast.While, gast.For)
+
+
+def transform(node, ctx) -> None:
+    if not any(_has_nested_return(stmt) for stmt in node.body):
+        return
+    do_return = ctx.namer.new("do_return")
+    retval = ctx.namer.new("retval_")
+    lowering = _Lowering(do_return, retval)
+    body = lowering.block(node.body, in_loop=False)
+    node.body = (
+        templates.replace("do_return = False\nretval = ag__.NO_RETURN", do_return=do_return, retval=retval)
+        + body
+        + templates.replace("return ag__.retval(retval)", retval=retval)
+    )
+
+
+def _has_nested_return(stmt) -> bool:
+    return isinstance(stmt, (gast.If, gast.While, gast.For, gast.Try, gast.With, gast.Match)) and (
+        flags.contains(stmt, gast.Return, cross_loops=True)
+    )
+
+
+class _Lowering:
+    def __init__(self, do_return: str, retval: str) -> None:
+        self.do_return = do_return
+        self.retval = retval
+
+    def block(self, stmts, in_loop: bool) -> list:
+        out = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, gast.Return):
+                out.extend(self._lowered_return(stmt, in_loop))
+                return out
+            self._children(stmt, in_loop)
+            out.append(stmt)
+            if not flags.contains(stmt, gast.Return, cross_loops=True) and not _sets_flag(stmt, self.do_return):
+                continue
+            if in_loop:
+                if isinstance(stmt, _LOOPS):
+                    out.extend(templates.replace("if flag:\n    break", flag=self.do_return))
+                continue
+            rest = stmts[i + 1:]
+            if rest:
+                out.extend(flags.guarded(self.block(rest, in_loop), self.do_return))
+            return out
+        return out
+
+    def _lowered_return(self, stmt, in_loop: bool) -> list:
+        value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
+        lowered = templates.replace(
+            "retval = value\ndo_return = True", retval=self.retval, value=value, do_return=self.do_return
+        )
+        if in_loop:
+            lowered.append(gast.Break())
+        origins.fill(lowered, stmt)
+        return lowered
+
+    def _children(self, stmt, in_loop: bool) -> None:
+        if isinstance(stmt, _LOOPS):
+            stmt.body = self.block(stmt.body, in_loop=True)
+            stmt.orelse = self.block(stmt.orelse, in_loop)
+            return
+        for field in flags.blocks(stmt):
+            setattr(stmt, field, self.block(getattr(stmt, field), in_loop))
+        if isinstance(stmt, gast.Try):
+            for handler in stmt.handlers:
+                handler.body = self.block(handler.body, in_loop)
+        if isinstance(stmt, gast.Match):
+            for case in stmt.cases:
+                case.body = self.block(case.body, in_loop)
+
+
+def _sets_flag(stmt, flag: str) -> bool:
+    """Whether ``stmt`` (already lowered) may set the return flag."""
+    return any(
+        isinstance(n, gast.Name) and n.id == flag and isinstance(n.ctx, gast.Store)
+        for n in gast.walk(stmt)
+    )
