@@ -54,6 +54,8 @@ def normalized(value, depth: int = 0):
     if kind is dict:
         return ("dict", [(normalized(k, depth + 1), normalized(v, depth + 1))
                          for k, v in value.items()])
+    if kind.__module__ == "numpy" and kind.__name__ == "ndarray":
+        return ("ndarray", str(value.dtype), value.shape, value.tolist())
     if kind in (set, frozenset):
         return (kind.__name__, value, sorted(type(v).__name__ for v in value))
     if kind.__eq__ is object.__eq__ and hasattr(value, "__dict__"):

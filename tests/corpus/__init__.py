@@ -46,6 +46,7 @@ MODULES = [
     "recursion",
     "side_effects",
     "combinations",
+    "numpy_values",
 ]
 if sys.version_info >= (3, 10):
     MODULES.append("matching")  # `match` is a syntax error before 3.10
