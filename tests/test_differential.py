@@ -21,6 +21,7 @@ import io
 import os
 import re
 import sys
+import types
 from typing import Any
 
 import pytest
@@ -79,6 +80,9 @@ def run(fn, case: corpus.Case, inputs: corpus.Call, staged: bool = False) -> Out
                     value = fn(*args, **kwargs)
             else:
                 value = fn(*args, **kwargs)
+            if isinstance(value, types.GeneratorType):
+                # A generator is compared by what it yields (and prints meanwhile).
+                value = ("generator yielded", list(value))
             result = ("return", normalized(value))
         except Exception as e:  # noqa: BLE001 - the exception is the outcome
             result = ("raise", type(e), str(e) if case.message else None)

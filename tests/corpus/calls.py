@@ -256,3 +256,43 @@ def _gen_helper(n):
 @cases((6,), (0,))
 def calls_generator_function(n):
     return list(_gen_helper(n)), sum(_gen_helper(n))
+
+
+@cases((3,), call(3, range=lambda k: ["custom", k]))
+def parameter_shadows_range(n, range=range):
+    out = []
+    for i in range(n):
+        out.append(i)
+    return out
+
+
+@cases(([1, 2],), ([],))
+def local_shadows_len_and_print(xs):
+    def len(seq):
+        return "my len"
+
+    def print(*args):
+        return "my print"
+
+    if xs:
+        return len(xs), print("x")
+    return len(xs)
+
+
+def _squares(n):
+    for i in range(n):
+        if i % 2:
+            continue
+        yield i * i
+    return "done"
+
+
+case("generator_entity", _squares, [(5,), (0,)])
+
+
+@cases(("x",),)
+def enumerate_and_zip_builtins(s):
+    out = []
+    for i, (a, b) in enumerate(zip(s, reversed(s))):
+        out.append((i, a, b))
+    return out, isinstance(s, (str, bytes)), callable(s)

@@ -191,3 +191,56 @@ def generator_closure(n):
             i += 1
 
     return list(gen())
+
+
+@cases((4,), (0,))
+def closure_reads_during_loop(n):
+    x = 0
+
+    def get():
+        return x
+
+    seen = []
+    for i in range(n):
+        x += i
+        seen.append(get())
+    return seen, x
+
+
+@cases((1,), (0,))
+def closure_reads_inside_branch(flag):
+    label = "start"
+
+    def show():
+        print("label is", label)
+
+    if flag:
+        label = "changed"
+        show()
+    show()
+    return label
+
+
+@cases((3,), (0,))
+def nonlocal_and_loop_modify_same_variable(n):
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 100
+
+    for i in range(n):
+        count += 1
+        if i == 1:
+            bump()
+    return count
+
+
+@cases((3,),)
+def closure_in_while_captures_cell(n):
+    fns = []
+    i = 0
+    while i < n:
+        fns.append(lambda: i)
+        i += 1
+    return [f() for f in fns]

@@ -329,3 +329,51 @@ def walrus_in_loop_condition(xs):
         elif not half:
             break
     return total
+
+
+@cases((3,), (0,))
+def user_names_like_generated_ones(n):
+    loop_body = []
+    if_body = 0
+    do_return = "user"
+    retval_ = None
+    for loop_test in range(n):
+        if loop_test % 2:
+            if_body += 1
+            continue
+        loop_body.append(loop_test)
+    else_body = if_body * 2
+    ag__ = "not the runtime"
+    return loop_body, if_body, do_return, retval_, else_body, ag__
+
+
+@cases(([3, 1, 2],), ([],))
+def def_and_class_inside_loop(xs):
+    out = []
+    for x in xs:
+        def double(v=x):
+            return v * 2
+
+        class Box:
+            value = double()
+
+        if Box.value > 2:
+            out.append(Box.value)
+    return out
+
+
+@cases((3,), (0,), reset=lambda: _reset_loop_target(), observe=lambda: LOOP_TARGET)
+def global_loop_target(n):
+    global LOOP_TARGET
+    for LOOP_TARGET in range(n):
+        if LOOP_TARGET > 5:
+            break
+    return LOOP_TARGET
+
+
+LOOP_TARGET = "initial"
+
+
+def _reset_loop_target():
+    global LOOP_TARGET
+    LOOP_TARGET = "initial"

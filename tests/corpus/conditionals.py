@@ -264,3 +264,39 @@ def if_in_else_if(x):
         else:
             out = "neg"
     return out.upper()
+
+
+@cases((-3,), (0,), (-7,), (-1,))
+def negative_chained_bounds(x):
+    if -5 < x <= -1:
+        return "small negative"
+    return "other"
+
+
+@cases(([0, 2, 1], 0), ([5, 1], 0), ([1, 2], 1))
+def chained_subscript_middle(xs, i):
+    if 0 <= xs[i] < len(xs):
+        return xs[xs[i]]
+    return None
+
+
+@cases((1,), (0,))
+def def_in_branch(x):
+    if x:
+        def g():
+            return "first"
+    else:
+        def g():
+            return "second"
+    return g()
+
+
+@cases((1,), (0,))
+def conditional_import(x):
+    if x:
+        import json
+        text = json.dumps([x])
+    else:
+        import math as json
+        text = str(json.floor(2.5))
+    return text, json.__name__

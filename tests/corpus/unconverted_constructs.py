@@ -335,3 +335,62 @@ def type_annotations(n: int) -> list:
     for i in range(n):
         out.append(i)
     return out
+
+
+@cases(([1, 2, 0, 5],), ([1, 2],), ([0],))
+def exception_midway_keeps_partial_loop_state(xs):
+    total = 0
+    count = 0
+    try:
+        for x in xs:
+            count += 1
+            total += 10 // x
+    except ZeroDivisionError:
+        pass
+    return total, count
+
+
+@cases((5,), (0,))
+def exception_midway_in_while(n):
+    i = 0
+    acc = []
+    try:
+        while i < n:
+            acc.append(i)
+            i += 1
+            if i == 3:
+                raise RuntimeError("stop")
+    except RuntimeError as e:
+        acc.append(str(e))
+    return i, acc
+
+
+@cases((1,), (0,))
+def exception_after_branch_assignment(x):
+    result = "initial"
+    try:
+        if x:
+            result = "assigned"
+            raise ValueError("after assignment")
+    except ValueError:
+        pass
+    return result
+
+
+def _checked(v):
+    if v < 0:
+        raise ValueError("negative")
+    return v
+
+
+@cases(([1, 2, -1, 4],), ([3],))
+def exception_from_helper_in_loop(xs):
+    seen = []
+    last = None
+    try:
+        for x in xs:
+            last = _checked(x)
+            seen.append(last)
+    except ValueError:
+        seen.append("error")
+    return seen, last
