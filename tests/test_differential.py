@@ -149,3 +149,25 @@ def test_corpus_size():
     assert len(functions) >= 220, len(functions)
     assert all(len(case.inputs) >= 1 for case in CASES)
     assert inputs >= 2 * len(functions), inputs
+
+
+def test_paths_are_distinct(monkeypatch):
+    """The staged path really goes through the operators, the default path never:
+    otherwise the two differential tests would prove the same thing twice."""
+    rt = pytest.importorskip("autograph.runtime")
+    counts = {"if_stmt": 0, "for_stmt": 0, "while_stmt": 0}
+    for name in counts:
+        def spy(*args, _real=getattr(rt, name), _name=name, **kwargs):
+            counts[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(rt, name, spy)
+    by_id = {case.id: case for case in CASES}
+    probes = [(by_id["combinations.state_machine"], corpus.Call(([1, 2, 3, 4, 5, 6],))),
+              (by_id["loops.collatz_steps"], corpus.Call((6,)))]
+    for case, inputs in probes:
+        run(converted(case), case, inputs)
+    assert counts == {"if_stmt": 0, "for_stmt": 0, "while_stmt": 0}
+    for case, inputs in probes:
+        run(converted(case), case, inputs, staged=True)
+    assert all(counts.values()), counts

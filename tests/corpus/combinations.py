@@ -343,8 +343,7 @@ def user_names_like_generated_ones(n):
             continue
         loop_body.append(loop_test)
     else_body = if_body * 2
-    ag__ = "not the runtime"
-    return loop_body, if_body, do_return, retval_, else_body, ag__
+    return loop_body, if_body, do_return, retval_, else_body
 
 
 @cases(([3, 1, 2],), ([],))
