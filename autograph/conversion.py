@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import sys
 import types
 
 import gast
@@ -68,9 +69,9 @@ PASSES = (
     variables.transform,
     item_assignments.transform,
     call_trees.transform,
+    logical_expressions.transform,
     asserts.transform,
     conditional_expressions.transform,
-    logical_expressions.transform,
     return_statements.transform,
     break_statements.transform,
     continue_statements.transform,
@@ -115,6 +116,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     ctx.globals, ctx.nonlocals = activity.declared_nonlocal(head)
     params = activity.parameters(fn_node.args)
     ctx.locals = (params | activity.writes(body)) - ctx.globals - ctx.nonlocals
+    ctx.cells = activity.captured(body) & ctx.locals
     ctx.maybe_undefined = definedness.analyze(fn_node, ctx.locals).maybe_undefined_reads
     for run in PASSES:
         run(fn_node, ctx)
@@ -239,7 +241,10 @@ def _lambda_as_function(node):
 
 
 def _compile(node, fn) -> types.CodeType:
+    # The def is renamed inside the factory so that the function's own name stays
+    # a global (or free) name in its body, as it is in the original: recursion.
     freevars = [name for name in fn.__code__.co_freevars if name != "ag__"]
+    node.name = "ag__converted"
     (factory,) = templates.replace("def ag__factory(params):\n    fn\n    return name", params=["ag__", *freevars], fn=node, name=node.name)
     origins.fill([factory], node)
     module = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
@@ -249,7 +254,11 @@ def _compile(node, fn) -> types.CodeType:
     except SyntaxError as e:
         raise ConversionError(f"{fn.__code__.co_filename}:{e.lineno}: generated code does not compile: {e.msg}") from None
     factory_code = _find_code(module_code, "ag__factory")
-    return _find_code(factory_code, node.name)
+    code = _find_code(factory_code, node.name)
+    names = {"co_name": fn.__code__.co_name}
+    if sys.version_info >= (3, 11):
+        names["co_qualname"] = fn.__code__.co_qualname
+    return code.replace(**names)
 
 
 def _find_code(code, name):

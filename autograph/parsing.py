@@ -47,11 +47,12 @@ def function_node(fn: types.FunctionType):
         ) from None
     block = inspect.getblock(lines[first_line:])
     source = "".join(block)
-    if fn.__name__ == "<lambda>":
+    if code.co_name == "<lambda>":
         return _lambda_node(fn, source, filename, first_line + 1)
     tree = parse_source(source, filename, first_line + 1)
     for node in tree.body:
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__name__:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == code.co_name:
+            _mangle_private_names(node, fn.__qualname__)
             return node
     raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
 
@@ -66,12 +67,42 @@ def _lambda_node(fn, source: str, filename: str, first_line: int):
         if isinstance(node, gast.Lambda) and node.lineno == code.co_firstlineno
         and [a.id for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
     ]
+    if len(candidates) > 1:
+        candidates = [node for node in candidates if _same_code(node, code)]
     if len(candidates) != 1:
         raise ConversionError(
             f"{filename}:{code.co_firstlineno}: cannot tell which lambda on this line to convert "
             f"({len(candidates)} candidates). Define it with def instead."
         )
     return candidates[0]
+
+
+def _same_code(node, code) -> bool:
+    """Whether the lambda ``node`` compiles to the bytecode of ``code``."""
+    expression = ast.Expression(body=gast.gast_to_ast(node))
+    compiled = compile(ast.fix_missing_locations(expression), code.co_filename, "eval")
+    lam = next(c for c in compiled.co_consts if hasattr(c, "co_code"))
+    return lam.co_code == code.co_code and lam.co_consts == code.co_consts and lam.co_names == code.co_names
+
+
+def _mangle_private_names(fn_node, qualname: str) -> None:
+    """Apply Python's private-name mangling (``self.__x`` -> ``self._Cls__x``),
+    which the compiler only does inside a class body, where converted code is not."""
+    parts = qualname.split(".")
+    if len(parts) < 2 or parts[-2] == "<locals>":
+        return
+    prefix = "_" + parts[-2].lstrip("_")
+
+    def mangle(name: str) -> str:
+        if name.startswith("__") and not name.endswith("__") and "." not in name:
+            return prefix + name
+        return name
+
+    for node in gast.walk(fn_node):
+        if isinstance(node, gast.Attribute):
+            node.attr = mangle(node.attr)
+        elif isinstance(node, gast.Name):
+            node.id = mangle(node.id)
 
 
 def _balanced_statement(source: str) -> str:

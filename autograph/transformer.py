@@ -27,6 +27,7 @@ class Context:
         self.extra_tests: dict = {}  # For node -> expression: loop goes on while it is true
         self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
         self.locals: set = set()
+        self.cells: set = set()  # locals that nested user functions or lambdas capture
         self.globals: set = set()
         self.nonlocals: set = set()
         self.liveness = None

@@ -6,11 +6,14 @@ Both branches stay lazy. Guarantees: no ``IfExp`` nodes remain.
 from __future__ import annotations
 
 from autograph import templates, transformer
+from autograph.analysis import activity
 
 
 class ConditionalExpressions(transformer.Base):
     def visit_IfExp(self, node):
         node = self.generic_visit(node)
+        if activity.has_walrus(node.body) or activity.has_walrus(node.orelse):
+            return node  # a walrus must stay in this scope
         return templates.replace_expr(
             "ag__.if_exp(test, lambda: body, lambda: orelse)",
             test=node.test, body=node.body, orelse=node.orelse,

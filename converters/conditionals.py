@@ -25,6 +25,8 @@ from . import state
 class Conditionals(state.StagedControlFlow):
     def visit_If(self, node):
         ctx = self.ctx
+        if self.stays_python(node, node.body + node.orelse):
+            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body + node.orelse)
         before = state.placeholders(node, names, ctx, self.params_in_scope())
         results = state.names_tuple(names)

@@ -11,18 +11,45 @@ from __future__ import annotations
 import gast
 
 from autograph import templates, transformer
+from autograph.analysis import activity
 
 
 class LogicalExpressions(transformer.Base):
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.conditions: set = set()  # ids of expressions used only for their truth
+
+    def _mark_condition(self, node) -> None:
+        if isinstance(node, gast.BoolOp):
+            self.conditions.add(id(node))
+
+    def visit_If(self, node):
+        self._mark_condition(node.test)
+        return self.generic_visit(node)
+
+    visit_While = visit_If
+    visit_IfExp = visit_If
+
+    def visit_Assert(self, node):
+        self._mark_condition(node.test)
+        return self.generic_visit(node)
+
     def visit_BoolOp(self, node):
+        is_condition = id(node) in self.conditions
+        if any(activity.has_walrus(v) for v in node.values[1:]):
+            return self.generic_visit(node)  # a walrus must stay in this scope
         node = self.generic_visit(node)
         op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+        if is_condition:
+            op += "cond"
         thunks = [templates.replace_expr("lambda: value", value=v) for v in node.values[1:]]
         call = templates.replace_expr(f"{op}(first)", first=node.values[0])
         call.args.extend(thunks)
         return call
 
     def visit_UnaryOp(self, node):
+        if isinstance(node.op, gast.Not):
+            self._mark_condition(node.operand)
         node = self.generic_visit(node)
         if isinstance(node.op, gast.Not):
             return templates.replace_expr("ag__.not_(value)", value=node.operand)
@@ -39,7 +66,8 @@ class LogicalExpressions(transformer.Base):
         parts = []
         for op, right in zip(node.ops, node.comparators):
             parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
-            left = _copy_operand(right)
+            if right is not node.comparators[-1]:
+                left = _copy_operand(right)
         call = templates.replace_expr("ag__.and_(first)", first=parts[0])
         call.args.extend(templates.replace_expr("lambda: value", value=p) for p in parts[1:])
         return call

@@ -27,6 +27,8 @@ from . import state
 class Loops(state.StagedControlFlow):
     def visit_While(self, node):
         ctx = self.ctx
+        if self.stays_python(node, node.body):
+            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body)
         before = state.placeholders(node, names, ctx, self.params_in_scope())
         test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx)
@@ -40,10 +42,16 @@ class Loops(state.StagedControlFlow):
 
     def visit_For(self, node):
         ctx = self.ctx
+        if self.stays_python(node, [node.target] + node.body):
+            node = self.generic_visit(node)
+            extra = ctx.extra_tests.get(node)
+            if extra is not None:
+                node.body += templates.replace("if ag__.not_(go_on):\n    break", go_on=extra)
+            return node
         names = state.carried(node, ctx, [node.target] + node.body)
         before = state.placeholders(node, names, ctx, self.params_in_scope())
         target = node.target
-        if isinstance(target, gast.Name) and target.id not in names:
+        if isinstance(target, gast.Name) and target.id not in names and target.id in ctx.locals - ctx.cells:
             item, body = target.id, node.body
         else:
             item = ctx.namer.new("itr")

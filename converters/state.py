@@ -3,7 +3,9 @@ the functions that carry it.
 
 A construct's state is what it assigns that is read later (``live_out``) or
 inside itself before being assigned (``live_in``), minus names declared
-``global``/``nonlocal`` (generated functions redeclare those instead). A state
+``global``/``nonlocal`` and the variables nested user functions capture (cells):
+generated functions redeclare those ``global``/``nonlocal`` and assign them in
+place, so closures keep seeing one shared variable, as in Python. A state
 variable that may be unassigned when the construct starts gets a placeholder
 first: ``x = ag__.Undefined('x')`` if it is certainly unassigned, or
 ``x = ag__.ldu(lambda: x, 'x')`` if only possibly.
@@ -21,7 +23,7 @@ def carried(node, ctx, parts) -> list:
     """Sorted state variables of construct ``node`` whose statements are ``parts``."""
     written = activity.writes(parts)
     live = ctx.liveness.live_out.get(node, set()) | ctx.liveness.live_in.get(node, set())
-    return sorted((written & live) - ctx.globals - ctx.nonlocals)
+    return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
 
 
 def placeholders(node, names, ctx, params: set) -> list:
@@ -43,7 +45,7 @@ def function(name: str, params: list, body: list, results, ctx) -> gast.Function
     returns = [] if results is None else templates.replace("return results", results=results)
     (fn,) = templates.replace("def name(params):\n    body", name=name, params=params, body=body + returns)
     declared = activity.writes(body)
-    for kind, names in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals)):
+    for kind, names in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
         needed = sorted(declared & names)
         if needed:
             fn.body.insert(0, kind(names=needed))
@@ -87,6 +89,13 @@ class StagedControlFlow(transformer.Base):
             return self.generic_visit(node)
         finally:
             self.params.pop()
+
+    def stays_python(self, node, parts) -> bool:
+        """A construct inside ``try`` that assigns variables the handler (or
+        ``finally``) reads stays a Python statement: a body function's
+        assignments would be lost when an exception leaves it midway."""
+        landing = self.ctx.liveness.on_exception.get(node)
+        return bool(landing) and bool(activity.writes(parts) & landing)
 
     def params_in_scope(self) -> set:
         return set().union(*self.params) if self.params else set()

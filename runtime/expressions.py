@@ -45,3 +45,27 @@ def not_(value):
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return not value
     return backend.not_(value)
+
+
+def and_cond(value, *rest):
+    """``value and rest[0]() ...`` where only its truth is used (an ``if``/``while``
+    test, ``not``): a falsy Python operand gives ``False``, so the operand's
+    ``__bool__`` runs once, as in Python."""
+    for i, thunk in enumerate(rest):
+        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
+            return backend.and_(value, lambda: and_cond(thunk(), *rest[i + 1:]))
+        if not value:
+            return False
+        value = thunk()
+    return value
+
+
+def or_cond(value, *rest):
+    """``value or rest[0]() ...`` where only its truth is used (see ``and_cond``)."""
+    for i, thunk in enumerate(rest):
+        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
+            return backend.or_(value, lambda: or_cond(thunk(), *rest[i + 1:]))
+        if value:
+            return True
+        value = thunk()
+    return value

@@ -27,6 +27,7 @@ carry must keep its dtype and shape.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Any, Callable, NamedTuple, Optional
 
@@ -66,7 +67,8 @@ def _is_number(x) -> bool:
     return x.__class__ in _SCALARS
 
 
-class _Aval(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class _Aval:
     """A traced leaf's type: what must agree between branches and iterations."""
 
     shape: tuple
@@ -85,10 +87,19 @@ class _Aval(NamedTuple):
         return f"{'weakly typed ' if self.weak else ''}{self.dtype.name}{list(self.shape)}"
 
 
-class _Static(NamedTuple):
-    """A leaf kept as a Python value (not traced)."""
+class _Static:
+    """A leaf kept as a Python value (not traced). Not a pytree node, so a
+    structure of these flattens to the same treedef as the value it describes."""
 
-    value: Any
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Static) and _same(self.value, other.value)
+
+    __hash__ = None
 
 
 def _same(a, b) -> bool:
@@ -153,10 +164,10 @@ def _describe(value) -> str:
         return "not defined"
     if value is NO_RETURN:
         return "not yet returned"
+    if isinstance(value, _Static):
+        return _describe(value.value)
     if isinstance(value, _Aval):
         return str(value)
-    if isinstance(value, _Static):
-        value = value.value
     if _is_array(value):
         return str(_Aval.of(value))
     if _is_number(value):
@@ -180,6 +191,14 @@ def _spec_of(value):
     """(treedef, leaves) of an initial value: arrays become _Aval, the rest _Static."""
     leaves, tree = jax.tree_util.tree_flatten(value)
     return tree, tuple(_Aval.of(x) if _is_array(x) else _Static(x) for x in leaves)
+
+
+def _lone_static(tree, leaves):
+    """The Python value of a variable that is a single static leaf (an ``Undefined``,
+    ``NO_RETURN``, a number...), else None."""
+    if tree.num_nodes == 1 and tree.num_leaves == 1 and isinstance(leaves[0], _Static):
+        return leaves[0].value
+    return None
 
 
 def _label(name: str, path) -> str:
@@ -231,8 +250,8 @@ class _BranchPlan:
     def _join_var(self, name, where_fn, t, f):
         t_tree, t_leaves, paths = t
         f_tree, f_leaves, _ = f
-        t_val = t_leaves[0].value if t_tree.num_leaves == 1 and isinstance(t_leaves[0], _Static) else None
-        f_val = f_leaves[0].value if f_tree.num_leaves == 1 and isinstance(f_leaves[0], _Static) else None
+        t_val = _lone_static(t_tree, t_leaves)
+        f_val = _lone_static(f_tree, f_leaves)
         t_undef, f_undef = t_val.__class__ is Undefined, f_val.__class__ is Undefined
         if t_undef and f_undef:
             return t_tree, list(t_leaves)
@@ -320,12 +339,11 @@ def _unzero(x, other):
 
 
 def _rebuild_desc(tree, leaves):
-    """A value with the same structure, for describing it in an error."""
+    """A value of the same structure with descriptive leaves, for an error message."""
     shown = []
     for x in leaves:
         x = x.like if isinstance(x, _Zero) else x
-        shown.append(x.value if isinstance(x, _Static) else
-                     jax.ShapeDtypeStruct(x[1].shape, x[1].dtype))
+        shown.append(x if isinstance(x, _Static) else x[1])
     return jax.tree_util.tree_unflatten(tree, shown)
 
 
@@ -410,7 +428,7 @@ class _Carry:
         for i, (value, spec) in enumerate(zip(out, self.specs)):
             name = _name(self.names, i)
             tree, leaves = spec
-            first = leaves[0].value if tree.num_leaves == 1 and isinstance(leaves[0], _Static) else None
+            first = _lone_static(tree, leaves)
             if first.__class__ is Undefined:
                 if value.__class__ is not Undefined:
                     raise errors.undefined_loop_variable(name, self.construct, self.where_fn)

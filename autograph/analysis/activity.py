@@ -157,3 +157,17 @@ def declared_nonlocal(body) -> tuple:
         elif isinstance(node, gast.Nonlocal):
             nonloc |= set(node.names)
     return glob, nonloc
+
+
+def has_walrus(node) -> bool:
+    """Whether ``node`` assigns with ``:=`` (it must then stay in this scope, not move into a lambda)."""
+    return any(isinstance(n, gast.NamedExpr) for n in gast.walk(node))
+
+
+def captured(body) -> set:
+    """Names that nested functions and lambdas of this scope read from it (its cells)."""
+    names = set()
+    for node in _walk_scope(body):
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            names |= free_reads(node)
+    return names

@@ -94,6 +94,10 @@ class Definedness:
             return result, poss
         if isinstance(node, gast.Delete):
             gone = activity.writes(node)
+            for target in node.targets:
+                if isinstance(target, gast.Name) and target.id in self.locals and target.id not in certain:
+                    self.maybe_undefined_reads.add(id(target))
+            self._reads(node, certain)
             return certain - gone, possible
         self._reads(node, certain)
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):

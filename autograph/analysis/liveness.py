@@ -8,7 +8,8 @@ For each ``if``/``while``/``for`` it records:
   at the loop head, which includes the next iteration).
 A construct's state is then ``writes(construct) & (live_out | live_in)``.
 Exceptions are approximated: every statement in a ``try`` body may jump to its
-handlers, so their live variables are live throughout the body.
+handlers (or its ``finally``), so their live variables are live throughout the
+body; ``on_exception`` records them per construct.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Liveness:
         self.extra_tests = extra_tests  # For node -> lowered break/return test
         self.live_out: dict = {}
         self.live_in: dict = {}
+        self.on_exception: dict = {}  # construct -> live where an exception inside it lands
 
     def block(self, stmts, live_after: set, extra: frozenset = frozenset()) -> set:
         live = set(live_after)
@@ -31,6 +33,8 @@ class Liveness:
         return live | extra
 
     def stmt(self, node, after: set, extra: frozenset) -> set:
+        if isinstance(node, (gast.If, gast.While, gast.For)) and extra:
+            self.on_exception[node] = extra
         if isinstance(node, gast.If):
             self.live_out[node] = set(after)
             inner = self.block(node.body, after, extra) | self.block(node.orelse, after, extra)
@@ -91,6 +95,9 @@ class Liveness:
                 h |= activity.reads(handler.type)
             handlers |= h
         orelse = self.block(node.orelse, live, extra)
+        if node.finalbody:
+            # An exception that no handler catches still runs the finally block.
+            handlers |= self.block(node.finalbody, set(), extra)
         return self.block(node.body, orelse, frozenset(extra | handlers)) | handlers
 
 
