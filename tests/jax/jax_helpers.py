@@ -50,3 +50,8 @@ def primitives(jaxpr) -> list:
         for sub in jaxprs_in_params(eqn.params):
             names.extend(primitives(sub))
     return names
+
+
+def assert_close(expected, actual):
+    """``actual`` (an array) equals ``expected`` (a list or array of numbers)."""
+    np.testing.assert_allclose(np.asarray(actual), np.asarray(expected), rtol=1e-6)
