@@ -1,1 +1,35 @@
-"""The built-in NumPy graph engine (``autograph.function``). Work in progress."""
+"""The built-in NumPy graph engine: ``autograph.function``, ``tf.function`` for NumPy code.
+
+Decorating a NumPy function with ``autograph.function`` converts it (Python control
+flow becomes functional operators), traces it with symbolic tensors into a graph
+per input signature, optimizes the graph and compiles it into straight-line
+Python/NumPy code. The modules, in the order data flows through them:
+
+- ``tensor``/``trace``: symbolic tensors and recording ops, with NumPy itself
+  inferring dtypes and shapes; ``numpy_api``: which NumPy functions are supported;
+- ``backend``/``merge``: staged if/while/for, and reconciling their variables;
+- ``variables``: ``Variable``, state across calls;
+- ``ir``/``printing``: the graph as data and its text form;
+- ``optimize``/``codegen``: CSE, DCE, buffer reuse and the generated Python;
+- ``function``/``concrete``: the trace cache, concrete functions and signatures;
+- ``serialize``: ``ConcreteFunction.save`` and ``load``.
+"""
+
+from __future__ import annotations
+
+from ..backends import register
+from ..builtins import print_ as print  # noqa: A001  (autograph.print)
+from .backend import BACKEND
+from .concrete import ConcreteFunction
+from .polymorphic import (Function, RetracingWarning, TensorSpec, function, functions_run_eagerly,
+                       run_functions_eagerly)
+from .serialize import load
+from .tensor import Tensor
+from .variables import Variable
+
+register(BACKEND)
+
+__all__ = [
+    "function", "Function", "ConcreteFunction", "TensorSpec", "Variable", "Tensor", "print",
+    "load", "run_functions_eagerly", "functions_run_eagerly", "RetracingWarning",
+]

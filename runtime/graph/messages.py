@@ -1,0 +1,76 @@
+"""Error and warning texts of the graph engine (shared control-flow ones live in
+``autograph.runtime.errors``). Each says what happened, where, and what to do."""
+
+from __future__ import annotations
+
+from .ir import source_line, source_text
+
+
+def _at(source) -> str:
+    if not source:
+        return ""
+    text = source_line(source)
+    return f" at {source_text(source)}" + (f" (`{text}`)" if text else "")
+
+
+def unsupported_function(name: str, source) -> str:
+    return (f"autograph.function: {name} is not supported on symbolic tensors yet{_at(source)}. "
+            f"Compute it outside the function and pass the result in, or run the function "
+            f"eagerly with autograph.run_functions_eagerly(True).")
+
+
+def unsupported_attribute(name: str, source) -> str:
+    return (f"autograph.function: symbolic tensors have no attribute or method '{name}' "
+            f"(yet){_at(source)}. Use the NumPy function of the same name if there is one.")
+
+
+def out_argument(name: str) -> str:
+    return (f"autograph.function: {name}(..., out=...) writes into an array in place, which a "
+            f"graph cannot do with a symbolic tensor. Assign the result instead: y = {name}(...).")
+
+
+def in_place(name: str) -> str:
+    return (f"autograph.function: {name} updates an array in place, which a graph cannot do "
+            f"with a symbolic tensor. Use x[idx] = ... (or np.add.at on a concrete array).")
+
+
+def concrete_value(what: str, tensor, source) -> str:
+    value = tensor._value
+    return (f"autograph.function: a symbolic tensor ({value.name}: {value.type_str()}) cannot be "
+            f"{what} while tracing{_at(source)}: its value is only known when the graph runs. "
+            f"Use it in NumPy operations, or in an if/while/for of a function converted by "
+            f"autograph (the default), which become graph ops.")
+
+
+def created_variable_on_later_trace(function_name: str) -> str:
+    return (f"autograph.function '{function_name}' tried to create a Variable on a trace other "
+            f"than its first; it may only create variables the first time it is traced. Create "
+            f"the Variable outside the function (or once, guarded by a check) and use it there.")
+
+
+def wrong_dtype(function_name: str, param: str, expected: str, actual: str) -> str:
+    return (f"{function_name}(): argument '{param}' must be a {expected} array, got "
+            f"a {actual} array.")
+
+
+def wrong_shape(function_name: str, param: str, expected: str, actual: str) -> str:
+    return (f"{function_name}(): argument '{param}' must have shape {expected}, got shape "
+            f"{actual}.")
+
+
+def wrong_python_value(function_name: str, param: str, expected, actual) -> str:
+    return (f"{function_name}(): argument '{param}' was traced with the Python value "
+            f"{expected!r}, got {actual!r}. Call the autograph.function itself (which retraces "
+            f"for new Python values), or pass an array.")
+
+
+def retracing(function_name: str, count: int, param: str, before: str, after: str) -> str:
+    return (f"autograph.function '{function_name}' has been traced {count} times; the last "
+            f"retrace was caused by argument '{param}', which changed from {before} to {after}. "
+            f"Tracing is slow: pass values that change as NumPy arrays, give an input_signature, "
+            f"or use reduce_retracing=True for changing shapes.")
+
+
+def cannot_save(what: str) -> str:
+    return (f"autograph.function: cannot save this graph: {what} has no saved form. Keep "
+            f"only NumPy values, Python literals and autograph.Variables in the graph.")

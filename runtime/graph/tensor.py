@@ -1,0 +1,257 @@
+"""Symbolic tensors: what a traced function sees in place of its array arguments.
+
+A ``Tensor`` is a handle on one graph ``Value``. It speaks NumPy's dispatch
+protocols: ufuncs (``np.add(t, 1)``, ``np.add.reduce``) arrive in
+``__array_ufunc__``, other NumPy functions (``np.sum``, ``np.where`` ...) in
+``__array_function__``, and operators, comparisons, indexing, attributes and
+methods are defined here. Each of them records an op (see ``trace.record``) and
+returns new Tensors with the dtype and shape NumPy would have given.
+
+Properties that are known while tracing are plain Python values: ``shape`` (with
+``None`` for unknown dims), ``ndim``, ``dtype``. Asking for a Python value that is
+only known at run time (``bool(t)``, ``int(t)``, ``np.asarray(t)``) raises an error
+that says what to do instead.
+
+Item assignment ``t[i] = v`` records an update and points this handle at the new
+value, so every Python reference to the handle sees it, as with a NumPy array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import messages, numpy_api
+from .ir import Op, Value, map_values
+from .trace import current, record, stand_in, to_value, user_source
+
+
+class Tensor:
+    """A symbolic array of a graph being traced."""
+
+    __slots__ = ("_value", "_graph", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(self, value: Value, graph):
+        self._value = value
+        self._graph = graph
+
+    # --- static properties ----------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._value.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self._value.shape)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._value.dtype
+
+    @property
+    def size(self):
+        shape = self._value.shape
+        if None in shape:
+            return record("attr", "size", (self,), weak_result=True)
+        return int(np.prod(shape, dtype=np.int64))
+
+    @property
+    def itemsize(self) -> int:
+        return self._value.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    @property
+    def T(self):
+        return record("attr", "T", (self,))
+
+    @property
+    def mT(self):
+        return record("attr", "mT", (self,))
+
+    @property
+    def real(self):
+        return record("attr", "real", (self,))
+
+    @property
+    def imag(self):
+        return record("attr", "imag", (self,))
+
+    def __repr__(self) -> str:
+        value = self._value
+        kind = "python scalar, " if value.weak else ""
+        return f"Tensor({value.name}, {kind}shape={value.shape}, dtype={value.dtype.name})"
+
+    __str__ = __repr__
+    __hash__ = object.__hash__
+
+    # --- NumPy's dispatch protocols -------------------------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if kwargs.get("out") is not None:
+            raise TypeError(messages.out_argument(f"numpy.{ufunc.__name__}"))
+        kwargs.pop("out", None)
+        if method == "__call__":
+            return record("call", ufunc, inputs, kwargs)
+        if method == "at":
+            raise TypeError(messages.in_place(f"numpy.{ufunc.__name__}.at"))
+        return record("call", getattr(ufunc, method), inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        static = _STATIC.get(func)
+        if static is not None:
+            return static(*args, **kwargs)
+        if numpy_api.lookup(func) is None:
+            raise TypeError(messages.unsupported_function(_public(func), user_source()))
+        if kwargs.get("out") is not None:
+            raise TypeError(messages.out_argument(_public(func)))
+        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+        return record("call", func, args, kwargs, data_dependent=func in numpy_api.DATA_DEPENDENT)
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(messages.concrete_value("converted to a NumPy array", self, user_source()))
+
+    # --- Python conversions that need a run-time value -------------------------------
+    def __bool__(self):
+        raise TypeError(messages.concrete_value("used as a Python bool", self, user_source()))
+
+    def __index__(self):
+        raise TypeError(messages.concrete_value("used as a Python index", self, user_source()))
+
+    def __int__(self):
+        raise TypeError(messages.concrete_value("converted with int()", self, user_source()))
+
+    def __float__(self):
+        raise TypeError(messages.concrete_value("converted with float()", self, user_source()))
+
+    def __complex__(self):
+        raise TypeError(messages.concrete_value("converted with complex()", self, user_source()))
+
+    def __len__(self) -> int:
+        if not self._value.shape:
+            raise TypeError("len() of unsized object")
+        n = self._value.shape[0]
+        if n is None:
+            raise TypeError(messages.concrete_value("given to len() (its first dimension is unknown)",
+                                                    self, user_source()))
+        return n
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    # --- indexing ---------------------------------------------------------------------
+    def __getitem__(self, index):
+        return record("getitem", None, (self, index), data_dependent=_has_mask(index))
+
+    def __setitem__(self, index, value):
+        updated = setitem(self, index, value)
+        self._value = updated._value
+
+    # --- methods ----------------------------------------------------------------------
+    def __getattr__(self, name):
+        if name in numpy_api.METHODS:
+            def method(*args, **kwargs):
+                if kwargs.get("out") is not None:
+                    raise TypeError(messages.out_argument(f"ndarray.{name}"))
+                return record("method", name, (self,) + args, kwargs,
+                              weak_result=name in ("item", "tolist"),
+                              data_dependent=name == "nonzero")
+            method.__name__ = name
+            return method
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(messages.unsupported_attribute(name, user_source()))
+
+    def __round__(self, ndigits=None):
+        return record("call", round, (self,) if ndigits is None else (self, ndigits))
+
+
+def _public(func) -> str:
+    return numpy_api.SUPPORTED.get(func) or _qual(func)
+
+
+def _qual(func) -> str:
+    from .render import qualname
+
+    try:
+        return qualname(func)
+    except Exception:
+        return repr(func)
+
+
+def _has_mask(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    for item in items:
+        if item.__class__ is Tensor and item._value.dtype == np.bool_ and item.ndim > 0:
+            return True
+    return False
+
+
+def setitem(target: Tensor, index, value) -> Tensor:
+    """A new tensor equal to ``target`` with ``target[index] = value`` applied."""
+    state = current()
+    args = to_value((target, index, value), state)
+    tv = args[0]
+    # NumPy decides whether the assignment is valid (shapes, casting) on stand-ins.
+    with np.errstate(all="ignore"):
+        buf = np.array(stand_in(tv, 5, 0))
+        idx = map_values(args[1], lambda v: stand_in(v, 5, 0))
+        buf[idx] = map_values(args[2], lambda v: stand_in(v, 5, 0))
+    out = state.graph.new_value(tv.dtype, tv.shape)
+    state.append(Op("setitem", None, args, {}, [out], out, source=user_source()))
+    return Tensor(out, state.graph)
+
+
+def _binary(symbol):
+    def forward(self, other):
+        return record("binop", symbol, (self, other))
+
+    def reverse(self, other):
+        return record("binop", symbol, (other, self))
+
+    return forward, reverse
+
+
+for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
+                       ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("@", "matmul"),
+                       ("&", "and"), ("|", "or"), ("^", "xor"), ("<<", "lshift"), (">>", "rshift")]:
+    _fwd, _rev = _binary(_symbol)
+    setattr(Tensor, f"__{_name}__", _fwd)
+    setattr(Tensor, f"__r{_name}__", _rev)
+
+for _symbol, _name in [("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), (">", "gt"),
+                       (">=", "ge")]:
+    setattr(Tensor, f"__{_name}__", _binary(_symbol)[0])
+
+for _symbol, _name in [("-", "neg"), ("+", "pos"), ("~", "invert"), ("abs", "abs")]:
+    setattr(Tensor, f"__{_name}__", (lambda s: lambda self: record("unop", s, (self,)))(_symbol))
+
+
+def _static_shape(a):
+    return a.shape if a.__class__ is Tensor else np.shape(a)
+
+
+def _static_ndim(a):
+    return len(_static_shape(a))
+
+
+def _static_size(a):
+    return a.size if a.__class__ is Tensor else np.size(a)
+
+
+def _static_via_stand_ins(func):
+    """Functions of dtypes and shapes only: answered at trace time."""
+    def run(*args, **kwargs):
+        state = current()
+        args = map_values(to_value(args, state), lambda v: stand_in(v, 1, 0))
+        kwargs = map_values(to_value(kwargs, state), lambda v: stand_in(v, 1, 0))
+        return func(*args, **kwargs)
+
+    return run
+
+
+_STATIC = {np.shape: _static_shape, np.ndim: _static_ndim, np.size: _static_size}
+for _f in (np.result_type, np.iscomplexobj, np.isrealobj, np.can_cast, np.min_scalar_type):
+    _STATIC[_f] = _static_via_stand_ins(_f)

@@ -1,0 +1,322 @@
+"""Recording ops while a function is traced, and inferring what they produce.
+
+``record`` appends one op to the block being traced and returns the op's result
+with symbolic ``Tensor``s where NumPy would have returned arrays. The dtype and
+shape of every result are found by *running NumPy itself* on stand-in arrays of
+the right dtype and shape (zero-strided views of one element, so they cost no
+memory) with Python scalars left as Python scalars. The graph therefore gets
+exactly NumPy's NEP 50 promotion, broadcasting and error messages: whatever
+eager NumPy would compute or raise for these dtypes and shapes, tracing does.
+
+Unknown (``None``) dimensions are found by running twice with two stand-in sizes
+and keeping the dimensions that did not change. Ops whose result shape depends
+on values (boolean masks, ``nonzero``, ``unique``) run twice with all-false and
+all-true stand-ins instead. Matrix products get a shape rule, so tracing a big
+model does not multiply big stand-ins.
+
+An op whose inputs are all constants is not recorded: it runs right away and
+its result is a concrete array (constant folding during tracing).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+import numpy as np
+
+from .ir import Block, Graph, Op, Value, VarRef, map_values, walk_values
+
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_NUMPY_DIR = os.path.dirname(np.__file__)
+_SKIP_DIRS = (_RUNTIME_DIR, _NUMPY_DIR)
+
+_NONE_SIZES = (5, 7)  # stand-in sizes for unknown dimensions
+
+
+class TraceState:
+    """The trace being built: its graph, the block stack and captured variables."""
+
+    def __init__(self, graph: Graph, function=None, first_trace: bool = True):
+        self.graph = graph
+        self.blocks: list[Block] = [graph.body]
+        self.function = function
+        self.first_trace = first_trace
+        self.var_refs: dict[int, VarRef] = {}  # id(Variable) -> its reference
+        self.created_variables: list = []
+
+    def append(self, op: Op) -> None:
+        self.blocks[-1].ops.append(op)
+
+
+_stack: list[TraceState] = []
+
+
+def current() -> Optional[TraceState]:
+    return _stack[-1] if _stack else None
+
+
+def push(state: TraceState) -> None:
+    _stack.append(state)
+
+
+def pop() -> None:
+    _stack.pop()
+
+
+def user_source():
+    """(filename, lineno) of the innermost frame outside autograph and numpy."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_SKIP_DIRS):
+            return (filename, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+# --- converting between what user code sees and what the graph stores ---------------
+
+def to_value(obj, state: TraceState):
+    """A graph Value for a Tensor, concrete array or Variable; other objects as they are."""
+    from .tensor import Tensor
+    from .variables import Variable
+
+    cls = obj.__class__
+    if cls is Tensor:
+        value = obj._value
+        if obj._graph is not state.graph:
+            raise_foreign(obj)
+        return value
+    if cls is np.ndarray or isinstance(obj, (np.ndarray, np.generic)):
+        return state.graph.new_value(obj.dtype, np.shape(obj), const=np.asarray(obj)
+                                     if isinstance(obj, np.ndarray) else obj)
+    if isinstance(obj, Variable):
+        return obj._read_in(state)
+    if cls is tuple or cls is list:
+        return cls(to_value(x, state) for x in obj)
+    if cls is dict:
+        return {k: to_value(v, state) for k, v in obj.items()}
+    if cls is slice:
+        return slice(to_value(obj.start, state), to_value(obj.stop, state), to_value(obj.step, state))
+    return obj
+
+
+def raise_foreign(tensor):
+    raise ValueError(
+        f"autograph.function: the symbolic tensor {tensor._value.name} "
+        f"({tensor._value.type_str()}) belongs to another trace (it was kept from an "
+        f"earlier call, e.g. in a global or an attribute). Return it from the function "
+        f"that made it, or keep state in an autograph.Variable."
+    )
+
+
+def wrap(structure, state: TraceState):
+    """Values (non-constant) become Tensors for user code; constants their arrays."""
+    from .tensor import Tensor
+
+    def leaf(value: Value):
+        if value.const is not None:
+            return value.const
+        return Tensor(value, state.graph)
+
+    return map_values(structure, leaf)
+
+
+# --- recording -------------------------------------------------------------------------
+
+def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, effect=False,
+           weak_result=False):
+    """Record one op in the current trace and return its result for user code."""
+    state = _stack[-1]
+    args = to_value(tuple(args), state)
+    kwargs = to_value(dict(kwargs or {}), state)
+    inputs: list[Value] = []
+    walk_values((args, kwargs), inputs.append)
+    if not effect and inputs and all(v.const is not None for v in inputs):
+        return evaluate(kind, target, args, kwargs, lambda v: v.const)
+    result = infer(kind, target, args, kwargs, inputs, data_dependent)
+    weak = weak_result or any(v.weak for v in inputs)
+    outputs: list[Value] = []
+    tree = _result_tree(result, state.graph, outputs, weak)
+    op = Op(kind, target, args, kwargs, outputs, tree, source=user_source(), effect=effect)
+    state.append(op)
+    return wrap(tree, state)
+
+
+def _result_tree(result, graph: Graph, outputs: list, weak: bool):
+    """Replace the arrays (and dynamic Python scalars) of a stand-in result by new Values."""
+    cls = result.__class__
+    if isinstance(result, (np.ndarray, np.generic)):
+        value = graph.new_value(result.dtype, result.shape)
+        outputs.append(value)
+        return value
+    if weak and cls in (bool, int, float, complex):
+        value = graph.new_value(np.asarray(result).dtype, (), weak=True)
+        outputs.append(value)
+        return value
+    if cls is tuple or cls is list:
+        return cls(_result_tree(r, graph, outputs, weak) for r in result)
+    if isinstance(result, tuple) and hasattr(result, "_fields"):  # a named tuple
+        return cls(*(_result_tree(r, graph, outputs, weak) for r in result))
+    return result  # a static result (a shape, a dtype ...) stays as it is
+
+
+def evaluate(kind, target, args, kwargs, leaf):
+    """Run one op on concrete stand-ins: ``leaf(value)`` gives each Value's array."""
+    args = map_values(args, leaf)
+    kwargs = map_values(kwargs, leaf)
+    if kind == "call":
+        return target(*args, **kwargs)
+    if kind == "binop":
+        return BINARY[target](args[0], args[1])
+    if kind == "unop":
+        return UNARY[target](args[0])
+    if kind == "method":
+        return getattr(args[0], target)(*args[1:], **kwargs)
+    if kind == "attr":
+        return getattr(args[0], target)
+    if kind == "getitem":
+        return args[0][args[1]]
+    if kind == "pycast":
+        return {"float": float, "int": int, "bool": bool, "complex": complex}[target](args[0])
+    raise ValueError(f"cannot evaluate op kind {kind!r}")
+
+
+import operator as _operator  # noqa: E402
+
+BINARY = {
+    "+": _operator.add, "-": _operator.sub, "*": _operator.mul, "/": _operator.truediv,
+    "//": _operator.floordiv, "%": _operator.mod, "**": _operator.pow, "@": _operator.matmul,
+    "&": _operator.and_, "|": _operator.or_, "^": _operator.xor, "<<": _operator.lshift,
+    ">>": _operator.rshift, "==": _operator.eq, "!=": _operator.ne, "<": _operator.lt,
+    "<=": _operator.le, ">": _operator.gt, ">=": _operator.ge,
+}
+UNARY = {"-": _operator.neg, "+": _operator.pos, "~": _operator.invert, "abs": abs,
+         "not": _operator.not_}
+
+
+# --- inference -------------------------------------------------------------------------
+
+def stand_in(value: Value, size: int, fill):
+    """A cheap concrete array (or Python scalar) with the dtype and shape of ``value``."""
+    if value.const is not None:
+        return value.const
+    if value.weak:
+        return value.dtype.type(fill).item()
+    shape = tuple(size if d is None else d for d in value.shape)
+    return np.broadcast_to(np.array(fill, value.dtype), shape)
+
+
+def _random_stand_in(value: Value, size: int):
+    if value.const is not None or value.weak:
+        return stand_in(value, size, 1)
+    shape = tuple(size if d is None else d for d in value.shape)
+    numbers = np.random.default_rng(0).random(shape) + 0.5
+    return numbers.astype(value.dtype) if value.dtype.kind in "fc" else numbers.astype(value.dtype)
+
+
+def infer(kind, target, args, kwargs, inputs, data_dependent):
+    """The result of an op on stand-ins, with None where dimensions are unknown."""
+    if _is_matmul(kind, target):
+        return _infer_matmul(args)
+    has_none = any(None in v.shape for v in inputs)
+    if data_dependent:
+        first = _run(kind, target, args, kwargs, _NONE_SIZES[0], 0)
+        second = _run(kind, target, args, kwargs, _NONE_SIZES[0], 1)
+        return _merge(first, second)
+    first = _run(kind, target, args, kwargs, _NONE_SIZES[0], 0)
+    if not has_none:
+        return first
+    return _merge(first, _run(kind, target, args, kwargs, _NONE_SIZES[1], 0))
+
+
+def _run(kind, target, args, kwargs, size, fill):
+    with np.errstate(all="ignore"):
+        try:
+            return evaluate(kind, target, args, kwargs, lambda v: stand_in(v, size, fill))
+        except (np.linalg.LinAlgError, ZeroDivisionError):
+            return evaluate(kind, target, args, kwargs, lambda v: _random_stand_in(v, size))
+
+
+def _merge(a, b):
+    """Two stand-in results: dimensions that differ become None (as a shaped marker)."""
+    if isinstance(a, (np.ndarray, np.generic)):
+        if a.ndim != np.ndim(b):
+            return _Unknown(a.dtype, (None,) * a.ndim)
+        shape = tuple(x if x == y else None for x, y in zip(a.shape, np.shape(b)))
+        return a if shape == a.shape else _Unknown(a.dtype, shape)
+    if isinstance(a, (tuple, list)):
+        merged = [_merge(x, y) for x, y in zip(a, b)]
+        return type(a)(*merged) if hasattr(a, "_fields") else type(a)(merged)
+    return a
+
+
+class _Unknown(np.ndarray):
+    """Stands for an array with some unknown dims (only its dtype and shape are read)."""
+
+    def __new__(cls, dtype, shape):
+        obj = np.ndarray.__new__(cls, (0,) * len(shape), dtype)
+        obj._shape = shape
+        return obj
+
+    @property
+    def shape(self):
+        return self._shape
+
+
+def _is_matmul(kind, target):
+    return (kind == "binop" and target == "@") or (kind == "call" and target is np.matmul)
+
+
+def _infer_matmul(args):
+    """dtype from one-element stand-ins, shape by the matmul rule."""
+    a, b = args[0], args[1]
+    sa, sb = _shape(a), _shape(b)
+    tiny_a = np.zeros((1,) * max(len(sa), 1), _dtype(a))
+    tiny_b = np.zeros((1,) * max(len(sb), 1), _dtype(b))
+    dtype = np.matmul(tiny_a, tiny_b).dtype
+    if len(sa) == 0 or len(sb) == 0:
+        raise ValueError("matmul: Input operand does not have enough dimensions")
+    a2 = (1,) + tuple(sa) if len(sa) == 1 else tuple(sa)
+    b2 = tuple(sb) + (1,) if len(sb) == 1 else tuple(sb)
+    k1, k2 = a2[-1], b2[-2]
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise ValueError(
+            f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            f"signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k1})")
+    batch = _broadcast_dims(a2[:-2], b2[:-2])
+    shape = batch + (a2[-2], b2[-1])
+    if len(sa) == 1:
+        shape = shape[:-2] + shape[-1:]
+    if len(sb) == 1:
+        shape = shape[:-1]
+    return _Unknown(dtype, shape) if None in shape else np.broadcast_to(np.zeros((), dtype), shape)
+
+
+def _shape(value) -> tuple:
+    return value.shape if value.__class__ is Value else np.shape(value)
+
+
+def _dtype(value):
+    if value.__class__ is Value:
+        return value.dtype
+    return np.asarray(value).dtype
+
+
+def _broadcast_dims(a: tuple, b: tuple) -> tuple:
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + a
+    b = (1,) * (n - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        else:
+            raise ValueError(f"operands could not be broadcast together with shapes {a} {b}")
+    return tuple(out)
