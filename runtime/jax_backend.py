@@ -18,10 +18,10 @@ with zeros of the other side's value) or report which variable differs, with its
 construct and line (``errors``). Replaying a jaxpr inside ``lax.cond`` or a loop
 costs no new Python trace, so nested control flow is traced once per level.
 
-A Python number in a loop's state stays a Python number while the body leaves it
-unchanged; once the body changes it, it is carried as a weakly typed array, and a
-weakly typed carry is widened to what the body makes of it (``0`` becomes float32
-when the body adds a float32), as JAX does for its own loops. A strongly typed
+A Python number in a loop's state (the converter carries only what the body
+assigns) is carried as a weakly typed array, and a weakly typed carry is widened to
+what the body makes of it (``0`` becomes float32 when the body adds a float32), as
+JAX does for its own loops; that costs one more trace of the body. A strongly typed
 carry must keep its dtype and shape.
 """
 
@@ -187,10 +187,12 @@ def _describe_spec(spec) -> str:
 # ---------------------------------------------------------------- tracing helpers
 
 
-def _spec_of(value):
-    """(treedef, leaves) of an initial value: arrays become _Aval, the rest _Static."""
+def _spec_of(value, numbers_traced: bool = False):
+    """(treedef, leaves) of a value: arrays (and, if asked, Python numbers) become
+    _Aval, the rest _Static."""
     leaves, tree = jax.tree_util.tree_flatten(value)
-    return tree, tuple(_Aval.of(x) if _is_array(x) else _Static(x) for x in leaves)
+    return tree, tuple(_Aval.of(x) if _is_array(x) or (numbers_traced and _is_number(x))
+                       else _Static(x) for x in leaves)
 
 
 def _lone_static(tree, leaves):
@@ -373,7 +375,7 @@ class _Carry:
 
     def __init__(self, step, state, names, construct, where_fn, extra=()):
         self.names, self.construct, self.where_fn = names, construct, where_fn
-        self.specs = [_spec_of(v) for v in state]
+        self.specs = [_spec_of(v, numbers_traced=True) for v in state]
         extra = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak) for a in extra]
         for _ in range(_MAX_LOOP_TRACES):
             changed = []

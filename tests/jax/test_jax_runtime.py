@@ -1,0 +1,97 @@
+"""The backend's runtime side: tracing probe, lazy import, printing, asserts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax_helpers import staged
+
+import autograph as ag
+from autograph import runtime as ag__
+from autograph.runtime import jax_backend
+
+
+def test_import_autograph_does_not_import_jax():
+    code = "import sys, autograph; assert 'jax' not in sys.modules, 'jax imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_is_tracing_probe():
+    seen = []
+
+    def probe(x):
+        seen.append(jax_backend.is_tracing())
+        return x
+
+    probe(1.0)
+    jax.jit(probe)(1.0)
+    jax.vmap(probe)(jnp.ones(2))
+    jax.grad(probe)(1.0)
+    jax.lax.scan(lambda c, x: (probe(c), x), 0.0, jnp.ones(2))
+    assert seen == [False, True, True, True, True]
+    assert not jax_backend.is_tracing()
+    assert ag__.staging() is False
+
+
+def test_the_backend_owns_tracers_only():
+    assert ag__.backend_of(jnp.ones(2)) is None  # concrete arrays run as Python
+    jax.jit(lambda x: ag__.backend_of(x) is jax_backend.backend or pytest.fail("not owned"))(1.0)
+
+
+def printing(x):
+    ag__.print_("x is", x, "and", x + 1, sep="|", end=";\n")
+    for i in range(x.shape[0]):
+        if x[i] > 1:
+            ag__.print_("big", i, x[i])
+    return x
+
+
+def test_print_runs_each_time_with_values(capsys):
+    f = staged(printing)
+    f(jnp.array([1.0, 2.0]))
+    f(jnp.array([3.0, 0.5]))
+    jax.effects_barrier()
+    out = capsys.readouterr().out
+    assert out == ("x is|[1. 2.]|and|[2. 3.];\nbig 1 2.0\n"
+                   "x is|[3.  0.5]|and|[4.  1.5];\nbig 0 3.0\n")
+
+
+def print_in_loop(n):
+    i = 0
+    while i < n:
+        ag__.print_("step", i)
+        i += 1
+    return i
+
+
+def test_print_in_a_staged_loop(capsys):
+    staged(print_in_loop)(3)
+    jax.effects_barrier()
+    assert capsys.readouterr().out == "step 0\nstep 1\nstep 2\n"
+
+
+def checked_sqrt(x):
+    assert x >= 0, "x must be non-negative"
+    return jnp.sqrt(x)
+
+
+def test_assert_passes_and_fails_at_run_time():
+    f = staged(checked_sqrt)
+    assert f(4.0) == 2.0
+    with pytest.raises(Exception, match="AssertionError: x must be non-negative"):
+        jax.block_until_ready(f(-1.0))
+
+
+def test_converted_function_is_plain_python_on_concrete_values():
+    def f(x):
+        if x > 0:
+            return x * 2
+        return -x
+
+    g = ag.convert(f)
+    assert jax.make_jaxpr(lambda: g(3))().eqns == []
+    assert g(jnp.float32(3.0)) == 6.0
