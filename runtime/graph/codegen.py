@@ -123,7 +123,7 @@ def _render_outputs(outputs, namer, emitter) -> str:
         if outputs.const is not None:
             return f"np.array({name})"
         if outputs.id in emitter.shared:
-            return f"{name}.copy()"
+            return f"np.array({name})"
         if outputs.weak or not outputs.shape:
             return f"_as_array({name})"
         return name
