@@ -3,7 +3,7 @@
 Hypothesis writes functions ``f(a, b)`` of nested ``if``/``elif``/``else``,
 ``for`` (over ``range`` and over tuples with unpacking targets), bounded
 ``while``, ``for/else`` and ``while/else``, ``break``, ``continue``, ``return``
-anywhere, ternaries, ``and``/``or``/``not``, chained comparisons and ``print``,
+anywhere, ``try/except ZeroDivisionError`` (divisors may be zero), ternaries, ``and``/``or``/``not``, chained comparisons and ``print``,
 over a few int variables (``d`` is only ever assigned on some paths, so reads of
 it may raise ``UnboundLocalError``). Every loop terminates: ``for`` loops run
 over at most four items and each ``while`` has its own counter, incremented
@@ -61,7 +61,10 @@ class _ProgramWriter:
             return self.var(scope)
         if kind == "arith":
             op = self.pick(ARITH)
-            right = str(self.draw(st.integers(1, 4))) if op in "%//" else self.expr(scope, depth + 1)
+            if op in "%//" and self.draw(st.integers(0, 3)):
+                right = str(self.draw(st.integers(1, 4)))
+            else:  # a variable divisor may be zero: ZeroDivisionError mid-run
+                right = self.expr(scope, depth + 1)
             return f"({self.expr(scope, depth + 1)} {op} {right})"
         if kind == "ternary":
             return (f"({self.expr(scope, depth + 1)} if {self.cond(scope, depth + 1)} "
@@ -102,7 +105,7 @@ class _ProgramWriter:
             if in_loop:
                 kinds += ["break", "continue"]
         if depth < 3 and self.budget > 0:
-            kinds += ["if", "if", "for", "while"]
+            kinds += ["if", "if", "for", "while", "try"]
         kind = self.pick(kinds)
         if kind == "assign":
             target = self.pick(("a", "b", "c", "c", "d"))
@@ -118,6 +121,9 @@ class _ProgramWriter:
             return [kind]
         if kind == "if":
             return self.if_statement(scope, depth, in_loop)
+        if kind == "try":
+            return (["try:"] + _indent(self.block(scope, depth + 1, in_loop))
+                    + ["except ZeroDivisionError:"] + _indent(self.block(scope, depth + 1, in_loop)))
         return self.loop(kind, scope, depth)
 
     def if_statement(self, scope, depth, in_loop):

@@ -193,3 +193,20 @@ def undefined_in_and_short_circuit(x):
     if x:
         a = 7
     return x and a
+
+
+@cases((0,), (2,))
+def read_in_while_test_assigned_after_loop(n):
+    i = 0
+    while i < n and limit > 0:
+        i += 1
+    limit = 3
+    return i, limit
+
+
+@cases((0,), (2,))
+def read_in_if_test_assigned_after(n):
+    if n and threshold:
+        n = -n
+    threshold = 1
+    return n
