@@ -56,13 +56,14 @@ class ConcreteFunction:
                     ok = False
                 if not ok:
                     raise TypeError(messages.wrong_dtype(self.name, name, spec.dtype.name,
-                                                         f"python {type(a).__name__} ({a!r})"))
+                                                         f"python {type(a).__name__} {a!r}"))
                 a = converted.astype(spec.dtype)
             elif not isinstance(a, (np.ndarray, np.generic)):
                 raise TypeError(messages.wrong_dtype(self.name, name, spec.dtype.name,
-                                                     f"{type(a).__name__}, not an"))
+                                                     f"a {type(a).__name__}"))
             if a.dtype != spec.dtype:
-                raise TypeError(messages.wrong_dtype(self.name, name, spec.dtype.name, a.dtype.name))
+                raise TypeError(messages.wrong_dtype(self.name, name, spec.dtype.name,
+                                                     f"dtype {a.dtype.name}"))
             if not spec.fits(np.shape(a)):
                 raise ValueError(messages.wrong_shape(self.name, name, _shape_text(spec.shape),
                                                       _shape_text(np.shape(a))))

@@ -49,8 +49,7 @@ def created_variable_on_later_trace(function_name: str) -> str:
 
 
 def wrong_dtype(function_name: str, param: str, expected: str, actual: str) -> str:
-    return (f"{function_name}(): argument '{param}' must be a {expected} array, got "
-            f"a {actual} array.")
+    return f"{function_name}(): argument '{param}' must have dtype {expected}, got {actual}."
 
 
 def wrong_shape(function_name: str, param: str, expected: str, actual: str) -> str:

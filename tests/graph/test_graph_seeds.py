@@ -84,8 +84,7 @@ def test_concrete_function_rejects_a_float():
     assert polyfunc_int(a=np.array(6)) == 6
     with pytest.raises(TypeError) as info:
         polyfunc_int(np.array(7.4))
-    assert str(info.value) == ("poly_func(): argument 'a' must be a int64 array, got a float64 "
-                               "array.")
+    assert str(info.value) == "poly_func(): argument 'a' must have dtype int64, got dtype float64."
     with pytest.raises(ValueError) as info:
         polyfunc_int(np.array([7, 8]))
     assert str(info.value) == "poly_func(): argument 'a' must have shape (), got shape (2,)."
