@@ -53,6 +53,10 @@ class Namer:
         return qualname(fn).replace("numpy.", "np.", 1)
 
     def static(self, obj) -> str:
+        if isinstance(obj, type) and issubclass(obj, np.generic):
+            return f"np.{obj.__name__}"
+        if isinstance(obj, np.dtype):
+            return f"np.dtype({obj.name!r})"
         return literal(obj) or repr(obj)
 
 

@@ -132,6 +132,30 @@ def where_and_clip(x):
     return np.where(x > 0, x, 0.0), np.clip(x, -1, 1), np.maximum(x, 0)
 
 
+def views_keep_buffers_alive(x):
+    a = x * 2
+    v = a[:2]
+    c = a + 1          # a dies here, but its view v is still needed
+    d = v * 3
+    e = c - 1
+    w = e.reshape(2, 2)
+    e2 = np.exp(e)     # e dies, its view w is still needed
+    return c, d, w + 0, e2
+
+
+def setitem_with_live_view(x):
+    a = x + 1
+    v = a[1:]
+    a[1] = 100         # a is updated but the view was taken before: eager shares memory
+    return a, v.sum()
+
+
+def chained_temporaries(x, w):
+    for _ in range(3):
+        x = np.tanh(x @ w + 1) * 2 - x
+    return x
+
+
 CASES = [
     (collatz, (np.array(27),)),
     (collatz, (np.array(1),)),
@@ -159,6 +183,8 @@ CASES = [
     (enumerate_loop, (np.array([3.0, 9.0, 2.0]),)),
     (structures, (np.array([1, 2]),)),
     (where_and_clip, (np.array([-2.0, 0.5, 3.0]),)),
+    (views_keep_buffers_alive, (np.arange(4.0),)),
+    (chained_temporaries, (np.ones((2, 3)), np.full((3, 3), 0.1))),
 ]
 
 
