@@ -120,7 +120,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     ctx.maybe_undefined = definedness.analyze(fn_node, ctx.locals).maybe_undefined_reads
     for run in PASSES:
         run(fn_node, ctx)
-    staged = fn_node.body
+    staged = _bind_cells(fn_node.body, ctx.cells - params)
 
     staged_only = copy.copy(fn_node)
     staged_only.body = head + staged
@@ -131,6 +131,18 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
         origins.fill(dual, fn_node)
         fn_node.body = head + dual
     return staged_only
+
+
+def _bind_cells(staged, cells) -> list:
+    """Closure variables now assigned only inside generated functions (through
+    ``nonlocal``) still need a binding in the function itself: a bare annotation
+    makes one without assigning anything."""
+    unbound = sorted(cells - activity.writes(staged))
+    if not unbound:
+        return staged
+    declarations = [templates.replace("name: object", name=name)[0] for name in unbound]
+    origins.fill(declarations, staged[0])
+    return declarations + staged
 
 
 def _split_head(fn_node):
@@ -195,12 +207,14 @@ def _explicit_super(body, fn_node) -> None:
 
 # --- compiling a live function --------------------------------------------------
 
-_code_cache: dict = {}  # (code object, recursive) -> (converted code, staged-only node)
+# (code object, file, recursive) -> (converted code, staged-only node). Code objects
+# compare equal across files when their contents match, hence the file in the key.
+_code_cache: dict = {}
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
     """The converted version of ``fn``; raises ConversionError if it cannot be."""
-    key = (fn.__code__, recursive)
+    key = (fn.__code__, fn.__code__.co_filename, recursive)
     entry = _code_cache.get(key)
     if entry is None:
         entry = _convert_code(fn, recursive)
@@ -212,7 +226,7 @@ def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionTyp
 
 
 def staged_source_node(fn: types.FunctionType, recursive: bool = True):
-    key = (fn.__code__, recursive)
+    key = (fn.__code__, fn.__code__.co_filename, recursive)
     if key not in _code_cache:
         _code_cache[key] = _convert_code(fn, recursive)
     return _code_cache[key][1]

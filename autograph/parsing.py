@@ -52,7 +52,7 @@ def function_node(fn: types.FunctionType):
     tree = parse_source(source, filename, first_line + 1)
     for node in tree.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == code.co_name:
-            _mangle_private_names(node, fn.__qualname__)
+            mangle_private_names(node, fn.__qualname__)
             return node
     raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
 
@@ -85,7 +85,7 @@ def _same_code(node, code) -> bool:
     return lam.co_code == code.co_code and lam.co_consts == code.co_consts and lam.co_names == code.co_names
 
 
-def _mangle_private_names(fn_node, qualname: str) -> None:
+def mangle_private_names(fn_node, qualname: str) -> None:
     """Apply Python's private-name mangling (``self.__x`` -> ``self._Cls__x``),
     which the compiler only does inside a class body, where converted code is not."""
     parts = qualname.split(".")
