@@ -1,0 +1,83 @@
+"""The autograph.function object: cache keys, specs, kwargs, methods, nesting."""
+
+import numpy as np
+
+import autograph as ag
+
+
+def test_python_function_and_kwargs():
+    def f(x, scale=2.0, *, shift=0):
+        return x * scale + shift
+
+    g = ag.function(f)
+    assert g.python_function is f
+    assert g(np.array(1.0)) == 2.0
+    assert g(np.array(1.0), shift=1) == 3.0
+    assert g(x=np.array(1.0), scale=3.0) == 3.0
+    assert g.experimental_get_tracing_count() == 3
+
+
+def test_concrete_function_from_a_spec_serves_matching_arrays():
+    @ag.function
+    def f(x):
+        return x.sum()
+
+    concrete = f.get_concrete_function(ag.TensorSpec((None,), np.float64))
+    assert concrete(np.ones(3)) == 3.0
+    assert f(np.ones(7)) == 7.0
+    assert f(np.ones(2)) == 2.0
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_arrays_key_by_dtype_and_shape():
+    @ag.function
+    def f(x):
+        return x + 1
+
+    f(np.ones(2))
+    f(np.zeros(2))
+    f(np.float64(3))
+    f(np.array(3.0))
+    f(np.ones(2, np.float32))
+    f(np.ones(3))
+    assert f.experimental_get_tracing_count() == 4
+
+
+def test_outputs_keep_their_structure_and_are_arrays():
+    @ag.function
+    def f(x):
+        return {"sum": x.sum(), "parts": [x[0], (x * 2,)], "name": "f"}
+
+    out = f(np.arange(3.0))
+    assert isinstance(out["sum"], np.ndarray) and out["sum"].shape == ()
+    assert isinstance(out["parts"], list) and isinstance(out["parts"][1], tuple)
+    assert out["name"] == "f"
+
+
+def test_calling_one_function_from_another_inlines_it():
+    @ag.function
+    def inner(x):
+        if x.sum() > 0:
+            x = x * 2
+        return x
+
+    @ag.function
+    def outer(x):
+        return inner(x) + 1
+
+    np.testing.assert_array_equal(outer(np.ones(2)), [3.0, 3.0])
+    assert inner.experimental_get_tracing_count() == 0
+    assert "cond" in str(outer.get_concrete_function(np.ones(2)).graph)
+
+
+def test_variable_argument_and_list_of_arrays():
+    @ag.function
+    def f(v, xs):
+        for x in xs:
+            v.assign_add(x.sum())
+        return v.read_value()
+
+    v = ag.Variable(0.0)
+    assert f(v, [np.ones(2), np.ones(3)]) == 5.0
+    assert f(v, [np.ones(2), np.ones(3)]) == 10.0
+    assert f.experimental_get_tracing_count() == 1
