@@ -20,11 +20,11 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import timeit  # noqa: E402
+import timeit
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import autograph as ag  # noqa: E402
+import autograph as ag
 
 LAYERS, WIDTH = 100, 64
 

@@ -18,11 +18,17 @@ Python/NumPy code. The modules, in the order data flows through them:
 from __future__ import annotations
 
 from ..backends import register
-from ..builtins import print_ as print  # noqa: A001  (autograph.print)
+from ..builtins import print_ as print
 from .backend import BACKEND
 from .concrete import ConcreteFunction
-from .polymorphic import (Function, RetracingWarning, TensorSpec, function, functions_run_eagerly,
-                       run_functions_eagerly)
+from .polymorphic import (
+                       Function,
+                       RetracingWarning,
+                       TensorSpec,
+                       function,
+                       functions_run_eagerly,
+                       run_functions_eagerly,
+)
 from .serialize import load
 from .tensor import Tensor
 from .variables import Variable
@@ -30,6 +36,15 @@ from .variables import Variable
 register(BACKEND)
 
 __all__ = [
-    "function", "Function", "ConcreteFunction", "TensorSpec", "Variable", "Tensor", "print",
-    "load", "run_functions_eagerly", "functions_run_eagerly", "RetracingWarning",
+                       "ConcreteFunction",
+                       "Function",
+                       "RetracingWarning",
+                       "Tensor",
+                       "TensorSpec",
+                       "Variable",
+                       "function",
+                       "functions_run_eagerly",
+                       "load",
+                       "print",
+                       "run_functions_eagerly",
 ]

@@ -25,8 +25,17 @@ from ..backends import Backend
 from ..undefined import NO_RETURN, Undefined
 from . import trace
 from .ir import Block, Op, Value
-from .merge import (as_value, castable, coerce, describe, flatten, join_shapes, same_structure,
-                    unflatten, zeros_like)
+from .merge import (
+    as_value,
+    castable,
+    coerce,
+    describe,
+    flatten,
+    join_shapes,
+    same_structure,
+    unflatten,
+    zeros_like,
+)
 from .tensor import Tensor, setitem
 
 
@@ -352,7 +361,6 @@ class GraphBackend(Backend):
         mb.results = [trace.to_value(msg, st)]
         st.append(Op("assert", None, (c,), {}, [], None, {"message": mb},
                      source=trace.user_source(), effect=True))
-        return None
 
     def print_(self, args, sep, end, file, flush):
         st = trace.current()
@@ -360,7 +368,6 @@ class GraphBackend(Backend):
         kwargs = {"sep": sep, "end": end, "file": file, "flush": flush}
         st.append(Op("print", None, items, kwargs, [], None, source=trace.user_source(),
                      effect=True))
-        return None
 
 
 def _collect(item, found: list):

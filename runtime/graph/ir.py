@@ -28,7 +28,7 @@ import numpy as np
 class Value:
     """One symbolic array in a graph. The user sees it wrapped in a ``Tensor``."""
 
-    __slots__ = ("id", "dtype", "shape", "weak", "const", "name", "op")
+    __slots__ = ("const", "dtype", "id", "name", "op", "shape", "weak")
 
     def __init__(self, id: int, dtype, shape: tuple, weak: bool = False, const=None,
                  name: Optional[str] = None):
@@ -63,7 +63,7 @@ def type_str(dtype, shape, weak=False) -> str:
 class VarRef:
     """A variable an op reads or assigns: captured (``v0``) or a parameter."""
 
-    __slots__ = ("name", "dtype", "shape")
+    __slots__ = ("dtype", "name", "shape")
 
     def __init__(self, name: str, dtype, shape):
         self.name = name
@@ -78,8 +78,17 @@ class Op:
     """One recorded operation. ``outputs`` is a flat list; ``out_tree`` the
     structure the target returns, with values at the leaves (None: one value)."""
 
-    __slots__ = ("kind", "target", "args", "kwargs", "outputs", "out_tree", "blocks", "source",
-                 "effect")
+    __slots__ = (
+        "args",
+        "blocks",
+        "effect",
+        "kind",
+        "kwargs",
+        "out_tree",
+        "outputs",
+        "source",
+        "target",
+    )
 
     def __init__(self, kind: str, target, args=(), kwargs=None, outputs=(), out_tree=None,
                  blocks=None, source=None, effect: bool = False):
@@ -108,7 +117,7 @@ class Op:
 class Block:
     """A list of ops with the values its op binds (``params``) and gives back."""
 
-    __slots__ = ("params", "ops", "results", "pattern")
+    __slots__ = ("ops", "params", "pattern", "results")
 
     def __init__(self, params=()):
         self.params: list = list(params)

@@ -53,24 +53,16 @@ for _name in _NAMES.split():
         SUPPORTED[_fn] = "numpy." + _name
 
 # Functions whose output shape depends on the values of their inputs.
-DATA_DEPENDENT = {_resolve(n) for n in "nonzero argwhere flatnonzero unique extract compress".split()}
+DATA_DEPENDENT = {_resolve(n) for n in ["nonzero", "argwhere", "flatnonzero", "unique", "extract", "compress"]}
 DATA_DEPENDENT.discard(None)
 
 # Functions (besides ufuncs and operators) that always return newly allocated arrays.
-FRESH = {_resolve(n) for n in """
-concatenate stack vstack hstack dstack column_stack where zeros_like ones_like full_like
-empty_like copy clip cumsum cumprod sort argsort tile repeat outer matmul dot inner
-cross kron sum mean prod std var max min amax amin argmax argmin any all round around
-""".split()}
+FRESH = {_resolve(n) for n in ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "where", "zeros_like", "ones_like", "full_like", "empty_like", "copy", "clip", "cumsum", "cumprod", "sort", "argsort", "tile", "repeat", "outer", "matmul", "dot", "inner", "cross", "kron", "sum", "mean", "prod", "std", "var", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "round", "around"]}
 FRESH.discard(None)
 
 # ndarray methods a graph may call; the second set returns new arrays.
-METHODS = set("""
-all any argmax argmin argsort astype clip conj conjugate copy cumprod cumsum diagonal dot
-flatten item max mean min nonzero prod ptp ravel repeat reshape round squeeze std sum swapaxes
-take tolist trace transpose var
-""".split())
-FRESH_METHODS = set("astype copy cumsum cumprod flatten sum mean prod max min std var clip".split())
+METHODS = set(["all", "any", "argmax", "argmin", "argsort", "astype", "clip", "conj", "conjugate", "copy", "cumprod", "cumsum", "diagonal", "dot", "flatten", "item", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel", "repeat", "reshape", "round", "squeeze", "std", "sum", "swapaxes", "take", "tolist", "trace", "transpose", "var"])
+FRESH_METHODS = set(["astype", "copy", "cumsum", "cumprod", "flatten", "sum", "mean", "prod", "max", "min", "std", "var", "clip"])
 
 # ndarray attributes a graph may read (``shape``, ``dtype`` ... are static, see Tensor).
 ATTRIBUTES = {"T", "real", "imag", "mT"}

@@ -29,7 +29,7 @@ from ..undefined import NO_RETURN, Undefined
 from . import messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
-from .ir import Graph, Value, VarRef, map_values, type_str
+from .ir import Graph, VarRef, type_str
 from .optimize import optimize
 from .tensor import Tensor
 from .variables import Variable
@@ -55,7 +55,7 @@ def functions_run_eagerly() -> bool:
 class TensorSpec:
     """The dtype and shape (``None`` for any size) an argument must have."""
 
-    __slots__ = ("shape", "dtype", "name")
+    __slots__ = ("dtype", "name", "shape")
 
     def __init__(self, shape=(), dtype=np.float64, name: str | None = None):
         self.shape = tuple(None if d is None else int(d) for d in shape)
@@ -63,7 +63,7 @@ class TensorSpec:
         self.name = name
 
     @classmethod
-    def from_value(cls, value) -> "TensorSpec":
+    def from_value(cls, value) -> TensorSpec:
         return cls(np.shape(value), np.asarray(value).dtype if not hasattr(value, "dtype")
                    else value.dtype)
 
@@ -195,7 +195,7 @@ class Function:
                 return relaxed
         return specs
 
-    def _signature_function(self) -> "ConcreteFunction":
+    def _signature_function(self) -> ConcreteFunction:
         if not self._concrete:
             specs = list(self.input_signature)
             if len(specs) != self._nparams:
@@ -205,7 +205,7 @@ class Function:
         return self._concrete[0]
 
     # --- tracing ------------------------------------------------------------------------
-    def _trace(self, args, specs) -> "ConcreteFunction":
+    def _trace(self, args, specs) -> ConcreteFunction:
         graph = Graph(self._name)
         state = trace.TraceState(graph, self, first_trace=not self._concrete)
         layout, traced = [], []
@@ -244,7 +244,7 @@ class Function:
                 return
 
     # --- introspection ------------------------------------------------------------------
-    def get_concrete_function(self, *args, **kwargs) -> "ConcreteFunction":
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         if self.input_signature is not None and not args and not kwargs:
             return self._signature_function()
         canonical = self._canonical(args, kwargs)
@@ -382,4 +382,4 @@ def _strip(obj):
 
 
 # Imported last: ConcreteFunction needs the helpers above.
-from .concrete import ConcreteFunction  # noqa: E402
+from .concrete import ConcreteFunction

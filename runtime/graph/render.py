@@ -75,7 +75,7 @@ def literal(obj):
 def expr(op: Op, namer: Namer) -> str:
     """The right-hand side of a simple op."""
     kind, target, args = op.kind, op.target, op.args
-    arg = lambda a: render(a, namer)  # noqa: E731
+    arg = lambda a: render(a, namer)
     if kind == "binop":
         return f"{arg(args[0])} {target} {arg(args[1])}"
     if kind == "unop":

@@ -28,7 +28,7 @@ from .trace import current, record, stand_in, to_value, user_source
 class Tensor:
     """A symbolic array of a graph being traced."""
 
-    __slots__ = ("_value", "_graph", "__weakref__")
+    __slots__ = ("__weakref__", "_graph", "_value")
     __array_priority__ = 1000
 
     def __init__(self, value: Value, graph):

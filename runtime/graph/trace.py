@@ -20,6 +20,7 @@ its result is a concrete array (constant folding during tracing).
 
 from __future__ import annotations
 
+import operator as _operator
 import os
 import sys
 from typing import Optional
@@ -184,8 +185,6 @@ def evaluate(kind, target, args, kwargs, leaf):
     raise ValueError(f"cannot evaluate op kind {kind!r}")
 
 
-import operator as _operator  # noqa: E402
-
 BINARY = {
     "+": _operator.add, "-": _operator.sub, "*": _operator.mul, "/": _operator.truediv,
     "//": _operator.floordiv, "%": _operator.mod, "**": _operator.pow, "@": _operator.matmul,
@@ -213,8 +212,7 @@ def _random_stand_in(value: Value, size: int):
     if value.const is not None or value.weak:
         return stand_in(value, size, 1)
     shape = tuple(size if d is None else d for d in value.shape)
-    numbers = np.random.default_rng(0).random(shape) + 0.5
-    return numbers.astype(value.dtype) if value.dtype.kind in "fc" else numbers.astype(value.dtype)
+    return (np.random.default_rng(0).random(shape) + 0.5).astype(value.dtype)
 
 
 def infer(kind, target, args, kwargs, inputs, data_dependent):
