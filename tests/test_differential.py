@@ -110,11 +110,31 @@ def _case_id(case: corpus.Case, inputs: corpus.Call) -> str:
     return re.sub(r" at 0x[0-9a-fA-F]+", "", f"{case.id}{inputs!r}")
 
 
-PARAMS = [
-    pytest.param(case, inputs, id=_case_id(case, inputs))
-    for case in CASES
-    for inputs in case.inputs
-]
+# Differences that are known converter bugs, by path and test id. Each is a
+# strict xfail: when the converter is fixed the test XPASSes and fails, so the
+# entry must be removed.
+_FREE_VARIABLE_BUG = ("converter bug: a possibly-unassigned local read inside a generated "
+                      "function (lambda of a test, body of a guarded rest) raises NameError "
+                      "for a free variable instead of UnboundLocalError")
+KNOWN_BUGS = {
+    "staged": {
+        "undefined.read_in_while_test_assigned_after_loop(2)": _FREE_VARIABLE_BUG,
+        "undefined.read_in_if_test_assigned_after(2)": _FREE_VARIABLE_BUG,
+        "undefined.defined_in_except_read_after_guarded_return(0)": _FREE_VARIABLE_BUG,
+    },
+    "default": {},
+}
+
+
+def _params(path: str) -> list:
+    params = []
+    for case in CASES:
+        for inputs in case.inputs:
+            test_id = _case_id(case, inputs)
+            reason = KNOWN_BUGS[path].get(test_id)
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            params.append(pytest.param(case, inputs, id=test_id, marks=marks))
+    return params
 
 
 def assert_same(expected: Outcome, actual: Outcome, what: str) -> None:
@@ -123,21 +143,21 @@ def assert_same(expected: Outcome, actual: Outcome, what: str) -> None:
                     f"{what}:\n{actual.describe()}", pytrace=False)
 
 
-@pytest.mark.parametrize("case, inputs", PARAMS)
+@pytest.mark.parametrize("case, inputs", _params("default"))
 def test_default_path(case, inputs):
     expected = run(case.make(), case, inputs)
     actual = run(converted(case), case, inputs)
     assert_same(expected, actual, "converted (default path)")
 
 
-@pytest.mark.parametrize("case, inputs", PARAMS)
+@pytest.mark.parametrize("case, inputs", _params("staged"))
 def test_staged_path(case, inputs):
     expected = run(case.make(), case, inputs)
     actual = run(converted(case), case, inputs, staged=True)
     assert_same(expected, actual, "converted (forced staged)")
 
 
-@pytest.mark.parametrize("case, inputs", PARAMS)
+@pytest.mark.parametrize("case, inputs", _params("default"))
 def test_corpus_is_deterministic(case, inputs):
     """The original run twice gives the same outcome, so differences are real."""
     assert_same(run(case.make(), case, inputs), run(case.make(), case, inputs), "second run")

@@ -210,3 +210,13 @@ def read_in_if_test_assigned_after(n):
         n = -n
     threshold = 1
     return n
+
+
+@cases((0,), (9,))
+def defined_in_except_read_after_guarded_return(x):
+    try:
+        if x > 5:
+            return "early"
+    except ZeroDivisionError:
+        d = 0
+    return d
