@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import corpus  # noqa: E402
+import corpus
 
 CASES = corpus.all_cases()
 
@@ -176,12 +176,16 @@ def test_paths_are_distinct(monkeypatch):
     otherwise the two differential tests would prove the same thing twice."""
     rt = pytest.importorskip("autograph.runtime")
     counts = {"if_stmt": 0, "for_stmt": 0, "while_stmt": 0}
-    for name in counts:
-        def spy(*args, _real=getattr(rt, name), _name=name, **kwargs):
-            counts[_name] += 1
-            return _real(*args, **kwargs)
 
-        monkeypatch.setattr(rt, name, spy)
+    def spy(name, real):
+        def counting(*args, **kwargs):
+            counts[name] += 1
+            return real(*args, **kwargs)
+
+        return counting
+
+    for name in counts:
+        monkeypatch.setattr(rt, name, spy(name, getattr(rt, name)))
     by_id = {case.id: case for case in CASES}
     probes = [(by_id["combinations.state_machine"], corpus.Call(([1, 2, 3, 4, 5, 6],))),
               (by_id["loops.collatz_steps"], corpus.Call((6,)))]

@@ -25,8 +25,8 @@ import sys
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 CMP_OPS = ("<", "<=", ">", ">=", "==", "!=")
 ARITH = ("+", "-", "*", "%", "//")

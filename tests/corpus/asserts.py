@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """assert, with and without a message."""
 
 from . import cases

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """break and continue in for and while loops."""
 
 from . import cases

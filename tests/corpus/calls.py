@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Calls: helpers (converted recursively), builtins, partials, callable objects,
 decorated functions, every kind of argument passing."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Constructs combined: nested loops with break and continue, returns from deep
 inside loops, with and try/finally inside loops, loops in every branch."""
 

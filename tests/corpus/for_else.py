@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """for ... else and while ... else, with and without break."""
 
 from . import cases

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """and / or / not: non-bool results, short circuits, side effects, __bool__ calls."""
 
 from . import cases

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """for and while loops over every kind of iterable, with every kind of target."""
 
 from . import cases

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """match statements (Python 3.10+), kept as they are by the converter."""
 
 from . import cases

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Methods: bound, unbound, static, class, super(), name mangling, properties."""
 
 import dataclasses

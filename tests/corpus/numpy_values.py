@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Concrete NumPy values: not symbolic, so they must run exactly as Python does."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Recursive functions: direct, mutual, through helpers, with accumulators."""
 
 from . import cases

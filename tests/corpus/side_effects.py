@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Observable effects: print order, evaluation counts, mutation of arguments,
 globals and closures, iterator protocol calls, generator finalization."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Code the converter keeps as it is: try/except, with, comprehensions,
 generators, global, del, walrus, f-strings, nonlocal, async, class bodies."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa  (user code as people write it, lint findings included)
 """Variables that may be unassigned: Python raises UnboundLocalError or NameError,
 and the converted function must raise the same."""
 
