@@ -56,7 +56,7 @@ def setitem(target, index, value):
     converter's ``x = ag__.setitem(x, i, v)`` is exactly ``x[i] = v``; a staged
     array gets a functional update (JAX's ``x.at[i].set(v)``).
     """
-    backend = backend_of(target)
+    backend = first_backend((target, index, value))
     if backend is None:
         target[index] = value
         return target

@@ -500,10 +500,6 @@ def test_conversion_error_is_exported():
     assert ag.ConversionError is sys.modules["autograph.runtime.errors"].ConversionError
 
 
-@pytest.mark.xfail(strict=True, reason="conversion._code_cache is keyed by fn.__code__, and code "
-                   "objects compare equal across files (co_filename is not compared): the second "
-                   "file's function reuses the first's converted code, so its tracebacks name the "
-                   "first file and the conversion used the first file's globals")
 def test_identical_functions_in_two_files_keep_their_own_file(tmp_path):
     source = "def twin(x):\n    if x:\n        raise KeyError(x)\n    return x\n"
     modules = []

@@ -234,8 +234,6 @@ def test_empty_file_prints_nothing(cli, tmp_path):
     assert _ok(cli("empty.py")) == ""
 
 
-@pytest.mark.xfail(strict=True, reason="cli._read opens with encoding='utf-8', not 'utf-8-sig': "
-                   "a UTF-8 file with a BOM (valid Python) is reported as a syntax error at U+FEFF")
 def test_utf8_bom_file_is_accepted(cli, tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfdef f(x):\n    return not x\n")
     assert _ok(cli("bom.py")) == "# bom.py:1: f\ndef f(x):\n    return ag__.not_(x)\n\n"
