@@ -53,7 +53,7 @@ def bisect_cube_root(a):
     """Cube roots by bisection on a scalar, with a data-dependent ``if`` per step."""
     lo = 0.0
     hi = jnp.maximum(a, 1.0)
-    while hi - lo > 1e-6:
+    while hi - lo > 1e-4:
         mid = (lo + hi) / 2
         if mid * mid * mid > a:
             hi = mid
@@ -97,7 +97,7 @@ def newton_sqrt_lax(a):
 def bisect_cube_root_lax(a):
     def cond(state):
         lo, hi = state
-        return hi - lo > 1e-6
+        return hi - lo > 1e-4
 
     def body(state):
         lo, hi = state
