@@ -708,8 +708,13 @@ class JaxBackend(backends.Backend):
         return len(value)
 
     def setitem(self, target, index, value):
-        """``target[index] = value`` as ``target.at[index].set(value)``."""
-        return target.at[index].set(value)
+        """``target[index] = value``: a JAX array (traced, or concrete with a traced
+        index or value) gets ``target.at[index].set(value)``; any other container
+        is updated in place, as Python does."""
+        if isinstance(target, jax.Array):
+            return target.at[index].set(value)
+        target[index] = value
+        return target
 
     def print_(self, args, sep, end, file, flush):
         """Print each time the computation runs (``jax.debug.callback``, the

@@ -421,3 +421,23 @@ def test_concrete_values_run_as_python():
 
     assert_same_values(collatz(jnp.int32(27)), ag.convert(collatz)(jnp.int32(27)))
     assert ag.convert(sign)(jnp.float32(-4.0)) == -1.0
+
+
+def fill_list_and_constant(x):
+    items = [0.0, 0.0]
+    items[1] = x * 2  # a Python list is updated in place
+    table = TABLE  # a concrete jax.Array, even under jit
+    table[0] = x
+    base = jnp.zeros(3)
+    base[2] = x
+    return items, table, base
+
+
+TABLE = jnp.arange(3.0)
+
+
+def test_setitem_with_traced_value_into_list_and_concrete_array():
+    items, table, base = staged(fill_list_and_constant)(jnp.float32(5.0))
+    assert_same_values([0.0, 10.0], items)
+    assert_same_values(jnp.array([5.0, 1.0, 2.0]), table)
+    assert_same_values(jnp.array([0.0, 0.0, 5.0]), base)
