@@ -166,13 +166,15 @@ def _describe(value) -> str:
         return "not yet returned"
     if isinstance(value, _Static):
         return _describe(value.value)
-    if isinstance(value, _Aval):
+    if isinstance(value, (_Aval, _Out)):
         return str(value)
     if _is_array(value):
         return str(_Aval.of(value))
     if _is_number(value):
         return f"a Python {type(value).__name__} ({value!r})"
     leaves, tree = jax.tree_util.tree_flatten(value)
+    if not leaves:
+        return "None" if value is None else f"an empty {type(value).__name__}"
     if tree.num_nodes == 1 and tree.num_leaves == 1:
         text = repr(value)
         return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
@@ -225,7 +227,7 @@ def _trace_branch(fn: Callable, state: tuple):
             leaves = []
             for _, x in pairs:
                 if _is_array(x):
-                    leaves.append((len(dyn), _Aval.of(x)))
+                    leaves.append(_Out(len(dyn), _Aval.of(x)))
                     dyn.append(x)
                 else:
                     leaves.append(_Static(x))
@@ -263,16 +265,14 @@ class _BranchPlan:
             # The do_return flag guards the value: the side that did not return
             # takes zeros (or equal Python values) of the other side's structure.
             if t_val is NO_RETURN:
-                t_tree, t_leaves = f_tree, [_Zero(x) for x in f_leaves]
+                t_tree, t_leaves, paths = f_tree, [_filler(x) for x in f_leaves], f[2]
             else:
-                f_tree, f_leaves = t_tree, [_Zero(x) for x in t_leaves]
+                f_tree, f_leaves = t_tree, [_filler(x) for x in t_leaves]
         if t_tree != f_tree:
-            raise errors.branch_mismatch(
-                name, where_fn, _describe(_rebuild_desc(t_tree, t_leaves)),
-                _describe(_rebuild_desc(f_tree, f_leaves)))
+            raise errors.branch_mismatch(name, where_fn, _describe_spec((t_tree, t_leaves)),
+                                         _describe_spec((f_tree, f_leaves)))
         joined = []
         for path, a, b in zip(paths, t_leaves, f_leaves):
-            a, b = _unzero(a, b), _unzero(b, a)
             label = _label(name, path)
             if isinstance(a, _Static) and isinstance(b, _Static):
                 if _same(a.value, b.value):
@@ -294,10 +294,8 @@ class _BranchPlan:
                 if not _is_number(side.value):
                     raise errors.branch_mismatch(label, where_fn, _describe(a), _describe(b))
                 types.append(_Aval.of(side.value))
-            elif isinstance(side, _Zero):
-                types.append(side.aval)
             else:
-                types.append(side[1])
+                types.append(side.aval)
         joined = _widen(*types)
         if joined is None:
             raise errors.branch_mismatch(label, where_fn, _describe(types[0]), _describe(types[1]))
@@ -312,41 +310,42 @@ class _BranchPlan:
             elif isinstance(source, _Zero):
                 result.append(_zeros(aval))
             else:
-                result.append(_cast(outs[source[0]], aval))
+                result.append(_cast(outs[source.index], aval))
         return result
 
-    def rebuild(self, outs) -> tuple:
-        it = iter(outs)
-        return tuple(
-            jax.tree_util.tree_unflatten(tree, [next(it) if isinstance(x, _Aval) else x.value
-                                                for x in leaves])
-            for tree, leaves in self.specs)
+
+class _Out:
+    """A traced leaf of a branch's output: its index among the jaxpr's outputs."""
+
+    __slots__ = ("index", "aval")
+
+    def __init__(self, index: int, aval: _Aval) -> None:
+        self.index, self.aval = index, aval
+
+    def __str__(self) -> str:
+        return str(self.aval)
 
 
-class _Zero(NamedTuple):
-    """The filler of a side that has not returned: zeros of the other side's leaf."""
+class _Zero(_Out):
+    """The value of a side that has not returned yet: zeros of the other side's type."""
 
-    like: Any
-
-    @property
-    def aval(self) -> _Aval:
-        return self.like[1]
+    def __init__(self, aval: _Aval) -> None:
+        super().__init__(-1, aval)
 
 
-def _unzero(x, other):
-    """A filler copying a Python value is that value; a filler of an array stays."""
-    if isinstance(x, _Zero) and isinstance(x.like, _Static):
-        return x.like
-    return x
+def _filler(leaf):
+    """What the side without a return value holds in place of the other's ``leaf``
+    (the ``do_return`` flag guards it): the same Python value, or zeros."""
+    return leaf if isinstance(leaf, _Static) else _Zero(leaf.aval)
 
 
-def _rebuild_desc(tree, leaves):
-    """A value of the same structure with descriptive leaves, for an error message."""
-    shown = []
-    for x in leaves:
-        x = x.like if isinstance(x, _Zero) else x
-        shown.append(x if isinstance(x, _Static) else x[1])
-    return jax.tree_util.tree_unflatten(tree, shown)
+def _rebuild(specs, dyn) -> tuple:
+    """The state tuple from per-variable specs and the traced leaves, in order."""
+    it = iter(dyn)
+    return tuple(
+        jax.tree_util.tree_unflatten(tree, [next(it) if isinstance(x, _Aval) else x.value
+                                            for x in leaves])
+        for tree, leaves in specs)
 
 
 def _predicate(cond, construct: str, where_fn):
@@ -403,11 +402,7 @@ class _Carry:
         return [x.struct() for _, leaves in self.specs for x in leaves if isinstance(x, _Aval)]
 
     def rebuild(self, dyn) -> tuple:
-        it = iter(dyn)
-        return tuple(
-            jax.tree_util.tree_unflatten(tree, [next(it) if isinstance(x, _Aval) else x.value
-                                                for x in leaves])
-            for tree, leaves in self.specs)
+        return _rebuild(self.specs, dyn)
 
     def run_body(self, extra, dyn) -> list:
         return jaxpr_as_fun(self.closed)(*extra, *dyn)
@@ -577,7 +572,7 @@ class JaxBackend(backends.Backend):
         false_jaxpr, false_rec = _trace_branch(false_fn, state)
         plan = _BranchPlan(names, where_fn, true_rec, false_rec)
         outs = lax.cond(pred, lambda: plan.emit(0, true_jaxpr), lambda: plan.emit(1, false_jaxpr))
-        return plan.rebuild(outs)
+        return _rebuild(plan.specs, outs)
 
     def if_exp(self, cond, if_true, if_false):
         (value,) = self._cond(cond, lambda: (if_true(),), lambda: (if_false(),), (),
