@@ -43,10 +43,10 @@ def test_the_backend_owns_tracers_only():
 
 
 def printing(x):
-    ag__.print_("x is", x, "and", x + 1, sep="|", end=";\n")
+    ag.print("x is", x, "and", x + 1, sep="|", end=";\n")
     for i in range(x.shape[0]):
         if x[i] > 1:
-            ag__.print_("big", i, x[i])
+            ag.print("big", i, x[i])
     return x
 
 
@@ -63,7 +63,7 @@ def test_print_runs_each_time_with_values(capsys):
 def print_in_loop(n):
     i = 0
     while i < n:
-        ag__.print_("step", i)
+        ag.print("step", i)
         i += 1
     return i
 
