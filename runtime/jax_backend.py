@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -76,7 +76,7 @@ class _Aval:
     weak: bool
 
     @staticmethod
-    def of(x) -> "_Aval":
+    def of(x) -> _Aval:
         t = jax.typeof(x)
         return _Aval(tuple(t.shape), t.dtype, bool(t.weak_type))
 
@@ -109,7 +109,7 @@ def _same(a, b) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):  # an __eq__ that is not a plain comparison
         return False
 
 
@@ -136,7 +136,7 @@ def _kind(aval: _Aval):
     return aval.dtype
 
 
-def _widen(a: _Aval, b: _Aval) -> Optional[_Aval]:
+def _widen(a: _Aval, b: _Aval) -> _Aval | None:
     """The common type of two sides of a branch, or None if they cannot meet."""
     if a.shape != b.shape:
         return None
@@ -147,7 +147,7 @@ def _widen(a: _Aval, b: _Aval) -> Optional[_Aval]:
     return _Aval(a.shape, jnp.result_type(_kind(a), _kind(b)), a.weak and b.weak)
 
 
-def _carry_type(carry: _Aval, out: _Aval) -> Optional[_Aval]:
+def _carry_type(carry: _Aval, out: _Aval) -> _Aval | None:
     """The carry type once the body returned ``out`` for ``carry``, or None."""
     if carry.shape != out.shape:
         return None
@@ -317,7 +317,7 @@ class _BranchPlan:
 class _Out:
     """A traced leaf of a branch's output: its index among the jaxpr's outputs."""
 
-    __slots__ = ("index", "aval")
+    __slots__ = ("aval", "index")
 
     def __init__(self, index: int, aval: _Aval) -> None:
         self.index, self.aval = index, aval
@@ -375,22 +375,19 @@ class _Carry:
     def __init__(self, step, state, names, construct, where_fn, extra=()):
         self.names, self.construct, self.where_fn = names, construct, where_fn
         self.specs = [_spec_of(v, numbers_traced=True) for v in state]
-        extra = [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak) for a in extra]
+        n_extra = len(extra)
+        extra = [a.struct() for a in extra]
+
+        def run(*flat):
+            out = step(list(flat[:n_extra]), self.rebuild(flat[n_extra:]))
+            self.next_specs, dyn = self._fit(out)
+            return dyn
+
         for _ in range(_MAX_LOOP_TRACES):
-            changed = []
-
-            def run(*flat):
-                values = self.rebuild(flat[len(extra):])
-                out = step(list(flat[:len(extra)]), values)
-                new_specs, dyn = self._fit(out)
-                changed.append(new_specs != self.specs)
-                self._next = new_specs
-                return dyn
-
             self.closed = jax.make_jaxpr(run)(*extra, *self.avals())
-            if not changed[-1]:
+            if self.next_specs == self.specs:
                 break
-            self.specs = self._next
+            self.specs = self.next_specs
         else:
             raise errors.StagingError(
                 f"{construct} at {errors.where(where_fn)}: the types of the loop variables "
@@ -651,7 +648,7 @@ class JaxBackend(backends.Backend):
         carry = _Carry(step, state, names, "for loop", body, slices)
 
         def scan_body(dyn, x):
-            run = lambda: carry.run_body(x, dyn)  # noqa: E731
+            run = lambda: carry.run_body(x, dyn)
             if extra_test is None:
                 return run(), None
             go_on = _predicate(extra_test(*carry.rebuild(dyn)), "for loop", body)

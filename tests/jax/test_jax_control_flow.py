@@ -13,7 +13,6 @@ import jax.numpy as jnp
 import pytest
 from jax_helpers import assert_matches_eager, assert_same_values, staged
 
-
 # ------------------------------------------------------------ conditionals
 
 

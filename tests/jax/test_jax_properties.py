@@ -10,7 +10,6 @@ import jax.numpy as jnp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax_helpers import assert_same_values, staged
-
 from test_jax_control_flow import (
     early_return_in_while,
     first_negative,

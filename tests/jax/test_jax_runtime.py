@@ -8,11 +8,11 @@ import sys
 import jax
 import jax.numpy as jnp
 import pytest
+from autograph.runtime import jax_backend
 from jax_helpers import staged
 
 import autograph as ag
 from autograph import runtime as ag__
-from autograph.runtime import jax_backend
 
 
 def test_import_autograph_does_not_import_jax():

@@ -7,8 +7,6 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax_helpers import assert_close, assert_same_values, primitives, staged
-
-import autograph as ag
 from test_jax_control_flow import (
     abs_twice,
     collatz,
@@ -20,6 +18,8 @@ from test_jax_control_flow import (
     sum_squares,
     traced_range,
 )
+
+import autograph as ag
 
 # ------------------------------------------------------------ staged primitives
 
