@@ -471,7 +471,7 @@ class _Range:
         self.start, self.stop, self.step = start, stop, step
 
     def __len__(self):
-        raise TypeError("len() of a range with traced bounds is traced; use ag.len")
+        raise TypeError("len() of a range with traced bounds is not a Python int")
 
     def length(self):
         """The trip count, as a traced integer."""
@@ -597,13 +597,14 @@ class JaxBackend(backends.Backend):
         The message is evaluated at trace time; traced values in it are filled in."""
         pred = _predicate(cond, "assert statement", message)
         text = message() if message is not None else None
-        traced = _is_array(text)
+        traced = [text] if _is_array(text) else []
 
-        def check(ok, *shown):
+        def check(ok, *values):
             if not ok:
-                raise AssertionError(*(str(x) for x in shown or ([] if text is None else [text])))
+                detail = values[0] if values else text
+                raise AssertionError() if detail is None else AssertionError(str(detail))
 
-        jax.debug.callback(check, pred, *([text] if traced else []))
+        jax.debug.callback(check, pred, *traced)
 
     # -- loops
 
@@ -695,9 +696,6 @@ class JaxBackend(backends.Backend):
 
     def zip_(self, iterables, strict):
         return _Zip(tuple(iterables), strict)
-
-    def len_(self, value):
-        return len(value)
 
     def setitem(self, target, index, value):
         """``target[index] = value``: a JAX array (traced, or concrete with a traced

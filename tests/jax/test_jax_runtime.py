@@ -95,3 +95,15 @@ def test_converted_function_is_plain_python_on_concrete_values():
     g = ag.convert(f)
     assert jax.make_jaxpr(lambda: g(3))().eqns == []
     assert g(jnp.float32(3.0)) == 6.0
+
+
+def checked_with_value(x):
+    assert x < 10, x * 2
+    return x
+
+
+def test_assert_message_with_a_traced_value():
+    f = staged(checked_with_value)
+    assert f(1.0) == 1.0
+    with pytest.raises(Exception, match="AssertionError: 40.0"):
+        jax.block_until_ready(f(20.0))
