@@ -118,9 +118,20 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     ctx.locals = (params | activity.writes(body)) - ctx.globals - ctx.nonlocals
     ctx.cells = activity.captured(body) & ctx.locals
     ctx.maybe_undefined = definedness.analyze(fn_node, ctx.locals).maybe_undefined_reads
+    unbound = _maybe_unbound_names(body, ctx) - params - ctx.cells
+    ctx.preassigned = unbound
     for run in PASSES:
         run(fn_node, ctx)
     staged = _bind_cells(fn_node.body, ctx.cells - params)
+    if unbound:
+        # Variables read where they may be unassigned start as placeholders, so that
+        # a read from a generated function raises UnboundLocalError (through
+        # ag__.ld), not the NameError of an empty closure cell.
+        start = templates.replace(
+            "\n".join(f"{name} = ag__.Undefined({name!r})" for name in sorted(unbound))
+        )
+        origins.fill(start, fn_node)
+        staged = start + staged
 
     staged_only = copy.copy(fn_node)
     staged_only.body = head + staged
@@ -131,6 +142,15 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
         origins.fill(dual, fn_node)
         fn_node.body = head + dual
     return staged_only
+
+
+def _maybe_unbound_names(body, ctx) -> set:
+    marked = ctx.maybe_undefined
+    names = set()
+    for node in _scope_nodes(body):
+        if id(node) in marked:
+            names.add(node.target.id if isinstance(node, gast.AugAssign) else node.id)
+    return names
 
 
 def _bind_cells(staged, cells) -> list:

@@ -13,15 +13,23 @@ _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
 def fill(nodes, origin) -> None:
-    """Give every node under ``nodes`` lacking a location the location of ``origin``."""
+    """Give nodes under ``nodes`` lacking a location the location of ``origin``.
+
+    A located node's subtree is not entered: it is user code, or generated code
+    that got its location when it was made.
+    """
     location = [getattr(origin, attr, None) for attr in _LOCATION]
     if location[0] is None:
         return
-    for root in nodes if isinstance(nodes, list) else [nodes]:
-        for node in gast.walk(root):
-            if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
-                for attr, value in zip(_LOCATION, location):
-                    setattr(node, attr, value)
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        if "lineno" in node._attributes:
+            if getattr(node, "lineno", None) is not None:
+                continue
+            for attr, value in zip(_LOCATION, location):
+                setattr(node, attr, value)
+        stack.extend(gast.iter_child_nodes(node))
 
 
 def fill_missing(tree) -> None:

@@ -28,6 +28,7 @@ class Context:
         self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
         self.locals: set = set()
         self.cells: set = set()  # locals that nested user functions or lambdas capture
+        self.preassigned: set = set()  # locals given a placeholder at the top of the body
         self.globals: set = set()
         self.nonlocals: set = set()
         self.liveness = None

@@ -31,7 +31,7 @@ def placeholders(node, names, ctx, params: set) -> list:
     certain, possible = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))
     out = []
     for name in names:
-        if name in certain or name in params:
+        if name in certain or name in params or name in ctx.preassigned:
             continue
         if name in possible:
             out.extend(templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=_str(name)))

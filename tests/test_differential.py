@@ -113,14 +113,8 @@ def _case_id(case: corpus.Case, inputs: corpus.Call) -> str:
 # Differences that are known converter bugs, by path and test id. Each is a
 # strict xfail: when the converter is fixed the test XPASSes and fails, so the
 # entry must be removed.
-_FREE_VARIABLE_BUG = ("converter bug: a possibly-unassigned local read inside a generated "
-                      "function (lambda of a test, body of a guarded rest) raises NameError "
-                      "for a free variable instead of UnboundLocalError")
 KNOWN_BUGS = {
     "staged": {
-        "undefined.read_in_while_test_assigned_after_loop(2)": _FREE_VARIABLE_BUG,
-        "undefined.read_in_if_test_assigned_after(2)": _FREE_VARIABLE_BUG,
-        "undefined.defined_in_except_read_after_guarded_return(0)": _FREE_VARIABLE_BUG,
     },
     "default": {},
 }

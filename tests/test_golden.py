@@ -442,8 +442,8 @@ CASES = [
     """,
         """\
     def brk_for(xs):
-        break_ = False
         x = ag__.Undefined('x')
+        break_ = False
 
         def loop_body(itr, break_, x):
             x = itr
@@ -457,13 +457,12 @@ CASES = [
         def loop_test(break_, x):
             return ag__.not_(break_)
         break_, x = ag__.for_stmt(xs, loop_body, (break_, x), ('break_', 'x'), loop_test)
-        x = ag__.ldu(lambda: x, 'x')
 
         def if_body_2(x):
             x = None
             return (x,)
         x, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (x,), ('x',))
-        return x
+        return ag__.ld(x)
     """),
     Case('continue_statements', 'cont_while',
         """\

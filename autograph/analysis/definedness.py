@@ -52,8 +52,9 @@ class Definedness:
                 inner |= activity.writes(node.target)
             possible = possible | activity.writes(node.body) | activity.writes(node.target if isinstance(node, gast.For) else [])
             self.block(node.body, inner, possible)
-            c, p = self.block(node.orelse, certain, possible)
-            return (certain if c is None else c), p
+            _, p = self.block(node.orelse, certain, possible)
+            # A break may skip the else clause: only what held at entry is certain.
+            return certain, p
         if isinstance(node, (gast.Return, gast.Raise)):
             self._reads(node, certain)
             return None, possible
