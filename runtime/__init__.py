@@ -24,10 +24,15 @@ __all__ = [
 ]
 
 
-def _jax_is_tracing() -> bool:
-    from . import jax_backend
+_jax_probe = []
 
-    return jax_backend.is_tracing()
+
+def _jax_is_tracing() -> bool:
+    if not _jax_probe:
+        from . import jax_backend
+
+        _jax_probe.append(jax_backend.is_tracing)
+    return _jax_probe[0]()
 
 
 register_lazy("jax", "autograph.runtime.jax_backend", _jax_is_tracing)
