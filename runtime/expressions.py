@@ -20,24 +20,12 @@ def if_exp(cond, if_true, if_false):
 
 def and_(value, *rest):
     """``value and rest[0]() and rest[1]() ...``."""
-    for i, thunk in enumerate(rest):
-        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
-            return backend.and_(value, lambda: and_(thunk(), *rest[i + 1:]))
-        if not value:
-            return value
-        value = thunk()
-    return value
+    return _chain(value, rest, True, False)
 
 
 def or_(value, *rest):
     """``value or rest[0]() or rest[1]() ...``."""
-    for i, thunk in enumerate(rest):
-        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
-            return backend.or_(value, lambda: or_(thunk(), *rest[i + 1:]))
-        if value:
-            return value
-        value = thunk()
-    return value
+    return _chain(value, rest, False, False)
 
 
 def not_(value):
@@ -51,21 +39,23 @@ def and_cond(value, *rest):
     """``value and rest[0]() ...`` where only its truth is used (an ``if``/``while``
     test, ``not``): a falsy Python operand gives ``False``, so the operand's
     ``__bool__`` runs once, as in Python."""
-    for i, thunk in enumerate(rest):
-        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
-            return backend.and_(value, lambda: and_cond(thunk(), *rest[i + 1:]))
-        if not value:
-            return False
-        value = thunk()
-    return value
+    return _chain(value, rest, True, True)
 
 
 def or_cond(value, *rest):
     """``value or rest[0]() ...`` where only its truth is used (see ``and_cond``)."""
+    return _chain(value, rest, False, True)
+
+
+def _chain(value, rest, is_and: bool, as_condition: bool):
+    """Evaluate an ``and`` (``is_and``) or ``or`` chain left to right, stopping at
+    the first operand that decides it; that operand is the result, or its truth
+    when the chain is a condition."""
     for i, thunk in enumerate(rest):
         if value.__class__ is not bool and (backend := backend_of(value)) is not None:
-            return backend.or_(value, lambda: or_cond(thunk(), *rest[i + 1:]))
-        if value:
-            return True
+            combine = backend.and_ if is_and else backend.or_
+            return combine(value, lambda: _chain(thunk(), rest[i + 1:], is_and, as_condition))
+        if bool(value) != is_and:
+            return (not is_and) if as_condition else value
         value = thunk()
     return value
