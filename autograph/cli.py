@@ -12,14 +12,13 @@ Bad input prints one line and exits with status 1; there is no traceback.
 from __future__ import annotations
 
 import argparse
-import copy
 import difflib
 import sys
 import types
 
 import gast
 
-from . import conversion, parsing
+from . import conversion, parsing, trees
 from .api import unparse
 from .naming import Namer
 from .runtime.errors import ConversionError
@@ -117,7 +116,7 @@ def _static_namespace(tree) -> dict:
 
 
 def _convert(node, qualname: str, namespace: dict) -> str:
-    node = copy.deepcopy(node)
+    node = trees.copy(node)
     if not conversion.convertible(node):
         node.decorator_list = []
         return unparse(node)

@@ -45,7 +45,7 @@ from autograph.converters import (
 )
 from autograph.runtime.errors import ConversionError
 
-from . import origins, parsing, templates
+from . import origins, parsing, templates, trees
 from .naming import Namer
 from .transformer import Context
 
@@ -106,7 +106,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     head, body = _split_head(fn_node)
     if class_cell:
         _explicit_super(body, fn_node)
-    original = copy.deepcopy(body)
+    original = trees.copy(body)
     fn_node.body = body
     for nested in _nested_functions(body):
         if convertible(nested):
@@ -135,7 +135,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
 
     staged_only = copy.copy(fn_node)
     staged_only.body = head + staged
-    if gast.dump(gast.Module(body=staged, type_ignores=[])) == gast.dump(gast.Module(body=original, type_ignores=[])):
+    if trees.equal(staged, original):
         fn_node.body = head + original
     else:
         dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=staged)

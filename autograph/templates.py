@@ -16,13 +16,12 @@ caller gives them the origin of the construct they replace (``origins.fill``).
 
 from __future__ import annotations
 
-import copy
 import textwrap
 from functools import lru_cache
 
 import gast
 
-_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+from . import trees
 
 
 @lru_cache(maxsize=256)
@@ -32,7 +31,7 @@ def _parse(source: str) -> gast.Module:
 
 def replace(template: str, **replacements) -> list:
     """The template's statements with placeholders substituted."""
-    module = copy.deepcopy(_parse(template))
+    module = trees.copy(_parse(template), locations=False)
     return _Replacer(replacements).visit(module).body
 
 
@@ -67,9 +66,6 @@ class _Replacer(gast.NodeTransformer):
         self.replacements = replacements
 
     def generic_visit(self, node):
-        for attr in _LOCATION:
-            if hasattr(node, attr):
-                delattr(node, attr)
         for field, old in gast.iter_fields(node):
             if isinstance(old, list):
                 new = []
@@ -89,7 +85,7 @@ class _Replacer(gast.NodeTransformer):
             return self.generic_visit(node)
         value = self.replacements[node.id]
         if isinstance(value, list):
-            return [_as_name(v, copy.copy(node.ctx)) for v in value]
+            return [_as_name(v, type(node.ctx)()) for v in value]
         return _as_name(value, node.ctx)
 
     def visit_Expr(self, node):

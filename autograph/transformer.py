@@ -40,19 +40,68 @@ class Context:
                 self.generated.add(id(stmt))
 
 
+_LEAF = object()  # dispatch marker: a node without fields (Load, Add, ...) is returned as is
+
+
+def _method_for(transformer_class, node_class):
+    method = getattr(transformer_class, "visit_" + node_class.__name__, None)
+    if method is None:
+        return _LEAF if not node_class._fields else transformer_class.generic_visit
+    return method
+
+
 class Base(gast.NodeTransformer):
-    """Transformer over one scope; subclasses define ``visit_<Node>`` methods."""
+    """Transformer over one scope; subclasses define ``visit_<Node>`` methods.
+
+    Visits dispatch through a per-class table (conversion walks the tree once
+    per pass, so the generic walk is the hot loop of conversion).
+    """
 
     enter_lambdas = True
+    _methods: dict = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
     def visit(self, node):
-        result = super().visit(node)
+        cls = type(node)
+        method = self._methods.get(cls)
+        if method is None:
+            method = self._methods[cls] = _method_for(type(self), cls)
+        if method is _LEAF:
+            return node
+        result = method(self, node)
         if result is not node and result is not None:
             origins.fill(result, node)
         return result
+
+    def generic_visit(self, node):
+        """Visit the children of ``node``, replacing or splicing what visits return."""
+        for name in type(node)._fields:
+            old = getattr(node, name, None)
+            if isinstance(old, list):
+                new = []
+                for item in old:
+                    if isinstance(item, gast.AST):
+                        item = self.visit(item)
+                        if item is None:
+                            continue
+                        if not isinstance(item, gast.AST):
+                            new.extend(item)
+                            continue
+                    new.append(item)
+                old[:] = new
+            elif isinstance(old, gast.AST):
+                replacement = self.visit(old)
+                if replacement is None:
+                    delattr(node, name)
+                else:
+                    setattr(node, name, replacement)
+        return node
 
     def visit_FunctionDef(self, node):
         if id(node) in self.ctx.generated or node is self.ctx.fn_node:

@@ -44,11 +44,12 @@ def function(name: str, params: list, body: list, results, ctx) -> gast.Function
     """``def name(*params): body; return results`` with global/nonlocal redeclared."""
     returns = [] if results is None else templates.replace("return results", results=results)
     (fn,) = templates.replace("def name(params):\n    body", name=name, params=params, body=body + returns)
-    declared = activity.writes(body)
-    for kind, names in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
-        needed = sorted(declared & names)
-        if needed:
-            fn.body.insert(0, kind(names=needed))
+    if ctx.globals or ctx.nonlocals or ctx.cells:
+        declared = activity.writes(body)
+        for kind, names in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
+            needed = sorted(declared & names)
+            if needed:
+                fn.body.insert(0, kind(names=needed))
     ctx.generated.add(id(fn))
     return fn
 

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import gast
 
+from autograph import trees
+
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# Node types _visit does more for than visit their children.
+_SPECIAL = frozenset({
+    *_SCOPES, *_COMPREHENSIONS, gast.AugAssign, gast.Import, gast.ImportFrom, gast.ExceptHandler,
+    gast.MatchAs, gast.MatchStar, gast.MatchMapping, gast.Global, gast.Nonlocal,
+})
 
 
 class Activity:
@@ -39,11 +46,16 @@ def writes(nodes) -> set:
 
 
 def _visit(node, act: Activity) -> None:
-    if isinstance(node, gast.Name):
-        if isinstance(node.ctx, gast.Load):
+    cls = type(node)
+    if cls is gast.Name:
+        if type(node.ctx) is gast.Load:
             act.reads.add(node.id)
-        elif isinstance(node.ctx, (gast.Store, gast.Del, gast.Param)):
+        else:  # Store, Del, Param
             act.writes.add(node.id)
+        return
+    if cls not in _SPECIAL:
+        for child in trees.children(node):
+            _visit(child, act)
         return
     if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
         for dec in node.decorator_list:
@@ -77,7 +89,7 @@ def _visit(node, act: Activity) -> None:
         act.writes.add(node.rest)
     if isinstance(node, (gast.Global, gast.Nonlocal)):
         return
-    for child in gast.iter_child_nodes(node):
+    for child in trees.children(node):
         _visit(child, act)
 
 
