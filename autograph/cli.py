@@ -109,7 +109,7 @@ def _static_namespace(tree) -> dict:
         elif isinstance(node, (gast.Assign, gast.AnnAssign, gast.AugAssign)):
             targets = node.targets if isinstance(node, gast.Assign) else [node.target]
             for target in targets:
-                for n in gast.walk(target):
+                for n in trees.walk(target):
                     if isinstance(n, gast.Name):
                         namespace[n.id] = object()
     return namespace
@@ -123,7 +123,7 @@ def _convert(node, qualname: str, namespace: dict) -> str:
     parsing.mangle_private_names(node, qualname)
     uses_super = "." in qualname and any(
         isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "super" and not n.args
-        for n in gast.walk(node)
+        for n in trees.walk(node)
     )
     staged = conversion.convert_function_node(node, Namer.for_tree(node), namespace, True, uses_super)
     return unparse(staged)

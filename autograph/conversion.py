@@ -94,7 +94,7 @@ def _scope_nodes(body):
         node = stack.pop()
         yield node
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            stack.extend(gast.iter_child_nodes(node))
+            stack.extend(trees.children(node))
 
 
 def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool = True, class_cell: bool = False):
@@ -157,6 +157,8 @@ def _bind_cells(staged, cells) -> list:
     """Closure variables now assigned only inside generated functions (through
     ``nonlocal``) still need a binding in the function itself: a bare annotation
     makes one without assigning anything."""
+    if not cells:
+        return staged
     unbound = sorted(cells - activity.writes(staged))
     if not unbound:
         return staged
@@ -208,7 +210,7 @@ def _nested_functions(body):
             continue
         if isinstance(node, (gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(trees.children(node))
 
 
 def _explicit_super(body, fn_node) -> None:
@@ -282,7 +284,7 @@ def _compile(node, fn) -> types.CodeType:
     (factory,) = templates.replace("def ag__factory(params):\n    fn\n    return name", params=["ag__", *freevars], fn=node, name=node.name)
     origins.fill([factory], node)
     module = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
-    ast.fix_missing_locations(module)
+    origins.fill_missing(module)
     try:
         module_code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gast
 
+from . import trees
+
 
 class Namer:
     """Hands out names not used anywhere in the function being converted."""
@@ -14,7 +16,7 @@ class Namer:
     @classmethod
     def for_tree(cls, tree) -> "Namer":
         used = set()
-        for node in gast.walk(tree):
+        for node in trees.walk(tree):
             if isinstance(node, gast.Name):
                 used.add(node.id)
             elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):

@@ -7,7 +7,7 @@ with no translation step at run time (the source map is the line table itself).
 
 from __future__ import annotations
 
-import gast
+from . import trees
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
@@ -29,7 +29,7 @@ def fill(nodes, origin) -> None:
                 continue
             for attr, value in zip(_LOCATION, location):
                 setattr(node, attr, value)
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(trees.children(node))
 
 
 def fill_missing(tree) -> None:
@@ -43,7 +43,7 @@ def fill_missing(tree) -> None:
                         setattr(node, attr, value)
             else:
                 location = [getattr(node, attr, None) for attr in _LOCATION]
-        for child in gast.iter_child_nodes(node):
+        for child in trees.children(node):
             walk(child, location)
 
     walk(tree, None)

@@ -16,6 +16,7 @@ import types
 
 import gast
 
+from . import trees
 from .runtime.errors import ConversionError
 
 
@@ -63,7 +64,7 @@ def _lambda_node(fn, source: str, filename: str, first_line: int):
     tree = parse_source(text, filename, first_line)
     code = fn.__code__
     candidates = [
-        node for node in gast.walk(tree)
+        node for node in trees.walk(tree)
         if isinstance(node, gast.Lambda) and node.lineno == code.co_firstlineno
         and [a.id for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
     ]
@@ -98,7 +99,7 @@ def mangle_private_names(fn_node, qualname: str) -> None:
             return prefix + name
         return name
 
-    for node in gast.walk(fn_node):
+    for node in trees.walk(fn_node):
         if isinstance(node, gast.Attribute):
             node.attr = mangle(node.attr)
         elif isinstance(node, gast.Name):

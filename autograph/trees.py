@@ -61,3 +61,12 @@ def children(node) -> list:
         elif isinstance(value, _AST):
             out.append(value)
     return out
+
+
+def walk(node):
+    """Every node under ``node`` (itself included), in no particular order."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))

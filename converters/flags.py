@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates
+from autograph import templates, trees
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LOOPS = (gast.While, gast.For, gast.AsyncFor)
@@ -29,7 +29,7 @@ def contains(node, kind, *, cross_loops: bool) -> bool:
             continue
         if n is not node and isinstance(n, _LOOPS) and not cross_loops:
             continue
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(trees.children(n))
     return False
 
 

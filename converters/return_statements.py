@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph import origins, templates
+from autograph import origins, templates, trees
 
 from . import flags
 
@@ -105,5 +105,5 @@ def _sets_flag(stmt, flag: str) -> bool:
     """Whether ``stmt`` (already lowered) may set the return flag."""
     return any(
         isinstance(n, gast.Name) and n.id == flag and isinstance(n.ctx, gast.Store)
-        for n in gast.walk(stmt)
+        for n in trees.walk(stmt)
     )

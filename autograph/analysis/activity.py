@@ -118,7 +118,7 @@ def _comprehension_activity(node) -> Activity:
 
 
 def _walrus_targets(node) -> set:
-    return {n.target.id for n in gast.walk(node) if isinstance(n, gast.NamedExpr)}
+    return {n.target.id for n in trees.walk(node) if isinstance(n, gast.NamedExpr)}
 
 
 def free_reads(scope) -> set:
@@ -157,7 +157,7 @@ def _walk_scope(body):
         yield node
         if isinstance(node, _SCOPES):
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(trees.children(node))
 
 
 def declared_nonlocal(body) -> tuple:
@@ -173,7 +173,7 @@ def declared_nonlocal(body) -> tuple:
 
 def has_walrus(node) -> bool:
     """Whether ``node`` assigns with ``:=`` (it must then stay in this scope, not move into a lambda)."""
-    return any(isinstance(n, gast.NamedExpr) for n in gast.walk(node))
+    return any(isinstance(n, gast.NamedExpr) for n in trees.walk(node))
 
 
 def captured(body) -> set:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph import trees
+
 from . import activity
 
 
@@ -127,7 +129,7 @@ def _direct_loads(node):
             continue
         elif isinstance(n, (gast.If, gast.While, gast.For, gast.Try, gast.With, gast.Match)):
             continue  # handled statement by statement
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(trees.children(n))
 
 
 def analyze(fn_node, locals_: set) -> Definedness:
