@@ -21,7 +21,6 @@ user's lines.
 
 from __future__ import annotations
 
-import ast
 import copy
 import sys
 import types
