@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 
 import gast
 
-from . import conversion
+from . import conversion, trees
 from .runtime import calls
 from .runtime.calls import do_not_convert
 from .runtime.errors import ConversionError
@@ -69,8 +69,7 @@ def to_code(entity: Callable, recursive: bool = True) -> str:
 
 
 def unparse(node) -> str:
-    module = gast.gast_to_ast(gast.Module(body=[node], type_ignores=[]))
-    return ast.unparse(ast.fix_missing_locations(module)) + "\n"
+    return ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n"
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:

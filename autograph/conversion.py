@@ -282,8 +282,7 @@ def _compile(node, fn) -> types.CodeType:
     node.name = "ag__converted"
     (factory,) = templates.replace("def ag__factory(params):\n    fn\n    return name", params=["ag__", *freevars], fn=node, name=node.name)
     origins.fill([factory], node)
-    module = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
-    origins.fill_missing(module)
+    module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]))
     try:
         module_code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:

@@ -80,7 +80,7 @@ def _lambda_node(fn, source: str, filename: str, first_line: int):
 
 def _same_code(node, code) -> bool:
     """Whether the lambda ``node`` compiles to the bytecode of ``code``."""
-    expression = ast.Expression(body=gast.gast_to_ast(node))
+    expression = ast.Expression(body=trees.to_ast(node))
     compiled = compile(ast.fix_missing_locations(expression), code.co_filename, "eval")
     lam = next(c for c in compiled.co_consts if hasattr(c, "co_code"))
     return lam.co_code == code.co_code and lam.co_consts == code.co_consts and lam.co_names == code.co_names

@@ -7,6 +7,8 @@ that AST nodes do not need (memo tables, reduce protocols).
 
 from __future__ import annotations
 
+import ast
+
 import gast
 
 _AST = gast.AST
@@ -70,3 +72,74 @@ def walk(node):
         node = stack.pop()
         yield node
         stack.extend(children(node))
+
+
+def to_ast(node, location=None):
+    """The standard ``ast`` tree of a gast tree, ready for ``compile``: nodes
+    without a source location take their nearest located ancestor's.
+
+    (``gast.gast_to_ast`` plus ``ast.fix_missing_locations``, in one pass and
+    for the Python versions this package supports.)
+    """
+    if isinstance(node, list):
+        return [to_ast(item, location) if isinstance(item, _AST) else item for item in node]
+    cls = type(node)
+    target = _AST_CLASSES.get(cls)
+    if target is None:
+        target = _AST_CLASSES[cls] = getattr(ast, cls.__name__)
+    if "lineno" in cls._attributes:
+        lineno = getattr(node, "lineno", None)
+        if lineno is not None:
+            location = (lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+    if cls is gast.Name:
+        new = ast.Name(node.id, type(node.ctx) is gast.Load and _LOAD or _store_or_del(node.ctx))
+    elif cls is gast.arguments:
+        new = ast.arguments(
+            posonlyargs=[_arg(a, location) for a in node.posonlyargs],
+            args=[_arg(a, location) for a in node.args],
+            vararg=_arg(node.vararg, location),
+            kwonlyargs=[_arg(a, location) for a in node.kwonlyargs],
+            kw_defaults=[None if d is None else to_ast(d, location) for d in node.kw_defaults],
+            kwarg=_arg(node.kwarg, location),
+            defaults=to_ast(node.defaults, location),
+        )
+    elif cls is gast.ExceptHandler:
+        new = ast.ExceptHandler(
+            None if node.type is None else to_ast(node.type, location),
+            None if node.name is None else node.name.id,
+            to_ast(node.body, location),
+        )
+    else:
+        new = target.__new__(target)
+        fields = new.__dict__
+        for name in target._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                fields[name] = [to_ast(item, location) if isinstance(item, _AST) else item for item in value]
+            elif isinstance(value, _AST):
+                fields[name] = to_ast(value, location)
+            else:
+                fields[name] = value
+    if location is not None and "lineno" in target._attributes:
+        new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = location
+    return new
+
+
+_AST_CLASSES: dict = {}
+_LOAD = ast.Load()
+
+
+def _store_or_del(ctx):
+    return ast.Store() if type(ctx) is not gast.Del else ast.Del()
+
+
+def _arg(name, location):
+    if name is None:
+        return None
+    annotation = None if name.annotation is None else to_ast(name.annotation, location)
+    new = ast.arg(name.id, annotation, name.type_comment)
+    node_location = location if getattr(name, "lineno", None) is None else (
+        name.lineno, name.col_offset, getattr(name, "end_lineno", None), getattr(name, "end_col_offset", None))
+    if node_location is not None:
+        new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = node_location
+    return new
