@@ -21,8 +21,6 @@ from functools import lru_cache
 
 import gast
 
-from . import trees
-
 
 @lru_cache(maxsize=256)
 def _parse(source: str) -> gast.Module:
@@ -31,8 +29,7 @@ def _parse(source: str) -> gast.Module:
 
 def replace(template: str, **replacements) -> list:
     """The template's statements with placeholders substituted."""
-    module = trees.copy(_parse(template), locations=False)
-    return _Replacer(replacements).visit(module).body
+    return _instantiate_list(_parse(template).body, replacements)
 
 
 def replace_expr(template: str, **replacements):
@@ -61,44 +58,46 @@ def set_context(node, ctx):
     return node
 
 
-class _Replacer(gast.NodeTransformer):
-    def __init__(self, replacements: dict) -> None:
-        self.replacements = replacements
-
-    def generic_visit(self, node):
-        for field, old in gast.iter_fields(node):
-            if isinstance(old, list):
-                new = []
-                for item in old:
-                    result = self.visit(item) if isinstance(item, gast.AST) else item
-                    if isinstance(result, list):
-                        new.extend(result)
-                    elif result is not None:
-                        new.append(result)
-                setattr(node, field, new)
-            elif isinstance(old, gast.AST):
-                setattr(node, field, self.visit(old))
-        return node
-
-    def visit_Name(self, node):
-        if node.id not in self.replacements:
-            return self.generic_visit(node)
-        value = self.replacements[node.id]
+def _instantiate(node, replacements):
+    """A location-free copy of template ``node`` with placeholders substituted:
+    a node, or a list of nodes to splice into the enclosing list."""
+    cls = type(node)
+    if cls is gast.Name and node.id in replacements:
+        value = replacements[node.id]
         if isinstance(value, list):
             return [_as_name(v, type(node.ctx)()) for v in value]
-        return _as_name(value, node.ctx)
-
-    def visit_Expr(self, node):
+        return _as_name(value, type(node.ctx)())
+    if cls is gast.Expr and type(node.value) is gast.Name and node.value.id in replacements:
         # A placeholder standing as a statement: replaced by statements.
-        if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
-            value = self.replacements[node.value.id]
-            if isinstance(value, list) and all(isinstance(v, gast.stmt) for v in value):
-                return value or [gast.Pass()]
-            if isinstance(value, gast.stmt):
-                return value
-        return self.generic_visit(node)
+        value = replacements[node.value.id]
+        if isinstance(value, list) and all(isinstance(v, gast.stmt) for v in value):
+            return value or [gast.Pass()]
+        if isinstance(value, gast.stmt):
+            return value
+    new = cls.__new__(cls)
+    fields = new.__dict__
+    for name in cls._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            fields[name] = _instantiate_list(value, replacements)
+        elif isinstance(value, gast.AST):
+            fields[name] = _instantiate(value, replacements)
+        else:
+            fields[name] = value
+    if cls is gast.FunctionDef and node.name in replacements:
+        new.name = replacements[node.name]
+    return new
 
-    def visit_FunctionDef(self, node):
-        if node.name in self.replacements:
-            node.name = self.replacements[node.name]
-        return self.generic_visit(node)
+
+def _instantiate_list(nodes: list, replacements) -> list:
+    out = []
+    for item in nodes:
+        if not isinstance(item, gast.AST):
+            out.append(item)
+            continue
+        result = _instantiate(item, replacements)
+        if isinstance(result, list):
+            out.extend(result)
+        elif result is not None:
+            out.append(result)
+    return out
