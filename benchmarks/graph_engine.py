@@ -1,64 +1,63 @@
-"""Benchmarks of the NumPy graph engine (autograph.function), measured side by side.
+"""Section 3: the NumPy graph engine (``autograph.function``) against NumPy and TensorFlow.
 
-    python benchmarks/graph_engine.py
+The models are the tutorials' (the seeds): Flatten, 100 x Dense(64, relu),
+Dense(10) on a [20, 28, 28] batch, where per-op overhead dominates; and Flatten,
+Dense(128, relu), Dense(10) on [60, 28, 28]. Each is written three times with
+the same weights: naive NumPy (a new array per op; eager, and under
+``autograph.function``), NumPy writing into preallocated ``out=`` buffers (the
+hand-tuned reference), and TensorFlow ops (eager, and under ``tf.function``).
+Keras layers are not used: they would add their own overhead to TensorFlow's
+side. Then the per-call cost of a trivial ``x + 1``, a data-dependent loop
+(``functions.collatz`` on a 0-d integer array, the very same source for every
+contestant), and trace times with a fresh function object per repeat (conversion
+cached, as for any function called twice).
 
-1. The tutorials' model: 100 Dense(64, relu) layers on a [20, 28, 28] batch, then
-   Dense(10). Three implementations of the same arithmetic: naive NumPy (a new
-   array per operation), NumPy with preallocated ``out=`` buffers (the hand-tuned
-   reference), and the same naive code decorated with ``autograph.function``.
-   Targets: faster than naive, within 1.5x of preallocated.
-2. The call overhead of a trivial ``x + 1`` on a scalar. Target: under 10 us.
-3. Tracing (convert + trace + optimize + compile) a 25-line function with a loop
-   and branches. Target: milliseconds.
+NumPy runs with one BLAS thread (set by ``python -m benchmarks``); TensorFlow
+with its default thread pools.
 """
 
 from __future__ import annotations
 
-import os
-
-# Small matrices: one BLAS thread is fastest and keeps the timings steady.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-
-import timeit
+import time
 
 import numpy as np
 
 import autograph as ag
 
-LAYERS, WIDTH = 100, 64
+from . import contestants, functions
+from .timing import Cell, Table, interleave, per_call
 
 
 class Model:
-    """Flatten, 100 x Dense(64, relu), Dense(10), written as naive NumPy."""
+    """Flatten, Dense(width, relu) per entry of ``widths``, Dense(10); naive NumPy."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, widths, seed: int = 0):
         rng = np.random.default_rng(seed)
-        shapes = [(28 * 28, WIDTH)] + [(WIDTH, WIDTH)] * (LAYERS - 1)
-        self.weights = [(rng.standard_normal(s, np.float32) * np.float32(0.1),
-                         np.zeros(s[1], np.float32)) for s in shapes]
-        self.head = (rng.standard_normal((WIDTH, 10), np.float32) * np.float32(0.1),
+        sizes = [28 * 28] + list(widths)
+        self.hidden = [(rng.standard_normal((a, b), np.float32) * np.float32(0.1),
+                        np.zeros(b, np.float32)) for a, b in zip(sizes, sizes[1:])]
+        self.head = (rng.standard_normal((sizes[-1], 10), np.float32) * np.float32(0.1),
                      np.zeros(10, np.float32))
 
     def call(self, x):
         x = x.reshape(x.shape[0], -1)
-        for w, b in self.weights:
+        for w, b in self.hidden:
             x = np.maximum(x @ w + b, 0)
         w, b = self.head
         return x @ w + b
 
 
 def preallocated(model: Model, batch: int):
-    """The same model with every intermediate written into two reused buffers."""
-    a = np.empty((batch, WIDTH), np.float32)
-    c = np.empty((batch, WIDTH), np.float32)
+    """The same model, every intermediate written into reused buffers."""
+    buffers = {}
+    for i, (w, _) in enumerate(model.hidden):
+        buffers.setdefault((w.shape[1], i % 2), np.empty((batch, w.shape[1]), np.float32))
     out = np.empty((batch, 10), np.float32)
 
     def call(x):
         src = x.reshape(batch, -1)
-        buffers = (a, c)
-        for i, (w, b) in enumerate(model.weights):
-            dst = buffers[i % 2]
+        for i, (w, b) in enumerate(model.hidden):
+            dst = buffers[w.shape[1], i % 2]
             np.matmul(src, w, out=dst)
             np.add(dst, b, out=dst)
             np.maximum(dst, 0, out=dst)
@@ -71,43 +70,26 @@ def preallocated(model: Model, batch: int):
     return call
 
 
-def per_call(fn, number: int, repeat: int = 5) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+def tensorflow_model(model: Model):
+    tf = contestants.load("TensorFlow")
+    hidden = [(tf.constant(w), tf.constant(b)) for w, b in model.hidden]
+    head_w, head_b = (tf.constant(a) for a in model.head)
+
+    def call(x):
+        x = tf.reshape(x, (x.shape[0], -1))
+        for w, b in hidden:
+            x = tf.nn.relu(tf.matmul(x, w) + b)
+        return tf.matmul(x, head_w) + head_b
+
+    return call
 
 
-def interleaved(fns: dict, number: int, rounds: int = 15) -> dict:
-    """Best time per call of each function, measured in alternating rounds so that
-    load on the machine affects all of them alike."""
-    best = {name: float("inf") for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
-    return best
-
-
-def bench_model() -> dict:
-    x = np.random.default_rng(1).random((20, 28, 28), dtype=np.float32)
-    model = Model()
-    graph_call = ag.function(model.call)
-    fast = preallocated(model, 20)
-    expected = model.call(x)
-    np.testing.assert_allclose(graph_call(x), expected, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(fast(x), expected, rtol=1e-5, atol=1e-6)
-    return interleaved({"naive": lambda: model.call(x), "preallocated": lambda: fast(x),
-                        "graph": lambda: graph_call(x)}, number=20)
-
-
-def bench_trivial() -> float:
-    @ag.function
-    def add_one(x):
-        return x + 1
-
-    x = np.array(1.0)
-    add_one(x)
-    return per_call(lambda: add_one(x), 20000)
+def add_one(x):
+    return x + 1
 
 
 def twenty_five_lines(x, n):
+    """Loops, branches and a break on arrays: what tracing costs for ordinary code."""
     total = np.zeros_like(x)
     count = 0
     i = 0
@@ -132,31 +114,107 @@ def twenty_five_lines(x, n):
     return result, count
 
 
-def bench_tracing() -> float:
-    x, n = np.arange(4.0), np.array(5)
+def _trace_sampler(make, fn, *args):
+    """Seconds to build a fresh ``make(fn)`` and trace it for ``args``."""
 
-    def once():
-        fn = ag.function(twenty_five_lines)
-        fn.get_concrete_function(x, n)
+    def sample() -> float:
+        start = time.perf_counter()
+        make(fn).get_concrete_function(*args)
+        return time.perf_counter() - start
 
-    once()  # conversion is cached after the first time, as it is for any function
-    return per_call(once, 20, repeat=3)
-
-
-def main() -> None:
-    model = bench_model()
-    trivial = bench_trivial()
-    tracing = bench_tracing()
-    ms = 1e3
-    print("100 x Dense(64, relu) on [20, 28, 28], per call:")
-    print(f"  naive NumPy          {model['naive'] * ms:8.3f} ms")
-    print(f"  preallocated out=    {model['preallocated'] * ms:8.3f} ms")
-    print(f"  autograph.function   {model['graph'] * ms:8.3f} ms")
-    print(f"  graph / naive        {model['graph'] / model['naive']:8.2f}x  (target < 1)")
-    print(f"  graph / preallocated {model['graph'] / model['preallocated']:8.2f}x  (target <= 1.5)")
-    print(f"trivial x + 1 call     {trivial * 1e6:8.2f} us  (target < 10 us)")
-    print(f"tracing a 25-line fn   {tracing * ms:8.2f} ms  (target: milliseconds)")
+    return sample
 
 
-if __name__ == "__main__":
-    main()
+def _model_calls(widths, batch: int, tf) -> tuple:
+    """The calls that run one model every way, and the expected output."""
+    model = Model(widths)
+    x = np.random.default_rng(1).random((batch, 28, 28), dtype=np.float32)
+    graph, fast = ag.function(model.call), preallocated(model, batch)
+    calls = {"NumPy eager": lambda: model.call(x), "NumPy preallocated": lambda: fast(x),
+             "ag.function": lambda: graph(x)}
+    if tf:
+        tf_call, tf_x = tensorflow_model(model), tf.constant(x)
+        tf_graph = tf.function(tf_call)
+        calls.update({"TF eager": lambda: tf_call(tf_x), "tf.function": lambda: tf_graph(tf_x)})
+    return calls, model.call(x)
+
+
+def _function_calls(fn, arg, tf) -> dict:
+    """One function on a 0-d array: eager NumPy, ag.function, TF eager, tf.function."""
+    graph = ag.function(fn)
+    calls = {"NumPy eager": lambda: fn(arg), "ag.function": lambda: graph(arg)}
+    if tf:
+        tf_arg, tf_graph = tf.constant(arg), tf.function(fn)
+        calls.update({"TF eager": lambda: fn(tf_arg), "tf.function": lambda: tf_graph(tf_arg)})
+    return calls
+
+
+def _trace_cells(fn, args, tf_fn, tf_args, tf, tf_status, repeats) -> dict:
+    """Trace times of ag.function and (when ``tf_fn`` is given) tf.function."""
+    samplers = {"ag.function": _trace_sampler(ag.function, fn, *args)}
+    cells: dict[str, Cell] = {}
+    if tf_fn is not None and tf:
+        samplers["tf.function"] = _trace_sampler(tf.function, tf_fn(), *tf_args())
+    elif tf_fn is not None:
+        cells["tf.function"] = tf_status
+    for sample in samplers.values():
+        sample()  # convert once: both tools cache conversions, as for any function
+    cells.update(interleave(samplers, repeats))
+    return cells
+
+
+DENSE_100 = "Flatten, 100 x Dense(64, relu), Dense(10) on [20, 28, 28]"
+DENSE_128 = "Flatten, Dense(128, relu), Dense(10) on [60, 28, 28]"
+TRIVIAL = "trivial x + 1 on a 0-d array"
+
+
+def run(quick: bool = False, skip=()) -> Table:
+    tf_status = contestants.status("TensorFlow", skip)
+    tf = None if tf_status else contestants.load("TensorFlow")
+    columns = ["NumPy eager", "NumPy preallocated", "ag.function", "TF eager", "tf.function"]
+    table = Table(
+        "3. Graph engine",
+        "Seconds per call (trace rows: per trace): median [25th, 75th percentile] over "
+        "interleaved repeats. Ratios above 1: the contestant is slower than ag.function.",
+        columns, [(c, "ag.function") for c in columns if c != "ag.function"],
+    )
+    budget, repeats = (0.002, 3) if quick else (0.05, 15)
+    missing: dict[str, Cell] = {"TF eager": tf_status, "tf.function": tf_status} if tf_status else {}
+
+    def measure(label, calls: dict, expected) -> None:
+        for name, call in calls.items():
+            np.testing.assert_allclose(np.asarray(call()), expected, rtol=1e-4, atol=1e-5,
+                                       err_msg=f"{label}: {name}")
+        cells = interleave({n: per_call(c, budget) for n, c in calls.items()}, repeats)
+        table.add(label, {**missing, **cells})
+
+    if not quick:
+        measure(DENSE_100, *_model_calls((64,) * 100, 20, tf))
+    measure(DENSE_128, *_model_calls((128,), 60, tf))
+    measure(TRIVIAL, _function_calls(add_one, np.array(1.0), tf), 2.0)
+    measure("collatz(27) on a 0-d int array (data-dependent while)",
+            _function_calls(functions.collatz, np.array(27), tf), 111)
+
+    dense = Model((64,) * (10 if quick else 100))
+    x = np.random.default_rng(1).random((20, 28, 28), dtype=np.float32)
+    n = np.array(27)
+    for label, fn, args, tf_fn, tf_args in (
+        (f"trace: the {len(dense.hidden)}-layer Dense(64) model", dense.call, (x,),
+         lambda: tensorflow_model(dense), lambda: (tf.constant(x),)),
+        ("trace: collatz on a 0-d int array", functions.collatz, (n,),
+         lambda: functions.collatz, lambda: (tf.constant(n),)),
+        ("trace: a 25-line NumPy function (loops, branches, break)", twenty_five_lines,
+         (np.arange(4.0), np.array(5)), None, None),
+    ):
+        table.add(label, _trace_cells(fn, args, tf_fn, tf_args, tf, tf_status,
+                                      3 if quick else 9))
+
+    table.check(f"ag.function faster than NumPy eager on {DENSE_100}",
+                table.ratio(DENSE_100, "NumPy eager", "ag.function"),
+                lambda r: r > 1)
+    table.check(f"ag.function within 1.5x of NumPy preallocated on {DENSE_100}",
+                table.ratio(DENSE_100, "ag.function", "NumPy preallocated"),
+                lambda r: r <= 1.5)
+    table.check("trivial ag.function call under 10 µs (seconds)",
+                table.median(TRIVIAL, "ag.function"), lambda s: s < 1e-5)
+    return table

@@ -1,0 +1,145 @@
+"""Section 1: how long each tool takes to convert a function.
+
+* cold: a new Python process imports the tool, then converts one function; the
+  clock runs around the conversion call only (the import is reported on its own
+  row). Processes of the three tools are interleaved.
+* warm, uncached: in one process that has converted other code before, every
+  cache the tool keeps of conversions is emptied, then the function is converted.
+* cache hit: converting the same function again.
+
+All three convert the same functions from ``functions.py`` with their
+``to_graph``; each converted function is checked once against the original.
+
+The cold-start child is this module: ``python -m benchmarks.conversion TOOL FUNC``
+prints ``{"import": seconds, "convert": seconds}`` or ``{"error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from . import contestants, functions
+from .timing import Cell, Stats, Table, failure, interleave, per_call
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _cold_child(tool: str, fn_name: str) -> None:
+    start = time.perf_counter()
+    to_graph = contestants.to_graph(tool)
+    imported = time.perf_counter()
+    fn = getattr(functions, fn_name)
+    try:
+        start_convert = time.perf_counter()
+        to_graph(fn)
+        result = {"import": imported - start, "convert": time.perf_counter() - start_convert}
+    except Exception as exc:  # noqa: BLE001 - reported to the parent as "fails"
+        result = {"error": failure(exc)}
+    print(json.dumps(result))
+
+
+def _cold_sampler(tool: str, fn_name: str, imports: list):
+    def sample() -> float:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.conversion", tool, fn_name],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+                              check=False)
+        if proc.returncode:
+            raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr else "crashed")
+        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        if "error" in result:
+            raise RuntimeError(result["error"][len("fails: "):])
+        imports.append(result["import"])
+        return result["convert"]
+
+    return sample
+
+
+def _warm_sampler(tool: str, fn):
+    to_graph = contestants.to_graph(tool)
+
+    def sample() -> float:
+        contestants.clear_caches(tool)
+        start = time.perf_counter()
+        to_graph(fn)
+        return time.perf_counter() - start
+
+    return sample
+
+
+def _hit_sampler(tool: str, fn, batch_seconds: float):
+    to_graph = contestants.to_graph(tool)
+    return per_call(lambda: to_graph(fn), batch_seconds)
+
+
+def _check(tool: str, fn, args) -> None:
+    """Raise if the tool's conversion of ``fn`` disagrees with ``fn`` on ``args``."""
+    expected = fn(*args)
+    got = contestants.to_graph(tool)(fn)(*args)
+    if got != expected:
+        raise AssertionError(f"returned {got!r}, expected {expected!r}")
+
+
+def _label(kind: str, fn) -> str:
+    return f"{kind}: {fn.__name__} ({functions.source_lines(fn)} lines)"
+
+
+def run(quick: bool = False, skip=()) -> Table:
+    tools = [t for t in contestants.CONVERTERS if contestants.status(t, skip) is None]
+    table = Table(
+        "1. Conversion time",
+        "Seconds to convert one function with the tool's `to_graph`: median [25th, 75th "
+        "percentile] over repeats. *cold*: first conversion in a new process (import "
+        "excluded, reported on its own row); *warm*: in-process with the tool's conversion "
+        "caches emptied before each repeat. Ratios above 1: the contestant is slower.",
+        list(contestants.CONVERTERS),
+        [("TensorFlow", "autograph"), ("malt", "autograph")],
+    )
+    fns = functions.CONVERT[:2] if quick else functions.CONVERT
+    repeats = {"cold": 1, "warm": 3} if quick else {"cold": 5, "warm": 15}
+    sample_args = {fn.__name__: args for _, fn, args in functions.CALLS}
+    sample_args["primes_below"] = (50,)
+
+    # A tool that cannot convert a function, or converts it wrongly, gets "fails" there.
+    broken: dict[tuple, str] = {}
+    for fn in fns:
+        for tool in tools:
+            try:
+                _check(tool, fn, sample_args[fn.__name__])
+            except Exception as exc:  # noqa: BLE001 - a contestant's failure is a result
+                broken[tool, fn] = failure(exc)
+
+    def add(label: str, fn, measured: dict) -> None:
+        cells: dict[str, Cell] = {t: contestants.status(t, skip) for t in contestants.CONVERTERS
+                                  if t not in tools}
+        cells.update(measured)
+        cells.update({t: broken[t, fn] for t in tools if (t, fn) in broken})
+        table.add(label, cells)
+
+    imports: dict[str, list] = {t: [] for t in tools}
+    for fn in fns[:1] if quick else fns:
+        samplers = {t: _cold_sampler(t, fn.__name__, imports[t]) for t in tools
+                    if (t, fn) not in broken}
+        add(_label("cold", fn), fn, interleave(samplers, repeats["cold"]))
+    for fn in fns:
+        samplers = {t: _warm_sampler(t, fn) for t in tools if (t, fn) not in broken}
+        add(_label("warm", fn), fn, interleave(samplers, repeats["warm"]))
+    biggest = fns[-1]
+    hits = {t: _hit_sampler(t, biggest, 0.002 if quick else 0.02) for t in tools}
+    add(f"cache hit: {biggest.__name__}", biggest, interleave(hits, repeats["warm"]))
+    add("import the tool (cold process)", None,
+        {t: Stats(tuple(s)) for t, s in imports.items() if s})
+
+    table.check("cold conversion of the 26-line nested_loops under 10 ms (seconds)",
+                table.median(_label("cold", functions.nested_loops), "autograph"),
+                lambda s: s < 0.01)
+    return table
+
+
+if __name__ == "__main__":
+    _cold_child(sys.argv[1], sys.argv[2])
