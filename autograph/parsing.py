@@ -39,6 +39,10 @@ def function_node(fn: types.FunctionType):
     """The gast ``FunctionDef`` (or ``Lambda``) of ``fn``, located in its file."""
     code = fn.__code__
     filename = code.co_filename
+    if code.co_name != "<lambda>":
+        node = _def_node_from_line_table(fn)
+        if node is not None:
+            return node
     try:
         lines, first_line = inspect.findsource(code)
     except (OSError, TypeError) as e:
@@ -51,11 +55,61 @@ def function_node(fn: types.FunctionType):
     if code.co_name == "<lambda>":
         return _lambda_node(fn, source, filename, first_line + 1)
     tree = parse_source(source, filename, first_line + 1)
+    node = _find_def(tree, fn)
+    if node is None:
+        raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
+    return node
+
+
+def _find_def(tree, fn):
     for node in tree.body:
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == code.co_name:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__code__.co_name:
             mangle_private_names(node, fn.__qualname__)
             return node
-    raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
+    return None
+
+
+def _def_node_from_line_table(fn):
+    """The def of ``fn`` read off the lines its code spans (Python 3.11+ records
+    where every instruction ends), or None to let ``inspect`` find the block:
+    ``inspect``'s tokenizing block finder is the slowest step of a first
+    conversion. The lines are trusted only if the next code line after them is
+    not indented deeper than the def."""
+    code = fn.__code__
+    if not hasattr(code, "co_positions"):
+        return None
+    linecache.checkcache(code.co_filename)
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    first = code.co_firstlineno - 1
+    if not 0 <= first < len(lines):
+        return None
+    head = lines[first].lstrip()
+    if not head.startswith(("def ", "async ", "@")):
+        return None
+    end = _last_line(code)
+    indent = len(lines[first]) - len(head)
+    for line in lines[end:]:
+        text = line.lstrip()
+        if text and not text.startswith("#"):
+            if len(line) - len(text) > indent:
+                return None
+            break
+    try:
+        tree = parse_source("".join(lines[first:end]), code.co_filename, first + 1)
+    except ConversionError:
+        return None
+    return _find_def(tree, fn)
+
+
+def _last_line(code) -> int:
+    last = code.co_firstlineno
+    for _, _, end, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            last = max(last, _last_line(const))
+    return last
 
 
 def _lambda_node(fn, source: str, filename: str, first_line: int):

@@ -54,15 +54,27 @@ def equal(a, b) -> bool:
 
 
 def children(node) -> list:
-    """The direct child nodes of ``node``, in field order."""
+    """The direct child nodes of ``node`` that have children or values of their
+    own: contexts and operators (``Load``, ``Add``, ...) are left out."""
+    cls = type(node)
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
     out = []
-    for name in type(node)._fields:
+    for name in fields:
         value = getattr(node, name, None)
-        if isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, _AST))
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, _AST):
+                    out.append(item)
         elif isinstance(value, _AST):
             out.append(value)
     return out
+
+
+# Fields that never hold a node with fields: contexts, operators, plain strings and numbers.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "kind", "type_comment", "level", "module", "arg", "conversion", "is_async"})
+_NODE_FIELDS: dict = {}
 
 
 def walk(node):
