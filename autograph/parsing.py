@@ -103,7 +103,7 @@ def _def_node_from_line_table(fn):
 
 def _last_line(code) -> int:
     last = code.co_firstlineno
-    for _, _, end, _ in code.co_positions():
+    for _, end, _, _ in code.co_positions():
         if end is not None and end > last:
             last = end
     for const in code.co_consts:
