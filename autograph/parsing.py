@@ -32,7 +32,7 @@ def parse_source(source: str, filename: str = "<string>", first_line: int = 1) -
     ast.increment_lineno(tree, first_line - 1 - (1 if indented else 0))
     if indented:
         tree.body = tree.body[0].body
-    return gast.ast_to_gast(tree)
+    return trees.from_ast(tree)
 
 
 def function_node(fn: types.FunctionType):

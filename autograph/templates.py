@@ -16,15 +16,18 @@ caller gives them the origin of the construct they replace (``origins.fill``).
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from functools import lru_cache
 
 import gast
 
+from . import trees
+
 
 @lru_cache(maxsize=256)
 def _parse(source: str) -> gast.Module:
-    return gast.parse(textwrap.dedent(source))
+    return trees.from_ast(ast.parse(textwrap.dedent(source)))
 
 
 def replace(template: str, **replacements) -> list:

@@ -71,3 +71,11 @@ def test_walk_and_children_see_every_node():
     leaves = (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
     expected = sorted(type(n).__name__ for n in gast.walk(tree) if not isinstance(n, leaves))
     assert sorted(type(n).__name__ for n in trees.walk(tree)) == expected
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_from_ast_matches_ast_to_gast(name):
+    module = __import__(name, fromlist=["_"])
+    tree = ast.parse(inspect.getsource(module))
+    expected = gast.dump(gast.ast_to_gast(tree), include_attributes=True)
+    assert gast.dump(trees.from_ast(tree), include_attributes=True) == expected
