@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gast
 
-from . import origins
+from . import origins, trees
 from .naming import Namer
 
 
@@ -81,20 +81,25 @@ class Base(gast.NodeTransformer):
 
     def generic_visit(self, node):
         """Visit the children of ``node``, replacing or splicing what visits return."""
-        for name in type(node)._fields:
+        for name in trees.node_fields(type(node)):
             old = getattr(node, name, None)
-            if isinstance(old, list):
+            if type(old) is list:
                 new = []
+                changed = False
                 for item in old:
                     if isinstance(item, gast.AST):
-                        item = self.visit(item)
-                        if item is None:
-                            continue
-                        if not isinstance(item, gast.AST):
-                            new.extend(item)
-                            continue
+                        result = self.visit(item)
+                        if result is not item:
+                            changed = True
+                            if result is None:
+                                continue
+                            if not isinstance(result, gast.AST):
+                                new.extend(result)
+                                continue
+                        item = result
                     new.append(item)
-                old[:] = new
+                if changed:
+                    old[:] = new
             elif isinstance(old, gast.AST):
                 replacement = self.visit(old)
                 if replacement is None:

@@ -56,12 +56,8 @@ def equal(a, b) -> bool:
 def children(node) -> list:
     """The direct child nodes of ``node`` that have children or values of their
     own: contexts and operators (``Load``, ``Add``, ...) are left out."""
-    cls = type(node)
-    fields = _NODE_FIELDS.get(cls)
-    if fields is None:
-        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
     out = []
-    for name in fields:
+    for name in node_fields(type(node)):
         value = getattr(node, name, None)
         if type(value) is list:
             for item in value:
@@ -70,6 +66,14 @@ def children(node) -> list:
         elif isinstance(value, _AST):
             out.append(value)
     return out
+
+
+def node_fields(cls) -> tuple:
+    """The fields of node class ``cls`` that may hold nodes with fields of their own."""
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    return fields
 
 
 # Fields that never hold a node with fields: contexts, operators, plain strings and numbers.
