@@ -5,6 +5,9 @@
   row). Processes of the three tools are interleaved.
 * warm, uncached: in one process that has converted other code before, every
   cache the tool keeps of conversions is emptied, then the function is converted.
+  What stays warm is what any long-running process has: imported modules, the
+  source lines ``inspect`` read before, and process-wide tables such as
+  autograph's parsed templates.
 * cache hit: converting the same function again.
 
 All three convert the same functions from ``functions.py`` with their
@@ -17,15 +20,11 @@ prints ``{"import": seconds, "convert": seconds}`` or ``{"error": "..."}``.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import time
 
 from . import contestants, functions
-from .timing import Cell, Stats, Table, failure, interleave, per_call
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 
 def _cold_child(tool: str, fn_name: str) -> None:
@@ -44,14 +43,7 @@ def _cold_child(tool: str, fn_name: str) -> None:
 
 def _cold_sampler(tool: str, fn_name: str, imports: list):
     def sample() -> float:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        proc = subprocess.run([sys.executable, "-m", "benchmarks.conversion", tool, fn_name],
-                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-                              check=False)
-        if proc.returncode:
-            raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr else "crashed")
-        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        result = child("conversion", tool, fn_name)
         if "error" in result:
             raise RuntimeError(result["error"][len("fails: "):])
         imports.append(result["import"])

@@ -6,18 +6,28 @@ of ``functions.CALLS`` on Python ints, lists or strings, as the original, as
 converted by each tool, and as autograph's *staged body* forced on Python values
 (what a trace runs when it unrolls Python control flow, and the code shape that
 TensorFlow's and malt's output always has). Every converted result is checked
-against the original before it is timed. Target: autograph within 1.5x of the
-original.
+against the original before it is timed.
+
+autograph's entry test costs one attribute read while no tracing framework is
+imported, and a call of the framework's "am I tracing?" probe once one is (JAX;
+TensorFlow 2.21 imports JAX itself when it is installed). So autograph and the
+original are also measured in a fresh process that imports neither
+(``python -m benchmarks.python_values [--quick]`` prints those samples as JSON).
+Target: autograph within 1.5x of the original.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import sys
 
 from . import contestants, functions
-from .timing import Cell, Table, failure, interleave, per_call
+from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 STAGED = "autograph staged body"
+FRESH = ("original, fresh process", "autograph, fresh process")
+PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's probe on
 
 
 def _staged_call(converted, args):
@@ -48,11 +58,28 @@ def _row(fn, args, tools: list, skip, budget: float, repeats: int) -> dict[str, 
             cells[tool] = failure(exc)
             continue
         calls[tool] = functools.partial(converted, *args)
-        if tool == "autograph":
+        if tool == "autograph" and STAGED not in skip:
             calls[STAGED] = _staged_call(converted, args)
     cells.update(interleave({name: per_call(call, budget) for name, call in calls.items()},
                             repeats))
     return cells
+
+
+def _settings(quick: bool) -> tuple:
+    """(rows, batch seconds, repeats)."""
+    return (functions.CALLS[:2], 0.002, 3) if quick else (functions.CALLS, 0.02, 15)
+
+
+def _fresh_process_child(quick: bool) -> None:
+    """Original and autograph only, in this process that imports no framework."""
+    rows, budget, repeats = _settings(quick)
+    skip = {"TensorFlow", "malt", STAGED}
+    out = {}
+    for label, fn, args in rows:
+        cells = _row(fn, args, ["autograph"], skip, budget, repeats)
+        out[label] = [list(cells[c].samples) for c in ("original", "autograph")]
+    assert not any(name in sys.modules for name in PROBED), "a framework was imported"
+    print(json.dumps(out))
 
 
 def run(quick: bool = False, skip=()) -> Table:
@@ -60,14 +87,28 @@ def run(quick: bool = False, skip=()) -> Table:
     table = Table(
         "2. Converted code on plain Python values",
         "Seconds per call: median [25th, 75th percentile] over interleaved repeats. "
-        "Ratios: converted ÷ original, the slowdown conversion costs outside a trace.",
-        ["original", "autograph", STAGED, "TensorFlow", "malt"],
-        [("autograph", "original"), (STAGED, "original"), ("TensorFlow", "original"),
-         ("malt", "original")],
+        "Ratios: converted ÷ original, the slowdown conversion costs outside a trace. "
+        "The *fresh process* columns come from a process that imports no framework; the "
+        "others from the suite's process, where these frameworks were imported by the time "
+        "this section ran: {imported}.",
+        [*FRESH, "original", "autograph", STAGED, "TensorFlow", "malt"],
+        [(FRESH[1], FRESH[0]), ("autograph", "original"), (STAGED, "original"),
+         ("TensorFlow", "original"), ("malt", "original")],
     )
-    budget, repeats = (0.002, 3) if quick else (0.02, 15)
-    for label, fn, args in functions.CALLS[:2] if quick else functions.CALLS:
-        table.add(label, _row(fn, args, tools, skip, budget, repeats))
-        table.check(f"autograph ÷ original ≤ 1.5 on {label}",
-                    table.ratio(label, "autograph", "original"), lambda r: r <= 1.5)
+    rows, budget, repeats = _settings(quick)
+    fresh = child("python_values", *(["--quick"] if quick else []))
+    for label, fn, args in rows:
+        cells = _row(fn, args, tools, skip, budget, repeats)
+        cells.update({c: Stats(tuple(s)) for c, s in zip(FRESH, fresh[label])})
+        table.add(label, cells)
+    imported = [name for name in PROBED if name in sys.modules]
+    table.note = table.note.format(imported=", ".join(imported) or "none")
+    for label, _, _ in rows:
+        for numerator, denominator in ((FRESH[1], FRESH[0]), ("autograph", "original")):
+            table.check(f"{numerator} ÷ {denominator} ≤ 1.5 on {label}",
+                        table.ratio(label, numerator, denominator), lambda r: r <= 1.5)
     return table
+
+
+if __name__ == "__main__":
+    _fresh_process_child("--quick" in sys.argv)

@@ -17,7 +17,11 @@ computed from the medians of the same run.
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,6 +117,21 @@ def _batch(fn: Callable[[], object], number: int) -> float:
     return (time.perf_counter() - start) / number
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def child(module: str, *args: str):
+    """Run ``python -m benchmarks.<module> *args`` in a new process and return the
+    JSON value its last line of output holds."""
+    path = [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    proc = subprocess.run([sys.executable, "-m", f"benchmarks.{module}", *args], cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(path)),
+                          capture_output=True, text=True, timeout=600, check=False)
+    if proc.returncode:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr else "crashed")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @dataclass
 class Table:
     """One section's results: rows of cells, and ratios ``(numerator, denominator)``."""
@@ -142,7 +161,8 @@ class Table:
         if value is None:
             self.checks.append(f"not measured: {what}")
         else:
-            self.checks.append(f"{'met' if ok(value) else 'MISSED'}: {what} (measured {value:.3g})")
+            self.checks.append(f"{'met' if ok(value) else 'MISSED'}: {what} "
+                               f"(measured {_number(value)})")
 
     def markdown(self) -> str:
         header = ["measurement"] + self.columns + [f"{a} ÷ {b}" for a, b in self.ratios]
@@ -152,7 +172,7 @@ class Table:
             ratios = []
             for a, b in self.ratios:
                 value = self.ratio(label, a, b)
-                ratios.append("–" if value is None else f"{value:.3g}x")
+                ratios.append("–" if value is None else f"{_number(value)}x")
             lines.append("| " + " | ".join([label] + [str(cells[c]) for c in self.columns]
                                            + ratios) + " |")
         if self.checks:
