@@ -31,6 +31,7 @@ from autograph import runtime
 from autograph.analysis import activity, definedness, liveness
 from autograph.converters import (
     asserts,
+    branch_exits,
     break_statements,
     call_trees,
     conditional_expressions,
@@ -61,10 +62,12 @@ def _control_flow(node, ctx) -> None:
     ControlFlow(ctx).visit(node)
 
 
-# The staged body's passes, in order. Expression-level rewrites come first, then
-# the jumps are lowered to flags (return before break: a return in a loop
+# The staged body's passes, in order. Blocks after a branch that always leaves
+# move into the other branch first (fewer flags), expression-level rewrites come
+# next, then the remaining jumps are lowered to flags (return before break: a return in a loop
 # becomes a break), then control flow, which needs the analyses of the result.
 PASSES = (
+    branch_exits.transform,
     variables.transform,
     item_assignments.transform,
     call_trees.transform,

@@ -37,9 +37,10 @@ def transform(node, ctx) -> None:
     do_return = ctx.namer.new("do_return")
     retval = ctx.namer.new("retval_")
     lowering = _Lowering(do_return, retval)
-    body = lowering.block(node.body, in_loop=False)
+    body = _without_tail_flag(lowering.block(node.body, in_loop=False), do_return)
+    start = "do_return = False\nretval = ag__.NO_RETURN" if _reads(body, do_return) else "retval = ag__.NO_RETURN"
     node.body = (
-        templates.replace("do_return = False\nretval = ag__.NO_RETURN", do_return=do_return, retval=retval)
+        templates.replace(start, do_return=do_return, retval=retval)
         + body
         + templates.replace("return ag__.retval(retval)", retval=retval)
     )
@@ -101,9 +102,27 @@ class _Lowering:
                 case.body = self.block(case.body, in_loop)
 
 
+def _without_tail_flag(stmts: list, flag: str) -> list:
+    """``stmts`` without the ``flag = True`` it runs last: nothing reads it then."""
+    if not stmts:
+        return stmts
+    last = stmts[-1]
+    if isinstance(last, gast.Assign) and _is_name(last.targets[0], flag, gast.Store):
+        return stmts[:-1] or [gast.copy_location(gast.Pass(), last)]
+    if isinstance(last, gast.If):
+        last.body = _without_tail_flag(last.body, flag)
+        last.orelse = _without_tail_flag(last.orelse, flag)
+    return stmts
+
+
+def _reads(stmts, flag: str) -> bool:
+    return any(_is_name(n, flag, gast.Load) for stmt in stmts for n in trees.walk(stmt))
+
+
+def _is_name(node, name: str, ctx) -> bool:
+    return isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, ctx)
+
+
 def _sets_flag(stmt, flag: str) -> bool:
     """Whether ``stmt`` (already lowered) may set the return flag."""
-    return any(
-        isinstance(n, gast.Name) and n.id == flag and isinstance(n.ctx, gast.Store)
-        for n in trees.walk(stmt)
-    )
+    return any(_is_name(n, flag, gast.Store) for n in trees.walk(stmt))

@@ -149,7 +149,6 @@ CASES = [
 
         def if_body_2(retval_):
             retval_ = -1
-            do_return = True
             return (retval_,)
         retval_, = ag__.if_stmt(ag__.not_(do_return), if_body_2, None, (retval_,), ('retval_',))
         return ag__.retval(retval_)
@@ -176,25 +175,24 @@ CASES = [
 
         def loop_body(break_, i):
 
-            def if_body(break_):
+            def if_body(break_, i):
                 break_ = True
-                return (break_,)
-            break_, = ag__.if_stmt(i == 3, if_body, None, (break_,), ('break_',))
+                return (break_, i)
 
-            def if_body_2(i):
+            def else_body(break_, i):
                 i += 1
-                return (i,)
-            i, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (i,), ('i',))
+                return (break_, i)
+            break_, i = ag__.if_stmt(i == 3, if_body, else_body, (break_, i), ('break_', 'i'))
             return (break_, i)
         break_, i = ag__.while_stmt(loop_test, loop_body, (break_, i), ('break_', 'i'))
 
-        def if_body_3(i):
+        def if_body_2(i):
             i = -1
             return (i,)
-        i, = ag__.if_stmt(ag__.not_(break_), if_body_3, None, (i,), ('i',))
+        i, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (i,), ('i',))
         return i
     """),
-    Case('continue_statements', 'cont',
+    Case('branch_exits', 'cont',
         """\
     def cont(xs):
         s = 0
@@ -209,20 +207,133 @@ CASES = [
         s = 0
 
         def loop_body(x, s):
-            continue_ = False
 
-            def if_body(continue_):
-                continue_ = True
-                return (continue_,)
-            continue_, = ag__.if_stmt(x < 0, if_body, None, (continue_,), ('continue_',))
-
-            def if_body_2(s):
+            def if_body(s):
                 s += x
                 return (s,)
-            s, = ag__.if_stmt(ag__.not_(continue_), if_body_2, None, (s,), ('s',))
+            s, = ag__.if_stmt(ag__.not_(x < 0), if_body, None, (s,), ('s',))
             return (s,)
         s, = ag__.for_stmt(xs, loop_body, (s,), ('s',))
         return s
+    """),
+    Case('continue_statements', 'cont_nested',
+        """\
+    def cont_nested(xs):
+        s = 0
+        for x in xs:
+            if x < 0:
+                if x < -10:
+                    continue
+                s -= 1
+            s += x
+        return s
+    """,
+        """\
+    def cont_nested(xs):
+        s = 0
+
+        def loop_body(x, s):
+            continue_ = False
+
+            def if_body(continue_, s):
+
+                def if_body_2(continue_, s):
+                    continue_ = True
+                    return (continue_, s)
+
+                def else_body(continue_, s):
+                    s -= 1
+                    return (continue_, s)
+                continue_, s = ag__.if_stmt(x < -10, if_body_2, else_body, (continue_, s), ('continue_', 's'))
+                return (continue_, s)
+            continue_, s = ag__.if_stmt(x < 0, if_body, None, (continue_, s), ('continue_', 's'))
+
+            def if_body_3(s):
+                s += x
+                return (s,)
+            s, = ag__.if_stmt(ag__.not_(continue_), if_body_3, None, (s,), ('s',))
+            return (s,)
+        s, = ag__.for_stmt(xs, loop_body, (s,), ('s',))
+        return s
+    """),
+    Case('break_statements', 'brk_nested',
+        """\
+    def brk_nested(xs):
+        s = 0
+        for x in xs:
+            if x < 0:
+                if x < -10:
+                    break
+                s -= 1
+            s += x
+        return s
+    """,
+        """\
+    def brk_nested(xs):
+        s = 0
+        break_ = False
+
+        def loop_body(x, break_, s):
+
+            def if_body(break_, s):
+
+                def if_body_2(break_, s):
+                    break_ = True
+                    return (break_, s)
+
+                def else_body(break_, s):
+                    s -= 1
+                    return (break_, s)
+                break_, s = ag__.if_stmt(x < -10, if_body_2, else_body, (break_, s), ('break_', 's'))
+                return (break_, s)
+            break_, s = ag__.if_stmt(x < 0, if_body, None, (break_, s), ('break_', 's'))
+
+            def if_body_3(s):
+                s += x
+                return (s,)
+            s, = ag__.if_stmt(ag__.not_(break_), if_body_3, None, (s,), ('s',))
+            return (break_, s)
+
+        def loop_test(break_, s):
+            return ag__.not_(break_)
+        break_, s = ag__.for_stmt(xs, loop_body, (break_, s), ('break_', 's'), loop_test)
+        return s
+    """),
+    Case('return_statements', 'ret_nested',
+        """\
+    def ret_nested(x):
+        if x > 0:
+            if x > 10:
+                return 10
+            x = x + 1
+        x = x * 2
+        return x
+    """,
+        """\
+    def ret_nested(x):
+        do_return = False
+        retval_ = ag__.NO_RETURN
+
+        def if_body(do_return, retval_, x):
+
+            def if_body_2(do_return, retval_, x):
+                retval_ = 10
+                do_return = True
+                return (do_return, retval_, x)
+
+            def else_body(do_return, retval_, x):
+                x = x + 1
+                return (do_return, retval_, x)
+            do_return, retval_, x = ag__.if_stmt(x > 10, if_body_2, else_body, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
+            return (do_return, retval_, x)
+        do_return, retval_, x = ag__.if_stmt(x > 0, if_body, None, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
+
+        def if_body_3(retval_, x):
+            x = x * 2
+            retval_ = x
+            return (retval_, x)
+        retval_, x = ag__.if_stmt(ag__.not_(do_return), if_body_3, None, (retval_, x), ('retval_', 'x'))
+        return ag__.retval(retval_)
     """),
     Case('conditionals', 'cond',
         """\
@@ -397,7 +508,7 @@ CASES = [
         y = x + 1
         return y
     """),
-    Case('return_statements', 'ret_ifelse',
+    Case('branch_exits', 'ret_ifelse',
         """\
     import numpy as np
 
@@ -411,17 +522,14 @@ CASES = [
     """,
         """\
     def ret_ifelse(x):
-        do_return = False
         retval_ = ag__.NO_RETURN
 
         def if_body(retval_):
             retval_ = 1
-            do_return = True
             return (retval_,)
 
         def else_body(retval_):
             retval_ = -1
-            do_return = True
             return (retval_,)
         retval_, = ag__.if_stmt(x > 0, if_body, else_body, (retval_,), ('retval_',))
         return ag__.retval(retval_)
@@ -464,7 +572,7 @@ CASES = [
         x, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (x,), ('x',))
         return ag__.ld(x)
     """),
-    Case('continue_statements', 'cont_while',
+    Case('branch_exits', 'cont_while',
         """\
     import numpy as np
 
@@ -487,18 +595,12 @@ CASES = [
             return i < n
 
         def loop_body(i):
-            continue_ = False
             i += 1
 
-            def if_body(continue_):
-                continue_ = True
-                return (continue_,)
-            continue_, = ag__.if_stmt(i % 2, if_body, None, (continue_,), ('continue_',))
-
-            def if_body_2():
+            def if_body():
                 print(i)
                 return ()
-            ag__.if_stmt(ag__.not_(continue_), if_body_2, None, (), ())
+            ag__.if_stmt(ag__.not_(i % 2), if_body, None, (), ())
             return (i,)
         i, = ag__.while_stmt(loop_test, loop_body, (i,), ('i',))
         return i
@@ -595,7 +697,7 @@ def _import(path):
 def test_every_converter_has_golden_cases():
     converters = {case.converter for case in CASES}
     assert converters == {
-        "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
+        "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
         "continue_statements", "conditionals", "loops",
     }

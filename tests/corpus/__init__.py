@@ -46,6 +46,7 @@ MODULES = [
     "recursion",
     "side_effects",
     "combinations",
+    "branch_exits",
     "numpy_values",
 ]
 if sys.version_info >= (3, 10):
