@@ -56,6 +56,7 @@ class _Lowering:
     def __init__(self, do_return: str, retval: str) -> None:
         self.do_return = do_return
         self.retval = retval
+        self.lowered = 0  # returns lowered so far: a statement whose lowering adds one may return
 
     def block(self, stmts, in_loop: bool) -> list:
         out = []
@@ -63,9 +64,10 @@ class _Lowering:
             if isinstance(stmt, gast.Return):
                 out.extend(self._lowered_return(stmt, in_loop))
                 return out
+            before = self.lowered
             self._children(stmt, in_loop)
             out.append(stmt)
-            if not flags.contains(stmt, gast.Return, cross_loops=True) and not _sets_flag(stmt, self.do_return):
+            if self.lowered == before:
                 continue
             if in_loop:
                 if isinstance(stmt, _LOOPS):
@@ -78,6 +80,7 @@ class _Lowering:
         return out
 
     def _lowered_return(self, stmt, in_loop: bool) -> list:
+        self.lowered += 1
         value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
         lowered = templates.replace(
             "retval = value\ndo_return = True", retval=self.retval, value=value, do_return=self.do_return
@@ -121,8 +124,3 @@ def _reads(stmts, flag: str) -> bool:
 
 def _is_name(node, name: str, ctx) -> bool:
     return isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, ctx)
-
-
-def _sets_flag(stmt, flag: str) -> bool:
-    """Whether ``stmt`` (already lowered) may set the return flag."""
-    return any(_is_name(n, flag, gast.Store) for n in trees.walk(stmt))
