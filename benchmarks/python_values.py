@@ -26,7 +26,7 @@ from . import contestants, functions
 from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 STAGED = "autograph staged body"
-FRESH = ("original, fresh process", "autograph, fresh process")
+FRESH = ("original, no JAX/TF", "autograph, no JAX/TF")
 PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's probe on
 
 
@@ -88,7 +88,7 @@ def run(quick: bool = False, skip=()) -> Table:
         "2. Converted code on plain Python values",
         "Seconds per call: median [25th, 75th percentile] over interleaved repeats. "
         "Ratios: converted ÷ original, the slowdown conversion costs outside a trace. "
-        "The *fresh process* columns come from a process that imports no framework; the "
+        "The *no JAX/TF* columns come from a fresh process that imports no framework; the "
         "others from the suite's process, where these frameworks were imported by the time "
         "this section ran: {imported}.",
         [*FRESH, "original", "autograph", STAGED, "TensorFlow", "malt"],
