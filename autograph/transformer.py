@@ -31,6 +31,7 @@ class Context:
         self.preassigned: set = set()  # locals given a placeholder at the top of the body
         self.globals: set = set()
         self.nonlocals: set = set()
+        self.labels: dict = {}  # generated state variable -> how runtime errors name it
         self.liveness = None
         self.definedness = None
 

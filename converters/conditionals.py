@@ -39,7 +39,7 @@ class Conditionals(state.StagedControlFlow):
         call = templates.replace_expr(
             "ag__.if_stmt(test, body, orelse, state, labels)",
             test=node.test, body=body.name, orelse=orelse or _none(), state=state.names_tuple(names),
-            labels=state.labels_tuple(names),
+            labels=state.labels_tuple(names, ctx),
         )
         defs = [self.visit(d) for d in defs]
         return before + defs + state.assign_result(names, call)

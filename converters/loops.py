@@ -36,7 +36,7 @@ class Loops(state.StagedControlFlow):
         call = templates.replace_expr(
             "ag__.while_stmt(test, body, state, labels)",
             test=test.name, body=body.name, state=state.names_tuple(names),
-            labels=state.labels_tuple(names),
+            labels=state.labels_tuple(names, ctx),
         )
         return before + [self.visit(test), self.visit(body)] + state.assign_result(names, call)
 
@@ -64,7 +64,7 @@ class Loops(state.StagedControlFlow):
         call = templates.replace_expr(
             "ag__.for_stmt(iterable, body, state, labels)",
             iterable=node.iter, body=body_fn.name, state=state.names_tuple(names),
-            labels=state.labels_tuple(names),
+            labels=state.labels_tuple(names, ctx),
         )
         if extra is not None:
             call.args.append(gast.Name(id=defs[-1].name, ctx=gast.Load(), annotation=None, type_comment=None))

@@ -36,6 +36,7 @@ def transform(node, ctx) -> None:
         return
     do_return = ctx.namer.new("do_return")
     retval = ctx.namer.new("retval_")
+    ctx.labels[retval] = "the return value"
     lowering = _Lowering(do_return, retval)
     body = _without_tail_flag(lowering.block(node.body, in_loop=False), do_return)
     start = "do_return = False\nretval = ag__.NO_RETURN" if _reads(body, do_return) else "retval = ag__.NO_RETURN"

@@ -59,8 +59,9 @@ def names_tuple(names, store: bool = False):
     return gast.Tuple(elts=[gast.Name(id=n, ctx=type(ctx)(), annotation=None, type_comment=None) for n in names], ctx=ctx)
 
 
-def labels_tuple(names):
-    return gast.Tuple(elts=[_str(n) for n in names], ctx=gast.Load())
+def labels_tuple(names, ctx):
+    """How runtime errors name the state variables (``ctx.labels`` renames generated ones)."""
+    return gast.Tuple(elts=[_str(ctx.labels.get(n, n)) for n in names], ctx=gast.Load())
 
 
 def _str(text: str):

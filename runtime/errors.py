@@ -30,36 +30,42 @@ def where(fn) -> str:
     return f"{location} (`{text}`)" if text else location
 
 
+def _subject(name: str) -> str:
+    """A state label as messages name it: a variable in quotes; a description of a
+    value the converter made (it has spaces, like 'the return value') as it is."""
+    return name if " " in name else f"'{name}'"
+
+
 def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:
     """``defined_in`` is 'true' or 'false': the branch that assigns ``name``."""
     other = "false" if defined_in == "true" else "true"
     return StagingError(
-        f"if statement at {where(fn)}: '{name}' is assigned in the {defined_in} branch "
+        f"if statement at {where(fn)}: {_subject(name)} is assigned in the {defined_in} branch "
         f"but not in the {other} branch, and the condition is a staged value, so both "
-        f"branches run in the graph. Assign '{name}' before the if statement, or in "
+        f"branches run in the graph. Assign {_subject(name)} before the if statement, or in "
         f"both branches."
     )
 
 
 def undefined_loop_variable(name: str, construct: str, fn) -> StagingError:
     return StagingError(
-        f"{construct} at {where(fn)}: '{name}' is first assigned inside the loop and used "
+        f"{construct} at {where(fn)}: {_subject(name)} is first assigned inside the loop and used "
         f"after it, but the loop runs in the graph, where it may run zero times. Assign "
-        f"'{name}' before the loop."
+        f"{_subject(name)} before the loop."
     )
 
 
 def loop_variable_changed(name: str, construct: str, fn, before: str, after: str) -> StagingError:
     return StagingError(
-        f"{construct} at {where(fn)}: '{name}' is {before} before the loop but {after} "
+        f"{construct} at {where(fn)}: {_subject(name)} is {before} before the loop but {after} "
         f"after one iteration; a staged loop must keep each variable's type and shape. "
-        f"Give '{name}' its final dtype and shape before the loop (e.g. with astype)."
+        f"Give {_subject(name)} its final dtype and shape before the loop (e.g. with astype)."
     )
 
 
 def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
     return StagingError(
-        f"if statement at {where(fn)}: '{name}' is {true_desc} in the true branch but "
+        f"if statement at {where(fn)}: {_subject(name)} is {true_desc} in the true branch but "
         f"{false_desc} in the false branch; a staged condition needs the same type and "
         f"structure on both sides. Convert one side so they match."
     )

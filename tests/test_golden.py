@@ -140,17 +140,17 @@ CASES = [
                 do_return = True
                 break_ = True
                 return (break_, do_return, retval_)
-            break_, do_return, retval_ = ag__.if_stmt(y > 0, if_body, None, (break_, do_return, retval_), ('break_', 'do_return', 'retval_'))
+            break_, do_return, retval_ = ag__.if_stmt(y > 0, if_body, None, (break_, do_return, retval_), ('break_', 'do_return', 'the return value'))
             return (break_, do_return, retval_)
 
         def loop_test(break_, do_return, retval_):
             return ag__.not_(break_)
-        break_, do_return, retval_ = ag__.for_stmt(x, loop_body, (break_, do_return, retval_), ('break_', 'do_return', 'retval_'), loop_test)
+        break_, do_return, retval_ = ag__.for_stmt(x, loop_body, (break_, do_return, retval_), ('break_', 'do_return', 'the return value'), loop_test)
 
         def if_body_2(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.if_stmt(ag__.not_(do_return), if_body_2, None, (retval_,), ('retval_',))
+        retval_, = ag__.if_stmt(ag__.not_(do_return), if_body_2, None, (retval_,), ('the return value',))
         return ag__.retval(retval_)
     """),
     Case('break_statements', 'brk',
@@ -324,15 +324,15 @@ CASES = [
             def else_body(do_return, retval_, x):
                 x = x + 1
                 return (do_return, retval_, x)
-            do_return, retval_, x = ag__.if_stmt(x > 10, if_body_2, else_body, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
+            do_return, retval_, x = ag__.if_stmt(x > 10, if_body_2, else_body, (do_return, retval_, x), ('do_return', 'the return value', 'x'))
             return (do_return, retval_, x)
-        do_return, retval_, x = ag__.if_stmt(x > 0, if_body, None, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
+        do_return, retval_, x = ag__.if_stmt(x > 0, if_body, None, (do_return, retval_, x), ('do_return', 'the return value', 'x'))
 
         def if_body_3(retval_, x):
             x = x * 2
             retval_ = x
             return (retval_, x)
-        retval_, x = ag__.if_stmt(ag__.not_(do_return), if_body_3, None, (retval_, x), ('retval_', 'x'))
+        retval_, x = ag__.if_stmt(ag__.not_(do_return), if_body_3, None, (retval_, x), ('the return value', 'x'))
         return ag__.retval(retval_)
     """),
     Case('conditionals', 'cond',
@@ -531,7 +531,7 @@ CASES = [
         def else_body(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.if_stmt(x > 0, if_body, else_body, (retval_,), ('retval_',))
+        retval_, = ag__.if_stmt(x > 0, if_body, else_body, (retval_,), ('the return value',))
         return ag__.retval(retval_)
     """),
     Case('break_statements', 'brk_for',

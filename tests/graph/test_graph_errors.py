@@ -166,3 +166,18 @@ def test_input_signature_rejects_wrong_dtype_and_rank():
     with pytest.raises(ValueError) as info:
         f(np.ones((3, 3), np.float32))
     assert str(info.value) == "f(): argument 'x' must have shape (None, 2), got shape (3, 3)."
+
+
+def test_return_values_that_differ_are_called_the_return_value():
+    def f(x):
+        if x > 0:
+            return x
+        return (x, x)
+
+    with pytest.raises(StagingError) as info:
+        ag.function(f)(np.float32(1.0))
+    line = line_of(f, "if x > 0")
+    assert str(info.value) == (
+        f"if statement at {HERE}:{line} (`if x > 0:`): the return value is float32[] in the true "
+        f"branch but a tuple in the false branch; a staged condition needs the same type and "
+        f"structure on both sides. Convert one side so they match.")

@@ -239,3 +239,18 @@ def test_reverse_mode_through_a_staged_while_loop_is_jaxs_error():
     assert jax.grad(ag.convert(reverse_mode_through_while))(1.0) == 16.0
     with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
         jax.jit(jax.grad(ag.convert(reverse_mode_through_while)))(1.0)
+
+
+def returns_differ(x):
+    if x > 0:
+        return x
+    return (x, x)
+
+
+def test_return_values_that_differ_are_called_the_return_value():
+    where = at(returns_differ, "if x > 0:")
+    with raises(StagingError, (
+        f"if statement at {where}: the return value is float32[] in the true branch but a tuple "
+        f"with structure PyTreeDef((*, *)) in the false branch; a staged condition needs the same "
+        f"type and structure on both sides. Convert one side so they match.")):
+        staged(returns_differ)(jnp.float32(1.0))
