@@ -3,7 +3,7 @@
 Every converted function carries two bodies:
 
     def f(x):
-        if ag__.mode.python or not ag__.staging():
+        if ag__.mode.python or not ag__.mode.staging():
             <the original statements, untouched>
         else:
             <the staged statements: functional control flow>
@@ -80,7 +80,7 @@ PASSES = (
     _control_flow,
 )
 
-_MODE_TEST = "ag__.mode.python or not ag__.staging()"
+_MODE_TEST = "ag__.mode.python or not ag__.mode.staging()"
 
 
 def convertible(fn_node) -> bool:

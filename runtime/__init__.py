@@ -24,15 +24,10 @@ __all__ = [
 ]
 
 
-_jax_probe = []
+def _jax_is_tracing_test():
+    from . import jax_backend
+
+    return jax_backend.is_tracing
 
 
-def _jax_is_tracing() -> bool:
-    if not _jax_probe:
-        from . import jax_backend
-
-        _jax_probe.append(jax_backend.is_tracing)
-    return _jax_probe[0]()
-
-
-register_lazy("jax", "autograph.runtime.jax_backend", _jax_is_tracing)
+register_lazy("jax", "autograph.runtime.jax_backend", _jax_is_tracing_test)

@@ -108,11 +108,12 @@ def register(backend: Backend) -> None:
     _owner.clear()
 
 
-def register_lazy(framework: str, module_path: str, probe: Callable[[], bool]) -> None:
+def register_lazy(framework: str, module_path: str, load_probe: Callable[[], Callable[[], bool]]) -> None:
     """Register a backend whose module is imported on first sight of a value of
-    ``framework``. ``probe`` must work without importing the backend module."""
+    ``framework``. ``load_probe()`` returns the test that is True while the
+    framework traces; it is called once, after the framework was imported."""
     _lazy[framework] = module_path
-    _mode.add_probe(framework, probe)
+    _mode.add_probe(framework, load_probe)
     _owner.clear()
 
 

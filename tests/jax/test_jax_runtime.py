@@ -37,6 +37,29 @@ def test_is_tracing_probe():
     assert ag__.staging() is False
 
 
+def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
+    from autograph.runtime.mode import force_staged, tracing
+
+    mode = ag__.mode
+    seen = []
+
+    def probe(x):
+        seen.append(mode.python or not mode.staging())  # the converted entry test
+        return x
+
+    assert mode.python is False  # jax is imported
+    probe(1.0)
+    jax.jit(probe)(1.0)
+    with force_staged():
+        probe(1.0)
+    probe(1.0)
+    with tracing():  # the graph engine tracing while jax is imported
+        probe(1.0)
+        jax.jit(lambda x: probe(x))(2.0)  # a new function: jit traces it again
+    probe(1.0)
+    assert seen == [True, False, False, True, False, False, True]
+
+
 def test_the_backend_owns_tracers_only():
     assert ag__.backend_of(jnp.ones(2)) is None  # concrete arrays run as Python
     jax.jit(lambda x: ag__.backend_of(x) is jax_backend.backend or pytest.fail("not owned"))(1.0)
