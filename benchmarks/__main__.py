@@ -1,7 +1,7 @@
 """The benchmark suite: autograph side by side with the tools a user would pick instead.
 
     pip install -e '.[bench]'      # TensorFlow and malt; JAX comes with '.[jax]'
-    python -m benchmarks           # full run, about 5 minutes; writes benchmarks/results.md
+    python -m benchmarks           # full run, about 3 minutes; writes benchmarks/results.md
     python -m benchmarks --quick   # smoke run, a few seconds; writes nothing unless --output
 
 Sections, one module each: conversion time (``conversion``), converted code on

@@ -9,6 +9,8 @@ it measures.
 
 from __future__ import annotations
 
+import inspect
+
 
 def collatz(n):
     steps = 0
@@ -167,6 +169,4 @@ CONVERT = [collatz, sum_odd, primes_below, nested_loops, tokenize]
 
 
 def source_lines(fn) -> int:
-    import inspect
-
     return len(inspect.getsource(fn).splitlines())
