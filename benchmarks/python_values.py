@@ -30,20 +30,21 @@ FRESH = ("original, no JAX/TF", "autograph, no JAX/TF")
 PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's probe on
 
 
-def _staged_call(converted, args):
+def _staged(sampler):
+    """``sampler`` run with converted functions forced onto their staged body."""
     from autograph.runtime.mode import force_staged
 
-    def call():
+    def sample() -> float:
         with force_staged():
-            return converted(*args)
+            return sampler()
 
-    return call
+    return sample
 
 
 def _row(fn, args, tools: list, skip, budget: float, repeats: int) -> dict[str, Cell]:
     """The cells of one row: ``fn(*args)`` called every way, checked, interleaved."""
     expected = fn(*args)
-    calls = {"original": lambda: fn(*args)}
+    calls = {"original": functools.partial(fn, *args)}  # called alike: no extra frame
     cells: dict[str, Cell] = {t: contestants.status(t, skip) for t in contestants.CONVERTERS
                               if t not in tools}
     if "autograph" not in tools:
@@ -58,10 +59,10 @@ def _row(fn, args, tools: list, skip, budget: float, repeats: int) -> dict[str, 
             cells[tool] = failure(exc)
             continue
         calls[tool] = functools.partial(converted, *args)
-        if tool == "autograph" and STAGED not in skip:
-            calls[STAGED] = _staged_call(converted, args)
-    cells.update(interleave({name: per_call(call, budget) for name, call in calls.items()},
-                            repeats))
+    samplers = {name: per_call(call, budget) for name, call in calls.items()}
+    if "autograph" in calls and STAGED not in skip:
+        samplers[STAGED] = _staged(per_call(calls["autograph"], budget))
+    cells.update(interleave(samplers, repeats))
     return cells
 
 
