@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates, trees
+from autograph import origins, templates, trees
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LOOPS = (gast.While, gast.For, gast.AsyncFor)
@@ -74,5 +74,8 @@ def _guard_children(stmt, jump, flag: str) -> None:
 
 
 def guarded(stmts, flag: str) -> list:
-    """``if ag__.not_(flag): stmts``."""
-    return templates.replace("if ag__.not_(flag):\n    body", flag=flag, body=stmts)
+    """``if ag__.not_(flag): stmts``, located at the first guarded statement."""
+    guard_if = templates.replace("if ag__.not_(flag):\n    body", flag=flag, body=stmts)
+    if stmts:
+        origins.fill(guard_if, stmts[0])
+    return guard_if
