@@ -20,6 +20,7 @@ import textwrap
 import traceback
 
 import numpy as np
+import gast
 import pytest
 
 import autograph as ag
@@ -463,6 +464,33 @@ def test_traceback_in_loop_points_at_user_line(m, staged):
             converted([1, 2, 3])
     frames = traceback.extract_tb(info.value.__traceback__)
     assert (frames[-1].filename, frames[-1].lineno) == (m.__file__, _line_of(m, "t = t / 0"))
+
+
+def _guarded_after_break(x):
+    i = 0
+    while i < 10:
+        i += 1
+        if i > 3:
+            if x > 0:
+                break
+            i += 2
+        y = i * x  # guarded: runs only if the loop did not break
+    return i
+
+
+def test_a_guard_carries_the_line_of_what_it_guards():
+    from autograph import conversion
+
+    staged = conversion.staged_source_node(_guarded_after_break)
+    guards = [
+        n for n in gast.walk(staged)
+        if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) and n.func.attr == "not_"
+        and isinstance(n.args[0], gast.Name) and n.args[0].id.startswith("break_")
+    ]
+    lines = inspect.getsource(_guarded_after_break).splitlines()
+    first = _guarded_after_break.__code__.co_firstlineno
+    guarded_line = first + next(i for i, line in enumerate(lines) if "y = i * x" in line)
+    assert {g.lineno for g in guards} >= {guarded_line}
 
 
 # --- errors ----------------------------------------------------------------------------
