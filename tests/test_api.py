@@ -22,11 +22,11 @@ import traceback
 import gast
 import numpy as np
 import pytest
-from autograph.runtime import calls
-from autograph.runtime.mode import force_staged
 
 import autograph as ag
 from autograph import conversion
+from autograph.runtime import calls
+from autograph.runtime.mode import force_staged
 
 MODULE = '''\
 import functools
