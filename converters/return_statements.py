@@ -39,7 +39,11 @@ def transform(node, ctx) -> None:
     ctx.labels[retval] = "the return value"
     lowering = _Lowering(do_return, retval)
     body = _without_tail_flag(lowering.block(node.body, in_loop=False), do_return)
-    start = "do_return = False\nretval = ag__.NO_RETURN" if _reads(body, do_return) else "retval = ag__.NO_RETURN"
+    if _reads(body, do_return):
+        start = "do_return = False\nretval = ag__.NO_RETURN"
+    else:  # every return was in a tail position or became a break: no flag at all
+        start = "retval = ag__.NO_RETURN"
+        body = _without_flag(body, do_return)
     node.body = (
         templates.replace(start, do_return=do_return, retval=retval)
         + body
@@ -117,6 +121,22 @@ def _without_tail_flag(stmts: list, flag: str) -> list:
         last.body = _without_tail_flag(last.body, flag)
         last.orelse = _without_tail_flag(last.orelse, flag)
     return stmts
+
+
+def _without_flag(stmts: list, flag: str) -> list:
+    """``stmts`` without any ``flag = True``, in every nested block."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign) and _is_name(stmt.targets[0], flag, gast.Store):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                setattr(stmt, field, _without_flag(block, flag) or [gast.copy_location(gast.Pass(), stmt)])
+        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            part.body = _without_flag(part.body, flag) or [gast.copy_location(gast.Pass(), part)]
+        out.append(stmt)
+    return out
 
 
 def _reads(stmts, flag: str) -> bool:

@@ -335,6 +335,40 @@ CASES = [
         retval_, x = ag__.if_stmt(ag__.not_(do_return), if_body_3, None, (retval_, x), ('the return value', 'x'))
         return ag__.retval(retval_)
     """),
+    Case('return_statements', 'ret_for_else',
+        """\
+    def ret_for_else(xs):
+        for i, x in enumerate(xs):
+            if x < 0:
+                return i
+        else:
+            return -1
+    """,
+        """\
+    def ret_for_else(xs):
+        retval_ = ag__.NO_RETURN
+        break_ = False
+
+        def loop_body(itr, break_, retval_):
+            i, x = itr
+
+            def if_body(break_, retval_):
+                retval_ = i
+                break_ = True
+                return (break_, retval_)
+            break_, retval_ = ag__.if_stmt(x < 0, if_body, None, (break_, retval_), ('break_', 'the return value'))
+            return (break_, retval_)
+
+        def loop_test(break_, retval_):
+            return ag__.not_(break_)
+        break_, retval_ = ag__.for_stmt(ag__.enumerate_(xs), loop_body, (break_, retval_), ('break_', 'the return value'), loop_test)
+
+        def if_body_2(retval_):
+            retval_ = -1
+            return (retval_,)
+        retval_, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (retval_,), ('the return value',))
+        return ag__.retval(retval_)
+    """),
     Case('conditionals', 'cond',
         """\
     def cond(x):
