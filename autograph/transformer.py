@@ -9,6 +9,8 @@ they replace (``origins.fill``), so no pass has to think about locations.
 
 from __future__ import annotations
 
+import ast
+
 import gast
 
 from . import origins, trees
@@ -46,8 +48,8 @@ _LEAF = object()  # dispatch marker: a node without fields (Load, Add, ...) is r
 
 def _method_for(transformer_class, node_class):
     method = getattr(transformer_class, "visit_" + node_class.__name__, None)
-    if method is None:
-        return _LEAF if not node_class._fields else transformer_class.generic_visit
+    if method is None or method is ast.NodeVisitor.visit_Constant:  # (ast's shim for visit_Num ...)
+        return _LEAF if not trees.node_fields(node_class) else transformer_class.generic_visit
     return method
 
 
