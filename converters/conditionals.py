@@ -42,6 +42,11 @@ class Conditionals(state.StagedControlFlow):
             labels=state.labels_tuple(names, ctx),
         )
         defs = [self.visit(d) for d in defs]
+        shared = state.shared(ctx, node.body + node.orelse)
+        if shared:
+            accessors, argument = state.shared_accessors(node, shared, ctx)
+            defs += accessors
+            call.keywords.append(argument)
         return before + defs + state.assign_result(names, call)
 
 

@@ -38,7 +38,8 @@ class Loops(state.StagedControlFlow):
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        return before + [self.visit(test), self.visit(body)] + state.assign_result(names, call)
+        defs = [self.visit(test), self.visit(body)] + self._shared(node, node.body, call)
+        return before + defs + state.assign_result(names, call)
 
     def visit_For(self, node):
         ctx = self.ctx
@@ -68,7 +69,18 @@ class Loops(state.StagedControlFlow):
         )
         if extra is not None:
             call.args.append(gast.Name(id=defs[-1].name, ctx=gast.Load(), annotation=None, type_comment=None))
-        return before + [self.visit(d) for d in defs] + state.assign_result(names, call)
+        defs = [self.visit(d) for d in defs] + self._shared(node, [node.target] + node.body, call)
+        return before + defs + state.assign_result(names, call)
+
+    def _shared(self, node, parts, call) -> list:
+        """Accessor definitions for the in-place variables the loop assigns (and
+        the ``shared=`` argument they add to ``call``)."""
+        shared = state.shared(self.ctx, parts)
+        if not shared:
+            return []
+        accessors, argument = state.shared_accessors(node, shared, self.ctx)
+        call.keywords.append(argument)
+        return accessors
 
 
 def transform(node, ctx) -> None:

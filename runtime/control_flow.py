@@ -15,7 +15,12 @@ iterations continues as a backend loop from the current state, and a Python
 runs its remaining iterations each under a backend ``if``.
 
 Bodies receive the carried variables as arguments and return them as a tuple,
-so no operator mutates enclosing variables.
+so no operator mutates enclosing variables. The exception is ``shared``: variables
+that closures capture (or that are declared ``nonlocal``/``global``) are assigned
+in place by the generated functions, so that every closure keeps seeing one
+variable. Python runs them as they are; for a backend op, ``shared`` — a getter,
+a setter and the names — carries them as extra state, the way a backend needs
+every value a branch or loop body changes.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 from .backends import backend_of
 
 
-def if_stmt(cond, body, orelse, state, names):
+def if_stmt(cond, body, orelse, state, names, shared=None):
     """``body(*state) if cond else orelse(*state)``; ``orelse`` None keeps ``state``.
 
     A staged ``cond`` traces both branches into the backend's cond op; every name
@@ -33,25 +38,33 @@ def if_stmt(cond, body, orelse, state, names):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    return backend.if_stmt(cond, body, orelse or _keep, state, names)
+    if shared is None:
+        return backend.if_stmt(cond, body, orelse or _keep, state, names)
+    carry = _Shared(shared, state, names)
+    out = backend.if_stmt(cond, carry.body(body), carry.body(orelse or _keep), carry.state, carry.names)
+    return carry.result(out)
 
 
 def _keep(*state):
     return state
 
 
-def while_stmt(test, body, state, names):
+def while_stmt(test, body, state, names, shared=None):
     """``while test(*state): state = body(*state)``, returning the final state."""
     while True:
         cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            return backend.while_stmt(test, body, state, names, cond)
+            if shared is None:
+                return backend.while_stmt(test, body, state, names, cond)
+            carry = _Shared(shared, state, names)
+            out = backend.while_stmt(carry.test(test), carry.body(body), carry.state, carry.names, cond)
+            return carry.result(out)
         if not cond:
             return state
         state = body(*state)
 
 
-def for_stmt(iterable, body, state, names, extra_test=None):
+def for_stmt(iterable, body, state, names, extra_test=None, shared=None):
     """``for item in iterable: state = body(item, *state)``.
 
     ``extra_test(*state)`` is checked after each iteration; a false value ends the
@@ -61,7 +74,12 @@ def for_stmt(iterable, body, state, names, extra_test=None):
     """
     backend = None if iterable.__class__ in _PYTHON_ITERABLES else backend_of(iterable)
     if backend is not None:
-        return backend.for_stmt(iterable, body, state, names, extra_test)
+        if shared is None:
+            return backend.for_stmt(iterable, body, state, names, extra_test)
+        carry = _Shared(shared, state, names)
+        test = None if extra_test is None else carry.test(extra_test)
+        out = backend.for_stmt(iterable, carry.body(body, item=True), carry.state, carry.names, test)
+        return carry.result(out)
     if extra_test is None:
         for item in iterable:
             state = body(item, *state)
@@ -70,19 +88,58 @@ def for_stmt(iterable, body, state, names, extra_test=None):
     for item in iterator:
         state = body(item, *state)
         go_on = extra_test(*state)
-        if go_on.__class__ is not bool and (backend := backend_of(go_on)) is not None:
-            return _guarded_rest(backend, go_on, iterator, body, state, names, extra_test)
+        if go_on.__class__ is not bool and backend_of(go_on) is not None:
+            return _guarded_rest(go_on, iterator, body, state, names, extra_test, shared)
         if not go_on:
             break
     return state
 
 
-def _guarded_rest(backend, go_on, iterator, body, state, names, extra_test):
+def _guarded_rest(go_on, iterator, body, state, names, extra_test, shared):
     """Unroll the rest of a Python loop whose exit flag became staged."""
     for item in iterator:
-        state = backend.if_stmt(go_on, lambda *s, item=item: body(item, *s), _keep, state, names)
+        state = if_stmt(go_on, lambda *s, item=item: body(item, *s), None, state, names, shared)
         go_on = extra_test(*state)
     return state
+
+
+class _Shared:
+    """Variables that generated functions assign in place (``shared``: getter,
+    setter, names), carried through one backend op after the ``state``: each
+    traced function first sets them from its inputs and returns their values
+    after it; the op's results are set back when it is built."""
+
+    def __init__(self, shared, state, names) -> None:
+        self.get, self.put, shared_names = shared
+        self.n = len(state)
+        self.state = tuple(state) + tuple(self.get())
+        self.names = tuple(names) + tuple(shared_names)
+
+    def body(self, fn, item: bool = False):
+        n, get, put = self.n, self.get, self.put
+        if item:
+            def run_item(item, *s):
+                put(s[n:])
+                return tuple(fn(item, *s[:n])) + tuple(get())
+            return run_item
+
+        def run(*s):
+            put(s[n:])
+            return tuple(fn(*s[:n])) + tuple(get())
+        return run
+
+    def test(self, fn):
+        n, put = self.n, self.put
+
+        def run(*s):
+            put(s[n:])
+            return fn(*s[:n])
+        return run
+
+    def result(self, out):
+        out = tuple(out)
+        self.put(out[self.n:])
+        return out[:self.n]
 
 
 _PYTHON_ITERABLES = frozenset({range, list, tuple, dict, str, set, frozenset, bytes, enumerate, zip})

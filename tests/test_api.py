@@ -256,7 +256,14 @@ def test_closure_with_nonlocal_shares_the_variable(m):
                 nonlocal n
                 n += 1
                 return ()
-            ag__.for_stmt(ag__.range_(k), loop_body, (), ())
+
+            def get_shared():
+                return (ag__.ldu(lambda: n, 'n'),)
+
+            def set_shared(ag__values):
+                nonlocal n
+                n, = ag__values
+            ag__.for_stmt(ag__.range_(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
             return n
         """)
 

@@ -156,6 +156,54 @@ def chained_temporaries(x, w):
     return x
 
 
+# Variables that closures capture are assigned in place by the generated functions;
+# a staged branch or loop must still carry them (the ``shared=`` argument).
+def captured_in_branch(x):
+    y = x * 0
+    if x.sum() > 0:
+        y = x + 1
+    g = lambda: y * 2
+    return g()
+
+
+def captured_in_while(x):
+    y = x
+    while y.sum() < 10:
+        y = y + 3
+    return (lambda: y)()
+
+
+def captured_in_tensor_for(x):
+    total = x[0] * 0
+    for v in x:
+        total = total + v
+    get = lambda: total
+    return get()
+
+
+def captured_with_tensor_break(x):
+    s = x[0] * 0
+    for i in range(4):
+        if s > 3:
+            break
+        s = s + x[i]
+    return (lambda: s)()
+
+
+def nonlocal_counter_in_branch(x):
+    count = 0
+
+    def bump(v):
+        nonlocal count
+        if v > 0:
+            count += 1
+        return v * 2
+
+    y = bump(x)
+    y = bump(y - 5)
+    return y, count
+
+
 CASES = [
     (collatz, (np.array(27),)),
     (collatz, (np.array(1),)),
@@ -185,6 +233,14 @@ CASES = [
     (where_and_clip, (np.array([-2.0, 0.5, 3.0]),)),
     (views_keep_buffers_alive, (np.arange(4.0),)),
     (chained_temporaries, (np.ones((2, 3)), np.full((3, 3), 0.1))),
+    (captured_in_branch, (np.array([1.0, 2.0]),)),
+    (captured_in_branch, (np.array([-1.0, -2.0]),)),
+    (captured_in_while, (np.array([1.0, 2.0]),)),
+    (captured_in_tensor_for, (np.array([1.0, 2.0, 4.0]),)),
+    (captured_with_tensor_break, (np.array([1.0, 2.0, 3.0, 4.0]),)),
+    (captured_with_tensor_break, (np.array([0.5, 0.5, 0.5, 0.5]),)),
+    (nonlocal_counter_in_branch, (np.array(3.0),)),
+    (nonlocal_counter_in_branch, (np.array(-3.0),)),
 ]
 
 

@@ -440,3 +440,61 @@ def test_setitem_with_traced_value_into_list_and_concrete_array():
     assert_same_values([0.0, 10.0], items)
     assert_same_values(jnp.array([5.0, 1.0, 2.0]), table)
     assert_same_values(jnp.array([0.0, 0.0, 5.0]), base)
+
+
+# Variables captured by closures (or declared nonlocal) are assigned in place by the
+# generated functions; lax.cond / while_loop must still carry them.
+def captured_in_branch(x):
+    y = x * 0
+    if x > 0:
+        y = x + 1
+    return (lambda: y * 2)()
+
+
+def captured_in_while(x):
+    y = x
+    while y < 10:
+        y = y + 3
+    return (lambda: y)()
+
+
+def captured_in_array_for(xs):
+    total = xs[0] * 0
+    for v in xs:
+        total = total + v
+    return (lambda: total)()
+
+
+def captured_with_traced_break(xs):
+    s = xs[0] * 0
+    for i in range(4):
+        if s > 3:
+            break
+        s = s + xs[i]
+    return (lambda: s)()
+
+
+def nonlocal_counter_in_branch(x):
+    count = 0
+
+    def bump(v):
+        nonlocal count
+        if v > 0:
+            count += 1
+        return v * 2
+
+    y = bump(x)
+    y = bump(y - 5)
+    return y, count
+
+
+@pytest.mark.parametrize("x", [-3.0, 3.0])
+@pytest.mark.parametrize("f", [captured_in_branch, captured_in_while, nonlocal_counter_in_branch])
+def test_captured_variables_are_carried(f, x):
+    assert_matches_eager(f, jnp.float32(x))
+
+
+@pytest.mark.parametrize("xs", [[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5]])
+@pytest.mark.parametrize("f", [captured_in_array_for, captured_with_traced_break])
+def test_captured_variables_are_carried_by_loops(f, xs):
+    assert_matches_eager(f, jnp.array(xs, jnp.float32))
