@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..errors import StagingError
 from .ir import source_line, source_text
 
 
@@ -73,3 +74,14 @@ def retracing(function_name: str, count: int, param: str, before: str, after: st
 def cannot_save(what: str) -> str:
     return (f"autograph.function: cannot save this graph: {what} has no saved form. Keep "
             f"only NumPy values, Python literals and autograph.Variables in the graph.")
+
+
+def escaped_value(reader_source, value) -> StagingError:
+    """A value computed in a branch or loop body was used outside it."""
+    made = value.op.source if value.op is not None else None
+    used = _at(reader_source) or " (in the function's result)"
+    return StagingError(
+        f"autograph.function: {value.name} ({value.type_str()}), computed inside a branch or "
+        f"loop body{_at(made)}, is used after it{used}. A value that leaves a staged "
+        f"if/while/for must be one of the variables it assigns: keep it in a local variable, "
+        f"not in an attribute, a global or a container.")

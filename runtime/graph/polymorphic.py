@@ -29,7 +29,7 @@ from ..undefined import NO_RETURN, Undefined
 from . import messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
-from .ir import Graph, VarRef, type_str
+from .ir import Graph, VarRef, escaped_value, type_str
 from .optimize import optimize
 from .tensor import Tensor
 from .variables import Variable
@@ -223,6 +223,9 @@ class Function:
             backends.tracing_backend = saved
             trace.pop()
         graph.outputs = _outputs(result, state)
+        escaped = escaped_value(graph)
+        if escaped is not None:
+            raise messages.escaped_value(*escaped)
         optimize(graph)
         concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, self._param_names,
                                     self._name, layout)

@@ -181,3 +181,27 @@ def test_return_values_that_differ_are_called_the_return_value():
         f"if statement at {HERE}:{line} (`if x > 0:`): the return value is float32[] in the true "
         f"branch but a tuple in the false branch; a staged condition needs the same type and "
         f"structure on both sides. Convert one side so they match.")
+
+
+class _Box:
+    pass
+
+
+def test_a_value_escaping_a_branch_through_an_attribute_is_named():
+    def f(x):
+        b = _Box()
+        b.v = x * 0
+        if x > 0:
+            b.v = x + 1
+        return b.v * 2
+
+    assert f(np.float32(3.0)) == 8.0  # fine eagerly
+    with pytest.raises(StagingError) as info:
+        ag.function(f)(np.float32(3.0))
+    name = HERE.rsplit("/", 1)[-1]
+    made, used = line_of(f, "b.v = x + 1"), line_of(f, "return b.v * 2")
+    assert str(info.value) == (
+        f"autograph.function: t4 (float32[]), computed inside a branch or loop body at "
+        f"{name}:{made} (`b.v = x + 1`), is used after it at {name}:{used} (`return b.v * 2`). "
+        f"A value that leaves a staged if/while/for must be one of the variables it assigns: "
+        f"keep it in a local variable, not in an attribute, a global or a container.")
