@@ -19,7 +19,7 @@ import gast
 
 from autograph import templates
 
-from . import state
+from . import shared, state
 
 
 class Conditionals(state.StagedControlFlow):
@@ -42,9 +42,9 @@ class Conditionals(state.StagedControlFlow):
             labels=state.labels_tuple(names, ctx),
         )
         defs = [self.visit(d) for d in defs]
-        shared = state.shared(ctx, node.body + node.orelse)
-        if shared:
-            accessors, argument = state.shared_accessors(node, shared, ctx)
+        in_place = shared.names(ctx, node.body + node.orelse)
+        if in_place:
+            accessors, argument = shared.accessors(node, in_place, ctx)
             defs += accessors
             call.keywords.append(argument)
         return before + defs + state.assign_result(names, call)

@@ -21,7 +21,7 @@ import gast
 
 from autograph import templates
 
-from . import state
+from . import shared, state
 
 
 class Loops(state.StagedControlFlow):
@@ -75,10 +75,10 @@ class Loops(state.StagedControlFlow):
     def _shared(self, node, parts, call) -> list:
         """Accessor definitions for the in-place variables the loop assigns (and
         the ``shared=`` argument they add to ``call``)."""
-        shared = state.shared(self.ctx, parts)
-        if not shared:
+        in_place = shared.names(self.ctx, parts)
+        if not in_place:
             return []
-        accessors, argument = state.shared_accessors(node, shared, self.ctx)
+        accessors, argument = shared.accessors(node, in_place, self.ctx)
         call.keywords.append(argument)
         return accessors
 

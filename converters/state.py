@@ -26,53 +26,6 @@ def carried(node, ctx, parts) -> list:
     return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
 
 
-def shared(ctx, parts) -> list:
-    """Sorted variables that construct statements ``parts`` assign in place
-    (captured by closures, or declared nonlocal/global): not state, but a backend
-    op must still carry them (see ``shared_accessors``)."""
-    if not (ctx.cells or ctx.nonlocals or ctx.globals):
-        return []
-    return sorted(activity.writes(parts) & (ctx.cells | ctx.nonlocals | ctx.globals))
-
-
-def shared_accessors(node, names, ctx) -> tuple:
-    """(getter and setter definitions, the ``shared=`` argument) for ``names``:
-
-        def get_shared():                def set_shared(values):
-            return (y,)                      nonlocal y
-                                             (y,) = values
-
-    A variable that may be unassigned when the construct starts is read with
-    ``ag__.ldu`` (an ``Undefined`` placeholder instead of a NameError)."""
-    certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
-    reads = [
-        gast.Name(id=n, ctx=gast.Load(), annotation=None, type_comment=None) if n in certain
-        else templates.replace_expr("ag__.ldu(lambda: name, label)", name=n, label=_str(n))
-        for n in names
-    ]
-    getter, setter = ctx.namer.new("get_shared"), ctx.namer.new("set_shared")
-    defs = templates.replace(
-        "def getter():\n    return values\ndef setter(ag__values):\n    targets = ag__values",
-        getter=getter, setter=setter, values=gast.Tuple(elts=reads, ctx=gast.Load()),
-        targets=names_tuple(names, store=True),
-    )
-    for kind, declared in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
-        needed = [n for n in names if n in declared]
-        if needed:
-            defs[1].body.insert(0, kind(names=needed))
-    for fn in defs:
-        ctx.generated.add(id(fn))
-    argument = gast.keyword(
-        arg="shared",
-        value=gast.Tuple(elts=[_load(getter), _load(setter), labels_tuple(names, ctx)], ctx=gast.Load()),
-    )
-    return defs, argument
-
-
-def _load(name: str):
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
-
-
 def placeholders(node, names, ctx, params: set) -> list:
     """Statements giving possibly unassigned state variables a placeholder."""
     certain, possible = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))

@@ -11,7 +11,7 @@ from .control_flow import assert_stmt, for_stmt, if_stmt, while_stmt
 from .expressions import and_, and_cond, if_exp, not_, or_, or_cond
 from . import calls
 from .mode import mode, staging
-from .undefined import NO_RETURN, Undefined, ld, ldu, retval
+from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
 __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
@@ -20,7 +20,7 @@ __all__ = [
     "assert_stmt", "for_stmt", "if_stmt", "while_stmt",
     "and_", "and_cond", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
-    "NO_RETURN", "Undefined", "ld", "ldu", "retval",
+    "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
 
 

@@ -57,6 +57,20 @@ def ldu(read, name: str):
         return Undefined(name)
 
 
+def ldattr(obj, name: str):
+    """``obj.<name>``, or an ``Undefined`` placeholder if ``obj`` has no such attribute."""
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        return Undefined(name)
+
+
+def stattr(obj, name: str, value) -> None:
+    """``obj.<name> = value``, unless ``value`` is a placeholder (nothing was assigned)."""
+    if value.__class__ is not Undefined:
+        setattr(obj, name, value)
+
+
 def is_undefined(value) -> bool:
     return value.__class__ is Undefined
 

@@ -369,6 +369,57 @@ CASES = [
         retval_, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (retval_,), ('the return value',))
         return ag__.retval(retval_)
     """),
+    Case('conditionals', 'cond_attr',
+        """\
+    def cond_attr(acc, x):
+        if x > 0:
+            acc.total = acc.total + x
+        return acc.total
+    """,
+        """\
+    def cond_attr(acc, x):
+
+        def if_body():
+            acc.total = acc.total + x
+            return ()
+
+        def get_shared():
+            return (ag__.ldattr(acc, 'total'),)
+
+        def set_shared(ag__values):
+            ag__.stattr(acc, 'total', ag__values[0])
+        ag__.if_stmt(x > 0, if_body, None, (), (), shared=(get_shared, set_shared, ('acc.total',)))
+        return acc.total
+    """),
+    Case('loops', 'loop_captured',
+        """\
+    def loop_captured(n):
+        i = 0
+        while i < n:
+            i += 1
+        return (lambda: i)()
+    """,
+        """\
+    def loop_captured(n):
+        i = 0
+
+        def loop_test():
+            return i < n
+
+        def loop_body():
+            nonlocal i
+            i += 1
+            return ()
+
+        def get_shared():
+            return (i,)
+
+        def set_shared(ag__values):
+            nonlocal i
+            i = ag__values[0]
+        ag__.while_stmt(loop_test, loop_body, (), (), shared=(get_shared, set_shared, ('i',)))
+        return ag__.converted(lambda: i)()
+    """),
     Case('conditionals', 'cond',
         """\
     def cond(x):

@@ -22,11 +22,12 @@ _SPECIAL = frozenset({
 
 
 class Activity:
-    __slots__ = ("reads", "writes")
+    __slots__ = ("attribute_writes", "reads", "writes")
 
     def __init__(self) -> None:
         self.reads: set = set()
         self.writes: set = set()
+        self.attribute_writes: set = set()  # "a.b.c" for assignments to attribute chains over a name
 
 
 def of(nodes) -> Activity:
@@ -54,6 +55,10 @@ def _visit(node, act: Activity) -> None:
             act.writes.add(node.id)
         return
     if cls not in _SPECIAL:
+        if cls is gast.Attribute and type(node.ctx) is gast.Store:
+            dotted = _dotted(node)
+            if dotted is not None:
+                act.attribute_writes.add(dotted)
         for child in trees.children(node):
             _visit(child, act)
         return
@@ -91,6 +96,17 @@ def _visit(node, act: Activity) -> None:
         return
     for child in trees.children(node):
         _visit(child, act)
+
+
+def _dotted(node):
+    """``a.b.c`` for an attribute chain over a name, else None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    return ".".join([node.id] + parts[::-1])
 
 
 def _visit_defaults(args, act: Activity) -> None:

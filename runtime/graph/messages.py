@@ -83,5 +83,5 @@ def escaped_value(reader_source, value) -> StagingError:
     return StagingError(
         f"autograph.function: {value.name} ({value.type_str()}), computed inside a branch or "
         f"loop body{_at(made)}, is used after it{used}. A value that leaves a staged "
-        f"if/while/for must be one of the variables it assigns: keep it in a local variable, "
-        f"not in an attribute, a global or a container.")
+        f"if/while/for must be assigned there to a variable or an attribute, not stored in a "
+        f"container or by a method call.")

@@ -204,6 +204,36 @@ def nonlocal_counter_in_branch(x):
     return y, count
 
 
+class _Acc:
+    def __init__(self):
+        self.total = 0.0
+        self.steps = 0
+
+    def update(self, x):
+        if x > 0:
+            self.total = self.total + x
+        else:
+            self.steps += 1
+        return self.total
+
+
+def attributes_in_branches(x):
+    a = _Acc()
+    a.update(x)
+    a.update(x - 10)
+    for i in range(3):
+        a.update(x * i)
+    return a.total, a.steps
+
+
+def attributes_in_while(x):
+    a = _Acc()
+    while a.total < 10:
+        a.total = a.total + x
+        a.steps += 1
+    return a.total, a.steps
+
+
 CASES = [
     (collatz, (np.array(27),)),
     (collatz, (np.array(1),)),
@@ -241,6 +271,9 @@ CASES = [
     (captured_with_tensor_break, (np.array([0.5, 0.5, 0.5, 0.5]),)),
     (nonlocal_counter_in_branch, (np.array(3.0),)),
     (nonlocal_counter_in_branch, (np.array(-3.0),)),
+    (attributes_in_branches, (np.array(3.0),)),
+    (attributes_in_branches, (np.array(-3.0),)),
+    (attributes_in_while, (np.array(3.0),)),
 ]
 
 

@@ -183,25 +183,23 @@ def test_return_values_that_differ_are_called_the_return_value():
         f"structure on both sides. Convert one side so they match.")
 
 
-class _Box:
-    pass
+_HOLDER = [None]
 
 
-def test_a_value_escaping_a_branch_through_an_attribute_is_named():
+def test_a_value_escaping_a_branch_through_a_container_is_named():
     def f(x):
-        b = _Box()
-        b.v = x * 0
+        _HOLDER[0] = x * 0
         if x > 0:
-            b.v = x + 1
-        return b.v * 2
+            _HOLDER[0] = x + 1
+        return _HOLDER[0] * 2
 
     assert f(np.float32(3.0)) == 8.0  # fine eagerly
     with pytest.raises(StagingError) as info:
         ag.function(f)(np.float32(3.0))
     name = HERE.rsplit("/", 1)[-1]
-    made, used = line_of(f, "b.v = x + 1"), line_of(f, "return b.v * 2")
+    made, used = line_of(f, "_HOLDER[0] = x + 1"), line_of(f, "return _HOLDER[0] * 2")
     assert str(info.value) == (
         f"autograph.function: t4 (float32[]), computed inside a branch or loop body at "
-        f"{name}:{made} (`b.v = x + 1`), is used after it at {name}:{used} (`return b.v * 2`). "
-        f"A value that leaves a staged if/while/for must be one of the variables it assigns: "
-        f"keep it in a local variable, not in an attribute, a global or a container.")
+        f"{name}:{made} (`_HOLDER[0] = x + 1`), is used after it at {name}:{used} "
+        f"(`return _HOLDER[0] * 2`). A value that leaves a staged if/while/for must be assigned "
+        f"there to a variable or an attribute, not stored in a container or by a method call.")

@@ -498,3 +498,41 @@ def test_captured_variables_are_carried(f, x):
 @pytest.mark.parametrize("f", [captured_in_array_for, captured_with_traced_break])
 def test_captured_variables_are_carried_by_loops(f, xs):
     assert_matches_eager(f, jnp.array(xs, jnp.float32))
+
+
+class _Acc:
+    def __init__(self):
+        self.total = 0.0
+        self.steps = 0
+
+    def update(self, x):
+        if x > 0:
+            self.total = self.total + x
+        else:
+            self.steps += 1
+        return self.total
+
+
+def attributes_in_branches(x):
+    a = _Acc()
+    a.update(x)
+    a.update(x - 10)
+    for i in range(3):
+        a.update(x * i)
+    return a.total, a.steps
+
+
+def attributes_in_while(x):
+    a = _Acc()
+    while a.total < 10:
+        a.total = a.total + x
+        a.steps += 1
+    return a.total, a.steps
+
+
+@pytest.mark.parametrize("x", [-3.0, 3.0])
+@pytest.mark.parametrize("f", [attributes_in_branches, attributes_in_while])
+def test_attributes_assigned_in_staged_constructs_are_carried(f, x):
+    if f is attributes_in_while and x < 0:
+        x = 2.0  # the loop must end
+    assert_matches_eager(f, jnp.float32(x))

@@ -1,0 +1,80 @@
+"""Variables a construct assigns in place, and the accessors that carry them.
+
+Most of a construct's state goes in and out of its generated functions as
+parameters and results (``state``). Some assignments must stay in place:
+variables that closures capture (cells) or that are declared ``nonlocal`` or
+``global`` — the generated functions redeclare them, so every closure keeps
+seeing one variable — and attributes of objects (``self.total = ...``). Python
+runs these as they are; a backend op, which traces its functions once and needs
+every value they change as an output, gets them through accessors::
+
+    def get_shared():                            def set_shared(ag__values):
+        return (y, ag__.ldattr(self, 'total'))       nonlocal y
+                                                     y = ag__values[0]
+                                                     ag__.stattr(self, 'total', ag__values[1])
+    ag__.if_stmt(..., shared=(get_shared, set_shared, ('y', 'self.total')))
+
+A variable that may be unassigned when the construct starts is read with
+``ag__.ldu`` and a missing attribute with ``ag__.ldattr`` (an ``Undefined``
+placeholder instead of an error); ``ag__.stattr`` leaves an attribute alone when
+the construct did not assign it.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import templates
+from autograph.analysis import activity
+
+
+def names(ctx, parts) -> list:
+    """Sorted in-place variables (``y``) and attributes (``self.total``) that the
+    construct statements ``parts`` assign. An attribute of an object the construct
+    rebinds is left out: it belongs to another object on each path."""
+    act = activity.of(parts)
+    found = act.writes & (ctx.cells | ctx.nonlocals | ctx.globals)
+    found.update(d for d in act.attribute_writes if d.partition(".")[0] not in act.writes)
+    return sorted(found)
+
+
+def accessors(node, shared: list, ctx) -> tuple:
+    """(the getter and setter definitions, the ``shared=`` keyword) for ``shared``."""
+    certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
+    getter, setter = ctx.namer.new("get_shared"), ctx.namer.new("set_shared")
+    reads, writes = [], []
+    for i, name in enumerate(shared):
+        value = templates.replace_expr("ag__values[i]", i=gast.Constant(value=i, kind=None))
+        if "." in name:
+            obj, _, attr = name.rpartition(".")
+            target = templates.replace_expr(obj)
+            reads.append(templates.replace_expr("ag__.ldattr(obj, attr)", obj=target, attr=_str(attr)))
+            writes += templates.replace("ag__.stattr(obj, attr, value)", obj=templates.replace_expr(obj),
+                                        attr=_str(attr), value=value)
+        else:
+            reads.append(_load(name) if name in certain else
+                         templates.replace_expr("ag__.ldu(lambda: name, label)", name=name, label=_str(name)))
+            writes += templates.replace("name = value", name=name, value=value)
+    defs = templates.replace(
+        "def getter():\n    return values\ndef setter(ag__values):\n    writes",
+        getter=getter, setter=setter, values=gast.Tuple(elts=reads, ctx=gast.Load()), writes=writes,
+    )
+    for kind, declared in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
+        needed = [n for n in shared if n in declared]
+        if needed:
+            defs[1].body.insert(0, kind(names=needed))
+    for fn in defs:
+        ctx.generated.add(id(fn))
+    labels = gast.Tuple(elts=[_str(n) for n in shared], ctx=gast.Load())
+    argument = gast.keyword(
+        arg="shared", value=gast.Tuple(elts=[_load(getter), _load(setter), labels], ctx=gast.Load()),
+    )
+    return defs, argument
+
+
+def _load(name: str):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _str(text: str):
+    return gast.Constant(value=text, kind=None)
