@@ -56,11 +56,13 @@ def setitem(target, index, value):
     converter's ``x = ag__.setitem(x, i, v)`` is exactly ``x[i] = v``; a staged
     array gets a functional update (JAX's ``x.at[i].set(v)``).
     """
-    backend = first_backend((target, index, value))
-    if backend is None:
+    if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
         target[index] = value
         return target
     return backend.setitem(target, index, value)
+
+
+_CONTAINERS = frozenset({list, dict})  # updated in place whatever they hold
 
 
 _IN_PLACE = {

@@ -38,11 +38,31 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
+    body, orelse = _on_copies(body), _on_copies(orelse or _keep)
     if shared is None:
-        return backend.if_stmt(cond, body, orelse or _keep, state, names)
+        return backend.if_stmt(cond, body, orelse, state, names)
     carry = _Shared(shared, state, names)
-    out = backend.if_stmt(cond, carry.body(body), carry.body(orelse or _keep), carry.state, carry.names)
+    out = backend.if_stmt(cond, carry.body(body), carry.body(orelse), carry.state, carry.names)
     return carry.result(out)
+
+
+def _on_copies(fn):
+    """``fn`` called on copies of the lists and dicts in its arguments: a traced
+    branch that updates a container in place must not change what the other
+    branch (or the code after a loop) receives."""
+    def run(*args):
+        return fn(*_copies(args))
+    run.__wrapped__ = fn  # errors locate the construct through it
+    return run
+
+
+def _copies(value):
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        return cls(_copies(v) for v in value)
+    if cls is dict:
+        return {k: _copies(v) for k, v in value.items()}
+    return value
 
 
 def _keep(*state):
@@ -121,11 +141,13 @@ class _Shared:
             def run_item(item, *s):
                 put(s[n:])
                 return tuple(fn(item, *s[:n])) + tuple(get())
+            run_item.__wrapped__ = fn
             return run_item
 
         def run(*s):
             put(s[n:])
             return tuple(fn(*s[:n])) + tuple(get())
+        run.__wrapped__ = fn
         return run
 
     def test(self, fn):
@@ -134,6 +156,7 @@ class _Shared:
         def run(*s):
             put(s[n:])
             return fn(*s[:n])
+        run.__wrapped__ = fn
         return run
 
     def result(self, out):

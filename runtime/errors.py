@@ -20,9 +20,17 @@ class StagingError(Exception):
     """Control flow on staged values that cannot be built into a graph."""
 
 
+def code_of(fn):
+    """The code object of generated function ``fn``, looking through the runtime's
+    wrappers (they set ``__wrapped__``); None if it has none."""
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    return getattr(fn, "__code__", None)
+
+
 def where(fn) -> str:
     """``file:line (`source line`)`` of the construct a generated function came from."""
-    code = getattr(fn, "__code__", None)
+    code = code_of(fn)
     if code is None:
         return "<unknown location>"
     text = linecache.getline(code.co_filename, code.co_firstlineno).strip()

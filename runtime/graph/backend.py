@@ -60,7 +60,7 @@ _OWNED = (Tensor, GraphRange, GraphEnumerate, GraphZip)
 
 
 def _source(fn):
-    code = getattr(fn, "__code__", None)
+    code = errors.code_of(fn)
     return (code.co_filename, code.co_firstlineno) if code is not None else trace.user_source()
 
 

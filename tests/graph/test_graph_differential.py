@@ -234,6 +234,40 @@ def attributes_in_while(x):
     return a.total, a.steps
 
 
+# Lists and dicts updated in place inside staged branches and loops: each traced
+# branch works on its own copy, the construct's result is the updated container.
+def dict_updated_in_branch(x, flag):
+    out = {"a": x, "b": x * 2} if flag else {"a": -x, "b": x}
+    if x > 0:
+        out["a"] = out["a"] + 1
+    return out
+
+
+def dict_updated_in_while(x):
+    d = {"n": 0, "v": x}
+    while d["v"] < 100:
+        d["v"] = d["v"] * 2
+        d["n"] += 1
+    return d
+
+
+def dict_accumulated_in_tensor_for(xs):
+    stats = {"pos": xs[0] * 0, "neg": xs[0] * 0}
+    for v in xs:
+        if v > 0:
+            stats["pos"] += v
+        else:
+            stats["neg"] -= v
+    return stats
+
+
+def list_item_set_in_branch(x):
+    pair = [x, x * 0]
+    if x > 1:
+        pair[1] = x * 3
+    return pair
+
+
 CASES = [
     (collatz, (np.array(27),)),
     (collatz, (np.array(1),)),
@@ -274,6 +308,12 @@ CASES = [
     (attributes_in_branches, (np.array(3.0),)),
     (attributes_in_branches, (np.array(-3.0),)),
     (attributes_in_while, (np.array(3.0),)),
+    (dict_updated_in_branch, (np.array(2.0), True)),
+    (dict_updated_in_branch, (np.array(-2.0), False)),
+    (dict_updated_in_while, (np.array(3.0),)),
+    (dict_accumulated_in_tensor_for, (np.array([1.0, -2.0, 3.0]),)),
+    (list_item_set_in_branch, (np.array(2.0),)),
+    (list_item_set_in_branch, (np.array(0.5),)),
 ]
 
 

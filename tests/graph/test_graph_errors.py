@@ -203,3 +203,19 @@ def test_a_value_escaping_a_branch_through_a_container_is_named():
         f"{name}:{made} (`_HOLDER[0] = x + 1`), is used after it at {name}:{used} "
         f"(`return _HOLDER[0] * 2`). A value that leaves a staged if/while/for must be assigned "
         f"there to a variable or an attribute, not stored in a container or by a method call.")
+
+
+def test_captured_variable_defined_in_one_branch_points_at_the_if():
+    def f(x):
+        if x > 0:
+            y = x
+        g = lambda: y
+        return g()
+
+    with pytest.raises(StagingError) as info:
+        ag.function(f)(np.array(1.0))
+    line = line_of(f, "if x > 0")
+    assert str(info.value) == (
+        f"if statement at {HERE}:{line} (`if x > 0:`): 'y' is assigned in the true branch but "
+        f"not in the false branch, and the condition is a staged value, so both branches run in "
+        f"the graph. Assign 'y' before the if statement, or in both branches.")

@@ -536,3 +536,33 @@ def test_attributes_assigned_in_staged_constructs_are_carried(f, x):
     if f is attributes_in_while and x < 0:
         x = 2.0  # the loop must end
     assert_matches_eager(f, jnp.float32(x))
+
+
+def dict_updated_in_branch(x):
+    out = {"a": x, "b": x * 2}
+    if x > 0:
+        out["a"] = out["a"] + 1
+    return out
+
+
+def dict_updated_in_while(x):
+    d = {"n": 0, "v": x}
+    while d["v"] < 100:
+        d["v"] = d["v"] * 2
+        d["n"] += 1
+    return d
+
+
+def list_item_set_in_branch(x):
+    pair = [x, x * 0]
+    if x > 1:
+        pair[1] = x * 3
+    return pair
+
+
+@pytest.mark.parametrize("x", [-2.0, 0.5, 3.0])
+@pytest.mark.parametrize("f", [dict_updated_in_branch, dict_updated_in_while, list_item_set_in_branch])
+def test_containers_updated_in_place_in_staged_constructs(f, x):
+    if f is dict_updated_in_while and x < 1:
+        x = 2.0  # the loop must end
+    assert_matches_eager(f, jnp.float32(x))
