@@ -79,6 +79,16 @@ def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingEr
     )
 
 
+def python_values_differ(name: str, fn, value) -> StagingError:
+    """Both branches give ``name`` a Python object (not an array) of one type, unequal."""
+    return StagingError(
+        f"if statement at {where(fn)}: {_subject(name)} is a different Python "
+        f"{type(value).__name__} in each branch, and the condition is a staged value: a graph "
+        f"chooses between arrays, not between Python objects. Make that choice with a Python "
+        f"condition, or compute an array in both branches."
+    )
+
+
 def non_scalar_condition(construct: str, fn, value_desc: str) -> StagingError:
     return StagingError(
         f"{construct} at {where(fn)}: the condition is a {value_desc} array, but a staged "

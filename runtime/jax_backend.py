@@ -279,6 +279,8 @@ class _BranchPlan:
                     joined.append(a)
                     continue
                 if not (_is_number(a.value) and _is_number(b.value)):
+                    if a.value.__class__ is b.value.__class__:
+                        raise errors.python_values_differ(label, where_fn, a.value)
                     raise errors.branch_mismatch(label, where_fn, _describe(a), _describe(b))
             aval = self._leaf_type(a, b, label, where_fn)
             joined.append(aval)

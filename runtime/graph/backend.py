@@ -59,6 +59,11 @@ class GraphZip:
 _OWNED = (Tensor, GraphRange, GraphEnumerate, GraphZip)
 
 
+def _is_array_like(value) -> bool:
+    """A value a graph can hold: a tensor, an array, or a Python number."""
+    return isinstance(value, (Tensor, np.ndarray, np.generic, bool, int, float, complex))
+
+
 def _source(fn):
     code = errors.code_of(fn)
     return (code.co_filename, code.co_firstlineno) if code is not None else trace.user_source()
@@ -126,6 +131,8 @@ class GraphBackend(Backend):
         t_leaves, f_leaves = [], []
         t_tree, f_tree = flatten(t, t_leaves), flatten(f, f_leaves)
         if not same_structure(t_tree, f_tree):
+            if t.__class__ is f.__class__ and not isinstance(t, (tuple, list, dict)):
+                raise errors.python_values_differ(name, body, t)
             raise errors.branch_mismatch(name, body, describe(t), describe(f))
         merged = []
         for a, b in zip(t_leaves, f_leaves):
@@ -133,6 +140,8 @@ class GraphBackend(Backend):
                           and a == b):
                 merged.append(a)
                 continue
+            if a.__class__ is b.__class__ and not _is_array_like(a):
+                raise errors.python_values_differ(name, body, a)
             va, vb = as_value(a, graph), as_value(b, graph)
             if va.dtype != vb.dtype or va.weak != vb.weak:
                 if va.weak and not vb.weak and (va.dtype == vb.dtype or castable(va, vb.dtype)):

@@ -219,3 +219,23 @@ def test_captured_variable_defined_in_one_branch_points_at_the_if():
         f"if statement at {HERE}:{line} (`if x > 0:`): 'y' is assigned in the true branch but "
         f"not in the false branch, and the condition is a staged value, so both branches run in "
         f"the graph. Assign 'y' before the if statement, or in both branches.")
+
+
+def test_different_python_objects_in_each_branch():
+    def f(x):
+        if x > 0:
+            def h(v):
+                return v + 1
+        else:
+            def h(v):
+                return v - 1
+        return h(x)
+
+    with pytest.raises(StagingError) as info:
+        ag.function(f)(np.array(1.0))
+    line = line_of(f, "if x > 0")
+    assert str(info.value) == (
+        f"if statement at {HERE}:{line} (`if x > 0:`): 'h' is a different Python function in "
+        f"each branch, and the condition is a staged value: a graph chooses between arrays, not "
+        f"between Python objects. Make that choice with a Python condition, or compute an array "
+        f"in both branches.")

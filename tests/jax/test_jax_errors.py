@@ -254,3 +254,23 @@ def test_return_values_that_differ_are_called_the_return_value():
         f"with structure PyTreeDef((*, *)) in the false branch; a staged condition needs the same "
         f"type and structure on both sides. Convert one side so they match.")):
         staged(returns_differ)(jnp.float32(1.0))
+
+
+def picks_a_function(x):
+    if x > 0:
+        def h(v):
+            return v + 1
+    else:
+        def h(v):
+            return v - 1
+    return h(x)
+
+
+def test_different_python_objects_in_each_branch():
+    where = at(picks_a_function, "if x > 0:")
+    with raises(StagingError, (
+        f"if statement at {where}: 'h' is a different Python function in each branch, and the "
+        f"condition is a staged value: a graph chooses between arrays, not between Python "
+        f"objects. Make that choice with a Python condition, or compute an array in both "
+        f"branches.")):
+        staged(picks_a_function)(jnp.float32(1.0))
