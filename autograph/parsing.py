@@ -9,6 +9,7 @@ line in the user's file.
 from __future__ import annotations
 
 import ast
+import dis
 import inspect
 import linecache
 import textwrap
@@ -46,10 +47,7 @@ def function_node(fn: types.FunctionType):
     try:
         lines, first_line = inspect.findsource(code)
     except (OSError, TypeError) as e:
-        raise ConversionError(
-            f"cannot convert {fn.__qualname__}: its source code is not available ({e}). "
-            f"Define it in a file, or mark it with autograph.do_not_convert."
-        ) from None
+        raise _unavailable(fn, e) from None
     block = inspect.getblock(lines[first_line:])
     source = "".join(block)
     if code.co_name == "<lambda>":
@@ -57,8 +55,17 @@ def function_node(fn: types.FunctionType):
     tree = parse_source(source, filename, first_line + 1)
     node = _find_def(tree, fn)
     if node is None:
+        if filename.startswith("<"):  # exec'd code: the cached lines are some other source
+            raise _unavailable(fn, "could not get source code")
         raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
     return node
+
+
+def _unavailable(fn, reason) -> ConversionError:
+    return ConversionError(
+        f"cannot convert {fn.__qualname__}: its source code is not available ({reason}). "
+        f"Define it in a file, or mark it with autograph.do_not_convert."
+    )
 
 
 def _find_def(tree, fn):
@@ -70,14 +77,14 @@ def _find_def(tree, fn):
 
 
 def _def_node_from_line_table(fn):
-    """The def of ``fn`` read off the lines its code spans (Python 3.11+ records
-    where every instruction ends), or None to let ``inspect`` find the block:
-    ``inspect``'s tokenizing block finder is the slowest step of a first
-    conversion. The lines are trusted only if the next code line after them is
-    not indented deeper than the def."""
+    """The def of ``fn`` read off the lines its code spans, or None to let
+    ``inspect`` find the block (its tokenizing block finder is the slowest step of
+    a first conversion, and on Python < 3.11 it misreads a decorator holding a
+    lambda). The block ends at the code's last line (its last instruction's end
+    on 3.11+, its start before that), extended over the lines that follow it
+    indented deeper than the def, blank lines and comments; then, while the text
+    does not parse, one line at a time (a bracket closed at the def's indentation)."""
     code = fn.__code__
-    if not hasattr(code, "co_positions"):
-        return None
     linecache.checkcache(code.co_filename)
     lines = linecache.getlines(code.co_filename, fn.__globals__)
     first = code.co_firstlineno - 1
@@ -86,26 +93,32 @@ def _def_node_from_line_table(fn):
     head = lines[first].lstrip()
     if not head.startswith(("def ", "async ", "@")):
         return None
-    end = _last_line(code)
     indent = len(lines[first]) - len(head)
-    for line in lines[end:]:
-        text = line.lstrip()
-        if text and not text.startswith("#"):
-            if len(line) - len(text) > indent:
-                return None
+    end = _last_line(code)
+    while end < len(lines):
+        text = lines[end].lstrip()
+        if text and not text.startswith("#") and len(lines[end]) - len(text) <= indent:
             break
-    try:
-        tree = parse_source("".join(lines[first:end]), code.co_filename, first + 1)
-    except ConversionError:
-        return None
-    return _find_def(tree, fn)
+        end += 1
+    for end in range(end, min(end + _MORE_LINES, len(lines)) + 1):
+        try:
+            tree = parse_source("".join(lines[first:end]), code.co_filename, first + 1)
+        except ConversionError:
+            continue
+        return _find_def(tree, fn)
+    return None
+
+
+_MORE_LINES = 8  # lines tried past the indented block before giving up to inspect
 
 
 def _last_line(code) -> int:
-    last = code.co_firstlineno
-    for _, end, _, _ in code.co_positions():
-        if end is not None and end > last:
-            last = end
+    """The last line any instruction of ``code`` (or of code nested in it) covers."""
+    if hasattr(code, "co_positions"):
+        lines = [end for _, end, _, _ in code.co_positions() if end is not None]
+    else:
+        lines = [line for _, line in dis.findlinestarts(code) if line is not None]
+    last = max(lines, default=code.co_firstlineno)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             last = max(last, _last_line(const))

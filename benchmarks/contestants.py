@@ -36,7 +36,8 @@ def status(name: str, skip: Iterable[str] = ()) -> str | None:
     module, extra = TOOLS[name]
     if name in skip:
         return "skipped (--skip)"
-    if importlib.util.find_spec(module) is None:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:  # (a bare directory, e.g. tests/jax, is not the tool)
         return f"missing (pip install 'autograph[{extra}]')"
     return None
 

@@ -10,6 +10,7 @@ no traceback.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from sources import canonical
 
 SOURCE = textwrap.dedent("""\
     import numpy as np
@@ -109,31 +111,29 @@ def _ok(result) -> str:
 
 def test_all_functions(cli, source_file):
     out = _ok(cli("mod.py"))
-    assert out == (
-        "# mod.py:4: absolute\n" + ABSOLUTE + "\n"
+    assert canonical(out) == canonical("# mod.py:4: absolute\n" + ABSOLUTE + "\n"
         + "# mod.py:9: Counter.count\n" + COUNT + "\n"
-        + "# mod.py:16: Counter.plain\n" + PLAIN + "\n"
-    )
+        + "# mod.py:16: Counter.plain\n" + PLAIN + "\n")
 
 
 def test_absolute_path(cli, source_file):
     out = _ok(cli(str(source_file), "absolute"))
-    assert out == f"# {source_file}:4: absolute\n" + ABSOLUTE + "\n"
+    assert canonical(out) == canonical(f"# {source_file}:4: absolute\n" + ABSOLUTE + "\n")
 
 
 def test_selected_names_in_given_order(cli, source_file):
     out = _ok(cli("mod.py", "Counter.count", "absolute"))
-    assert out == "# mod.py:9: Counter.count\n" + COUNT + "\n" + "# mod.py:4: absolute\n" + ABSOLUTE + "\n"
+    assert canonical(out) == canonical("# mod.py:9: Counter.count\n" + COUNT + "\n" + "# mod.py:4: absolute\n" + ABSOLUTE + "\n")
 
 
 def test_stdin(cli):
     out = _ok(cli("-", "absolute", stdin=SOURCE.encode()))
-    assert out == "# <stdin>:4: absolute\n" + ABSOLUTE + "\n"
+    assert canonical(out) == canonical("# <stdin>:4: absolute\n" + ABSOLUTE + "\n")
 
 
 def test_diff(cli, source_file):
     out = _ok(cli("--diff", "mod.py", "absolute"))
-    assert out == textwrap.dedent("""\
+    expected = textwrap.dedent("""\
         --- mod.py:absolute (original)
         +++ mod.py:absolute (converted)
         @@ -1,2 +1,2 @@
@@ -141,6 +141,9 @@ def test_diff(cli, source_file):
         -    return x if x > 0 else -x
         +    return ag__.if_exp(x > 0, lambda: x, lambda: -x)
         """)
+    if sys.version_info < (3, 11):  # older unparsers write "lambda : x"
+        expected = expected.replace("lambda:", "lambda :")
+    assert out == expected
 
 
 def test_diff_of_unchanged_function_is_empty(cli, source_file):
@@ -152,7 +155,7 @@ def test_diff_of_method_is_dedented(cli, source_file):
     assert out.startswith("--- mod.py:Counter.count (original)\n+++ mod.py:Counter.count (converted)\n")
     assert "\n def count(self, n):\n" in out  # context line: the dedented original header
     assert "\n-    while n > 0:\n" in out
-    assert "\n+    n, steps = ag__.while_stmt(" in out
+    assert re.search(r"\n\+    \(?n, steps\)? = ag__\.while_stmt\(", out)  # (n, steps) before 3.11
 
 
 def test_never_imports_the_file(cli, tmp_path):
@@ -168,7 +171,7 @@ def test_never_imports_the_file(cli, tmp_path):
             return not x
         """), encoding="utf-8")
     out = _ok(cli("side.py"))
-    assert out == "# side.py:7: f\ndef f(x):\n    return ag__.not_(x)\n\n"
+    assert canonical(out) == canonical("# side.py:7: f\ndef f(x):\n    return ag__.not_(x)\n\n")
     assert "IMPORTED" not in out
     assert not marker.exists()
 

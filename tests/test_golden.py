@@ -18,6 +18,7 @@ import pytest
 
 import autograph as ag
 from autograph.cli import run
+from sources import canonical
 
 
 @dataclasses.dataclass
@@ -795,14 +796,14 @@ def test_golden_cli(case, tmp_path):
         next(l for l in textwrap.dedent(case.source).splitlines() if l.startswith(f"def {case.name}("))
     ) + 1
     out = run(str(path), [case.name], diff=False)
-    assert out == f"# {path}:{line}: {case.name}\n" + textwrap.dedent(case.expected) + "\n"
+    assert canonical(out) == canonical(f"# {path}:{line}: {case.name}\n" + textwrap.dedent(case.expected) + "\n")
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.converter}-{c.name}")
 def test_golden_to_code(case, tmp_path):
     module = _import(_write(tmp_path, case.source))
     fn = getattr(module, case.name)
-    assert ag.to_code(fn) == textwrap.dedent(case.expected)
+    assert canonical(ag.to_code(fn)) == canonical(textwrap.dedent(case.expected))
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.converter}-{c.name}")
@@ -819,14 +820,14 @@ def test_call_trees_recursive_false_leaves_calls(tmp_path):
             return helper(x) + len(x)
         """))
     # User calls stay direct; len keeps its staged-aware twin (not a conversion).
-    assert ag.to_code(module.calls, recursive=False) == textwrap.dedent("""\
+    assert canonical(ag.to_code(module.calls, recursive=False)) == canonical(textwrap.dedent("""\
         def calls(x):
             return helper(x) + ag__.len_(x)
-        """)
-    assert ag.to_code(module.calls) == textwrap.dedent("""\
+        """))
+    assert canonical(ag.to_code(module.calls)) == canonical(textwrap.dedent("""\
         def calls(x):
             return ag__.converted(helper)(x) + ag__.len_(x)
-        """)
+        """))
 
 
 NESTED_LOOPS = """\
