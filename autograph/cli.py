@@ -34,7 +34,10 @@ def main(argv=None) -> int:
     parser.add_argument("--diff", action="store_true", help="print a unified diff against the original")
     args = parser.parse_args(argv)
     try:
-        print(run(args.file, args.names, args.diff), end="")
+        out = run(args.file, args.names, args.diff)
+        print(out, end="")
+        if not out and not args.names and not args.diff:
+            print(f"autograph: {args.file} has no functions or methods to convert", file=sys.stderr)
     except ConversionError as e:
         print(f"autograph: error: {e}", file=sys.stderr)
         return 1
@@ -81,15 +84,14 @@ def _read(path: str):
         raise ConversionError(f"cannot read {path}: not UTF-8 text ({e.reason})") from None
 
 
-def _functions(tree):
-    """(name, node) of module-level functions and of methods, in file order."""
+def _functions(tree, prefix: str = ""):
+    """(name, node) of module-level functions and of methods (``Class.method``,
+    ``Outer.Inner.method``), in file order."""
     for node in tree.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-            yield node.name, node
+            yield prefix + node.name, node
         elif isinstance(node, gast.ClassDef):
-            for item in node.body:
-                if isinstance(item, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                    yield f"{node.name}.{item.name}", item
+            yield from _functions(node, f"{prefix}{node.name}.")
 
 
 def _static_namespace(tree) -> dict:

@@ -232,9 +232,25 @@ def test_directory(cli, tmp_path):
     assert line.startswith("autograph: error: cannot read pkg: ")
 
 
-def test_empty_file_prints_nothing(cli, tmp_path):
-    (tmp_path / "empty.py").write_text("", encoding="utf-8")
-    assert _ok(cli("empty.py")) == ""
+def test_empty_file_prints_nothing_and_says_so(cli, tmp_path):
+    (tmp_path / "empty.py").write_text("x = 1\n", encoding="utf-8")
+    result = cli("empty.py")
+    assert result.returncode == 0 and result.stdout == b""
+    assert result.stderr.decode() == "autograph: empty.py has no functions or methods to convert\n"
+
+
+def test_methods_of_nested_classes(cli, tmp_path):
+    (tmp_path / "nested.py").write_text(textwrap.dedent("""\
+        class Outer:
+            class Inner:
+                def m(self, x):
+                    return x if x else 1
+        """), encoding="utf-8")
+    assert _ok(cli("nested.py", "Outer.Inner.m")) == (
+        "# nested.py:3: Outer.Inner.m\n"
+        "def m(self, x):\n"
+        "    return ag__.if_exp(x, lambda: x, lambda: 1)\n\n"
+    )
 
 
 def test_utf8_bom_file_is_accepted(cli, tmp_path):
