@@ -246,7 +246,7 @@ def test_methods_of_nested_classes(cli, tmp_path):
                 def m(self, x):
                     return x if x else 1
         """), encoding="utf-8")
-    assert _ok(cli("nested.py", "Outer.Inner.m")) == (
+    assert canonical(_ok(cli("nested.py", "Outer.Inner.m"))) == canonical(
         "# nested.py:3: Outer.Inner.m\n"
         "def m(self, x):\n"
         "    return ag__.if_exp(x, lambda: x, lambda: 1)\n\n"
