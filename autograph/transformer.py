@@ -34,6 +34,7 @@ class Context:
         self.globals: set = set()
         self.nonlocals: set = set()
         self.labels: dict = {}  # generated state variable -> how runtime errors name it
+        self.construct_of: dict = {}  # id of a generated FunctionDef -> the If/While/For it lowers
         self.liveness = None
         self.definedness = None
 

@@ -28,13 +28,13 @@ class Conditionals(state.StagedControlFlow):
         if self.stays_python(node, node.body + node.orelse):
             return self.generic_visit(node)
         names = state.carried(node, ctx, node.body + node.orelse)
-        before = state.placeholders(node, names, ctx, self.params_in_scope())
+        before = self.placeholders(node, names)
         results = state.names_tuple(names)
-        body = state.function(ctx.namer.new("if_body"), names, node.body, results, ctx)
+        body = state.function(ctx.namer.new("if_body"), names, node.body, results, ctx, node)
         defs = [body]
         orelse = None
         if node.orelse:
-            defs.append(state.function(ctx.namer.new("else_body"), names, node.orelse, results, ctx))
+            defs.append(state.function(ctx.namer.new("else_body"), names, node.orelse, results, ctx, node))
             orelse = defs[-1].name
         call = templates.replace_expr(
             "ag__.if_stmt(test, body, orelse, state, labels)",

@@ -36,6 +36,9 @@ class LogicalExpressions(transformer.Base):
 
     def visit_BoolOp(self, node):
         is_condition = id(node) in self.conditions
+        if is_condition:  # the operands of a condition count only by their truth too
+            for value in node.values:
+                self._mark_condition(value)
         if any(activity.has_walrus(v) for v in node.values[1:]):
             return self.generic_visit(node)  # a walrus must stay in this scope
         node = self.generic_visit(node)

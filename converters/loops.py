@@ -30,9 +30,9 @@ class Loops(state.StagedControlFlow):
         if self.stays_python(node, node.body):
             return self.generic_visit(node)
         names = state.carried(node, ctx, node.body)
-        before = state.placeholders(node, names, ctx, self.params_in_scope())
-        test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx)
-        body = state.function(ctx.namer.new("loop_body"), names, node.body, state.names_tuple(names), ctx)
+        before = self.placeholders(node, names)
+        test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx, node)
+        body = state.function(ctx.namer.new("loop_body"), names, node.body, state.names_tuple(names), ctx, node)
         call = templates.replace_expr(
             "ag__.while_stmt(test, body, state, labels)",
             test=test.name, body=body.name, state=state.names_tuple(names),
@@ -50,18 +50,18 @@ class Loops(state.StagedControlFlow):
                 node.body += templates.replace("if ag__.not_(go_on):\n    break", go_on=extra)
             return node
         names = state.carried(node, ctx, [node.target] + node.body)
-        before = state.placeholders(node, names, ctx, self.params_in_scope())
+        before = self.placeholders(node, names)
         target = node.target
         if isinstance(target, gast.Name) and target.id not in names and target.id in ctx.locals - ctx.cells:
             item, body = target.id, node.body
         else:
             item = ctx.namer.new("itr")
             body = templates.replace("target = item", target=target, item=item) + node.body
-        body_fn = state.function(ctx.namer.new("loop_body"), [item] + names, body, state.names_tuple(names), ctx)
+        body_fn = state.function(ctx.namer.new("loop_body"), [item] + names, body, state.names_tuple(names), ctx, node)
         defs = [body_fn]
         extra = ctx.extra_tests.get(node)
         if extra is not None:
-            defs.append(state.function(ctx.namer.new("loop_test"), names, [], extra, ctx))
+            defs.append(state.function(ctx.namer.new("loop_test"), names, [], extra, ctx, node))
         call = templates.replace_expr(
             "ag__.for_stmt(iterable, body, state, labels)",
             iterable=node.iter, body=body_fn.name, state=state.names_tuple(names),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gast
 
 from autograph import templates, transformer
-from autograph.analysis import activity
+from autograph.analysis import activity, definedness
 
 
 def carried(node, ctx, parts) -> list:
@@ -26,22 +26,9 @@ def carried(node, ctx, parts) -> list:
     return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
 
 
-def placeholders(node, names, ctx, params: set) -> list:
-    """Statements giving possibly unassigned state variables a placeholder."""
-    certain, possible = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))
-    out = []
-    for name in names:
-        if name in certain or name in params or name in ctx.preassigned:
-            continue
-        if name in possible:
-            out.extend(templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=_str(name)))
-        else:
-            out.extend(templates.replace("name = ag__.Undefined(label)", name=name, label=_str(name)))
-    return out
-
-
-def function(name: str, params: list, body: list, results, ctx) -> gast.FunctionDef:
-    """``def name(*params): body; return results`` with global/nonlocal redeclared."""
+def function(name: str, params: list, body: list, results, ctx, construct) -> gast.FunctionDef:
+    """``def name(*params): body; return results`` with global/nonlocal redeclared,
+    generated for ``construct`` (the If/While/For it lowers)."""
     returns = [] if results is None else templates.replace("return results", results=results)
     (fn,) = templates.replace("def name(params):\n    body", name=name, params=params, body=body + returns)
     if ctx.globals or ctx.nonlocals or ctx.cells:
@@ -51,6 +38,7 @@ def function(name: str, params: list, body: list, results, ctx) -> gast.Function
             if needed:
                 fn.body.insert(0, kind(names=needed))
     ctx.generated.add(id(fn))
+    ctx.construct_of[id(fn)] = construct
     return fn
 
 
@@ -76,21 +64,25 @@ def assign_result(names, call) -> list:
 
 
 class StagedControlFlow(transformer.Base):
-    """Base of the control-flow passes: tracks the parameters of the generated
-    functions it is inside (they are always assigned, maybe with a placeholder)."""
+    """Base of the control-flow passes: tracks the generated functions it is inside,
+    to know which state variables are bound where a construct starts."""
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.params: list = []
+        # per enclosing generated function: (its parameters, what is certainly
+        # assigned where the construct it lowers starts)
+        self.scopes: list = []
 
     def visit_FunctionDef(self, node):
         if id(node) not in self.ctx.generated:
             return super().visit_FunctionDef(node)
-        self.params.append(activity.parameters(node.args))
+        construct = self.ctx.construct_of.get(id(node))
+        certain = self.ctx.definedness.at_entry.get(construct, (frozenset(), frozenset()))[0]
+        self.scopes.append((node, activity.parameters(node.args), certain))
         try:
             return self.generic_visit(node)
         finally:
-            self.params.pop()
+            self.scopes.pop()
 
     def stays_python(self, node, parts) -> bool:
         """A construct inside ``try`` that assigns variables the handler (or
@@ -99,5 +91,36 @@ class StagedControlFlow(transformer.Base):
         landing = self.ctx.liveness.on_exception.get(node)
         return bool(landing) and bool(activity.writes(parts) & landing)
 
-    def params_in_scope(self) -> set:
-        return set().union(*self.params) if self.params else set()
+    def _certain_in(self, fn, node) -> frozenset:
+        """What is certainly assigned where ``node`` starts, counting only ``fn``'s
+        parameters and its own statements before it (asked rarely: a variable
+        assigned both before the generated function and in it)."""
+        at_entry = definedness.analyze(fn, self.ctx.locals).at_entry
+        return at_entry.get(node, (frozenset(), frozenset()))[0]
+
+    def placeholders(self, node, names) -> list:
+        """Statements giving the state variables of ``node`` that may be unbound
+        where it starts a placeholder: ``x = ag__.Undefined('x')`` if certainly
+        unassigned, ``x = ag__.ldu(lambda: x, 'x')`` (the value, or a placeholder)
+        if possibly. Inside a generated function, a variable it assigns is its own
+        local: bound only as a parameter or once assigned in it."""
+        ctx = self.ctx
+        certain, possible = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))
+        out = []
+        for name in names:
+            if self.scopes:
+                fn, params, outer_certain = self.scopes[-1]
+                if name in params or (name in certain and name not in outer_certain):
+                    continue
+                if name in certain and name in self._certain_in(fn, node):
+                    continue  # assigned again in the generated function before the construct
+                maybe = name in certain or name in possible
+            else:
+                if name in certain or name in ctx.preassigned:
+                    continue
+                maybe = name in possible
+            if maybe:
+                out.extend(templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=_str(name)))
+            else:
+                out.extend(templates.replace("name = ag__.Undefined(label)", name=name, label=_str(name)))
+        return out

@@ -54,8 +54,16 @@ def _chain(value, rest, is_and: bool, as_condition: bool):
     for i, thunk in enumerate(rest):
         if value.__class__ is not bool and (backend := backend_of(value)) is not None:
             combine = backend.and_ if is_and else backend.or_
+            if as_condition:  # both sides of the backend's choice are truths, of one type
+                value = _truth(backend, value)
             return combine(value, lambda: _chain(thunk(), rest[i + 1:], is_and, as_condition))
         if bool(value) != is_and:
             return (not is_and) if as_condition else value
         value = thunk()
+    if as_condition and value.__class__ is not bool and (backend := backend_of(value)) is not None:
+        return _truth(backend, value)
     return value
+
+
+def _truth(backend, value):
+    return backend.not_(backend.not_(value))

@@ -377,3 +377,38 @@ LOOP_TARGET = "initial"
 def _reset_loop_target():
     global LOOP_TARGET
     LOOP_TARGET = "initial"
+
+
+@cases((0, 0), (1, 5), (2, 0), (3, -1))
+def returns_on_every_branch_then_dead_code(a, b):
+    # Found by the random programs: the guard around the unreachable tail is a generated
+    # function that assigns the return flag, which the inner if carries: it needs a placeholder.
+    c = a
+    if (c and 4) < b:
+        for x1, y1 in ((c, 1), (2, b)):
+            b *= -1
+            a -= 1
+            return b, b, c
+        else:
+            a -= c
+        c -= (c or 5)
+    if 4 == 1:
+        return c * a // 3, b, c
+    elif 2 == a:
+        return (a if 3 > a else b) or -b, b, c
+    else:
+        return -3, b, c
+    a = a % 3
+    return a, b, c
+
+
+@cases((1,), (5,))
+def reassigned_in_loop_before_branch(x):
+    y = 0
+    out = []
+    for i in range(3):
+        y = i
+        if x > i:
+            y = y + 10
+        out.append(y)
+    return out
