@@ -187,7 +187,7 @@ class GraphBackend(Backend):
         graph = st.graph
         init = list(state)
         names = tuple(names) + tuple(f"<state {i}>" for i in range(len(names), len(init)))
-        strong: set = set()  # (variable index, leaf index) whose Python scalar became an array
+        strong: dict = {}  # (variable index, leaf index) whose Python scalar became an array -> its dtype
         for _attempt in range(8):
             params, carried, specs = self._loop_params(init, strong, graph)
             iter_desc, item = self._iteration(iterable, st) if iterable is not None else (None, None)
@@ -227,8 +227,10 @@ class GraphBackend(Backend):
             leaf_specs, tensors = [], []
             for j, leaf in enumerate(leaves):
                 value = as_value(leaf, graph)
-                weak = value.weak and (i, j) not in strong
-                p = graph.new_value(value.dtype, value.shape, weak=weak)
+                if value.weak and (i, j) in strong:
+                    p = graph.new_value(strong[(i, j)], value.shape, weak=False)
+                else:
+                    p = graph.new_value(value.dtype, value.shape, weak=value.weak)
                 params.append(p)
                 leaf_specs.append(p)
                 tensors.append(Tensor(p, graph))
@@ -257,12 +259,14 @@ class GraphBackend(Backend):
                 raise errors.loop_variable_changed(name, construct, body, describe(v), describe(o))
             for j, (p, leaf) in enumerate(zip(leaf_specs, leaves)):
                 ov = as_value(leaf, graph)
-                if ov.dtype != p.dtype and not (castable(ov, p.dtype) and not p.weak):
+                if p.weak and not ov.weak:
+                    # A Python scalar that the body turns into an array (0 + int32 array):
+                    # carry the array's dtype from the start, as NumPy's promotion would.
+                    strong[(i, j)] = ov.dtype
+                    changed = True
+                elif ov.dtype != p.dtype and not (castable(ov, p.dtype) and not p.weak):
                     raise errors.loop_variable_changed(name, construct, body, p.type_str(),
                                                        ov.type_str())
-                if p.weak and not ov.weak:
-                    strong.add((i, j))
-                    changed = True
                 if len(ov.shape) != len(p.shape) or any(
                         d is not None and d != e for d, e in zip(p.shape, ov.shape)):
                     raise errors.loop_variable_changed(name, construct, body, p.type_str(),

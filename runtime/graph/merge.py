@@ -78,6 +78,8 @@ def coerce(value: Value, dtype: np.dtype, block: Block, graph) -> Value:
 def zeros_like(obj, graph):
     """A filler of the same structure, dtype and shape as ``obj``, for a NO_RETURN side."""
     if obj.__class__ is Tensor:
+        if obj._value.weak:  # it stands for a Python scalar: so does its filler
+            return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[obj.dtype.kind]
         shape = tuple(0 if d is None else d for d in obj.shape)
         return np.zeros(shape, obj.dtype)[()] if not shape else np.zeros(shape, obj.dtype)
     if isinstance(obj, (np.ndarray, np.generic)):
