@@ -60,8 +60,9 @@ def _chain(value, rest, is_and: bool, as_condition: bool):
         if bool(value) != is_and:
             return (not is_and) if as_condition else value
         value = thunk()
-    if as_condition and value.__class__ is not bool and (backend := backend_of(value)) is not None:
-        return _truth(backend, value)
+    if as_condition and value.__class__ is not bool:
+        backend = backend_of(value)
+        return bool(value) if backend is None else _truth(backend, value)
     return value
 
 
