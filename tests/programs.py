@@ -1,6 +1,7 @@
 """Random small programs for the property-based differential tests.
 
-``programs()`` draws the source of a function ``f(a, b)`` of nested
+``programs()`` draws the source of a function ``f(a, b)`` (beside a helper
+``step`` it may call, and in half the programs a closure ``get_c`` over ``c``) of nested
 ``if``/``elif``/``else``, ``for`` (over ``range`` and over tuples with unpacking
 targets), bounded ``while``, ``for/else`` and ``while/else``, ``break``,
 ``continue``, ``return`` anywhere, ``try/except ZeroDivisionError`` (divisors may
@@ -37,6 +38,8 @@ class _ProgramWriter:
         self.for_graphs = for_graphs
         # In half of the programs, 'd' (assigned on some paths only) is read too.
         self.maybe_d = ("d",) if not for_graphs and draw(st.booleans()) else ()
+        # In half, a closure reads 'c': every construct that assigns it must share it.
+        self.closure = draw(st.booleans())
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -46,12 +49,16 @@ class _ProgramWriter:
         return self.pick(("a", "b", "c") * 12 + self.maybe_d + tuple(scope) * 8)
 
     def expr(self, scope, depth=0):
-        kinds = ["const", "var", "var"]
+        kinds = ["const", "var", "var"] + (["closure"] if self.closure else [])
         if depth < 2:
-            kinds += ["arith", "arith", "ternary", "boolop"]
+            kinds += ["arith", "arith", "ternary", "boolop", "call"]
         kind = self.pick(kinds)
         if kind == "const":
             return str(self.draw(st.integers(-3, 5)))
+        if kind == "closure":
+            return "get_c()"
+        if kind == "call":  # a helper with its own control flow, converted when staged
+            return f"step({self.expr(scope, depth + 1)})"
         if kind == "var":
             return self.var(scope)
         if kind == "arith":
@@ -162,8 +169,19 @@ def programs(draw, for_graphs: bool = False):
     writer = _ProgramWriter(draw, for_graphs)
     body = writer.block((), 0, False)
     final = "return a, b, c, d" if writer.maybe_d and draw(st.booleans()) else "return a, b, c"
-    lines = ["def f(a, b):", "    c = a"] + _indent(body) + ["    " + final]
+    head = ["def f(a, b):", "    c = a"] + (["    get_c = lambda: c"] if writer.closure else [])
+    lines = _HELPER + head + _indent(body) + ["    " + final]
     return "\n".join(lines) + "\n"
+
+
+_HELPER = [
+    "def step(v):",
+    "    if v > 2:",
+    "        return v - 1",
+    "    return v + 1",
+    "",
+    "",
+]
 
 
 _counter = itertools.count()
