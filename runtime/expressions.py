@@ -67,4 +67,7 @@ def _chain(value, rest, is_and: bool, as_condition: bool):
 
 
 def _truth(backend, value):
+    """A staged value's truth, as the backend's bool (a bool array is its own)."""
+    if getattr(value, "dtype", None) == bool:
+        return value
     return backend.not_(backend.not_(value))
