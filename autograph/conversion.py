@@ -313,10 +313,25 @@ def _compile(node, fn) -> types.CodeType:
 
 
 def _find_code(code, name):
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType) and const.co_name == name:
+    """The code object of function ``name`` defined in ``code`` (directly, or inside
+    the scope that a generic function's type parameters get, Python 3.12+)."""
+    found = _search_code(code, name)
+    if found is None:
+        raise ConversionError(f"internal error: compiled code for {name} not found")
+    return found
+
+
+def _search_code(code, name):
+    nested = [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    for const in nested:
+        if const.co_name == name:
             return const
-    raise ConversionError(f"internal error: compiled code for {name} not found")
+    for const in nested:
+        if const.co_name.startswith("<generic parameters of"):
+            found = _search_code(const, name)
+            if found is not None:
+                return found
+    return None
 
 
 def _register_codes(code) -> None:
@@ -338,6 +353,8 @@ def _function_from_code(fn, code) -> types.FunctionType:
     new.__module__ = fn.__module__
     new.__doc__ = fn.__doc__
     new.__annotations__ = dict(getattr(fn, "__annotations__", {}) or {})
+    if hasattr(fn, "__type_params__"):  # def f[T](...), Python 3.12+
+        new.__type_params__ = fn.__type_params__
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = fn
     return new

@@ -51,6 +51,8 @@ MODULES = [
 ]
 if sys.version_info >= (3, 10):
     MODULES.append("matching")  # `match` is a syntax error before 3.10
+if sys.version_info >= (3, 12):
+    MODULES.append("generics")  # `def f[T]` is a syntax error before 3.12
 
 
 @dataclasses.dataclass(frozen=True)
