@@ -29,7 +29,8 @@ def carried(node, ctx, parts) -> list:
 def function(name: str, params: list, body: list, results, ctx, construct) -> gast.FunctionDef:
     """``def name(*params): body; return results`` with global/nonlocal redeclared,
     generated for ``construct`` (the If/While/For it lowers)."""
-    returns = [] if results is None else templates.replace("return results", results=results)
+    ends_in_raise = bool(body) and isinstance(body[-1], gast.Raise)
+    returns = [] if results is None or ends_in_raise else templates.replace("return results", results=results)
     (fn,) = templates.replace("def name(params):\n    body", name=name, params=params, body=body + returns)
     if ctx.globals or ctx.nonlocals or ctx.cells:
         declared = activity.writes(body)
