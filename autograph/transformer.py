@@ -35,6 +35,7 @@ class Context:
         self.nonlocals: set = set()
         self.labels: dict = {}  # generated state variable -> how runtime errors name it
         self.construct_of: dict = {}  # id of a generated FunctionDef -> the If/While/For it lowers
+        self.list_locals = None  # locals assigned only lists (converters.state), computed once
         self.liveness = None
         self.definedness = None
 

@@ -15,15 +15,58 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates, transformer
+from autograph import templates, transformer, trees
 from autograph.analysis import activity, definedness
 
 
 def carried(node, ctx, parts) -> list:
-    """Sorted state variables of construct ``node`` whose statements are ``parts``."""
-    written = activity.writes(parts)
+    """Sorted state variables of construct ``node`` whose statements are ``parts``.
+    A local list that the construct grows or shrinks in place (``out.append(x)``)
+    counts as assigned: a backend then sees its length change and says so."""
+    written = activity.writes(parts) | _lists_changed(ctx, parts)
     live = ctx.liveness.live_out.get(node, set()) | ctx.liveness.live_in.get(node, set())
     return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
+
+
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
+
+
+def _lists_changed(ctx, parts) -> set:
+    lists = _list_locals(ctx)
+    if not lists:
+        return set()
+    return {
+        n.value.id for n in _scope_walk(parts)
+        if isinstance(n, gast.Attribute) and n.attr in _LIST_MUTATORS
+        and isinstance(n.value, gast.Name) and n.value.id in lists
+    }
+
+
+def _list_locals(ctx) -> set:
+    """Locals that are lists wherever they are assigned (``out = []``, ``list(...)``)."""
+    if ctx.list_locals is None:
+        kinds: dict = {}
+        for n in _scope_walk(ctx.fn_node.body):
+            if isinstance(n, gast.Assign):
+                is_list = isinstance(n.value, (gast.List, gast.ListComp)) or (
+                    isinstance(n.value, gast.Call) and isinstance(n.value.func, gast.Name)
+                    and n.value.func.id == "list")
+                for target in n.targets:
+                    if isinstance(target, gast.Name):
+                        kinds[target.id] = kinds.get(target.id, True) and is_list
+            elif isinstance(n, (gast.AugAssign, gast.AnnAssign, gast.For)) and isinstance(n.target, gast.Name):
+                kinds[n.target.id] = False
+        ctx.list_locals = {name for name, is_list in kinds.items() if is_list} & (ctx.locals - ctx.cells)
+    return ctx.list_locals
+
+
+def _scope_walk(nodes):
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            stack.extend(trees.children(node))
 
 
 def function(name: str, params: list, body: list, results, ctx, construct) -> gast.FunctionDef:

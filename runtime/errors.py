@@ -63,6 +63,16 @@ def undefined_loop_variable(name: str, construct: str, fn) -> StagingError:
     )
 
 
+def list_length_changed(name: str, construct: str, fn, before: int, after: int) -> StagingError:
+    """A staged loop's body changed the length of a list it carries (``out.append``)."""
+    return StagingError(
+        f"{construct} at {where(fn)}: {_subject(name)} is a list of {before} items before the "
+        f"loop but {after} after one iteration; a staged loop cannot change a list's length "
+        f"(it runs as one graph op). Write into an array made before the loop instead "
+        f"(out = np.zeros(n); out[i] = v), or loop over a Python range so the loop unrolls."
+    )
+
+
 def loop_variable_changed(name: str, construct: str, fn, before: str, after: str) -> StagingError:
     return StagingError(
         f"{construct} at {where(fn)}: {_subject(name)} is {before} before the loop but {after} "

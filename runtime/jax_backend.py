@@ -435,6 +435,10 @@ class _Carry:
                 continue
             pairs, out_tree = jax.tree_util.tree_flatten_with_path(value)
             if out_tree != tree:
+                before = jax.tree_util.tree_unflatten(tree, leaves)
+                if before.__class__ is list and value.__class__ is list:
+                    raise errors.list_length_changed(name, self.construct, self.where_fn,
+                                                     len(before), len(value))
                 raise self._changed(name, _describe_spec(spec), _describe(value))
             new_leaves = []
             for (path, x), s in zip(pairs, leaves):

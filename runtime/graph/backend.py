@@ -256,6 +256,8 @@ class GraphBackend(Backend):
             leaves = []
             o_tree = flatten(o, leaves) if o.__class__ is not Undefined else None
             if o_tree is None or not same_structure(tree, o_tree):
+                if v.__class__ is list and o.__class__ is list and len(v) != len(o):
+                    raise errors.list_length_changed(name, construct, body, len(v), len(o))
                 raise errors.loop_variable_changed(name, construct, body, describe(v), describe(o))
             for j, (p, leaf) in enumerate(zip(leaf_specs, leaves)):
                 ov = as_value(leaf, graph)

@@ -239,3 +239,22 @@ def test_different_python_objects_in_each_branch():
         f"each branch, and the condition is a staged value: a graph chooses between arrays, not "
         f"between Python objects. Make that choice with a Python condition, or compute an array "
         f"in both branches.")
+
+
+def test_a_list_grown_in_a_staged_loop_is_named():
+    def f(x):
+        out = []
+        i = 0
+        while i < x:
+            out.append(i)
+            i += 1
+        return out
+
+    with pytest.raises(StagingError) as info:
+        ag.function(f)(np.int32(3))
+    line = line_of(f, "while i < x")
+    assert str(info.value) == (
+        f"while loop at {HERE}:{line} (`while i < x:`): 'out' is a list of 0 items before the "
+        f"loop but 1 after one iteration; a staged loop cannot change a list's length (it runs "
+        f"as one graph op). Write into an array made before the loop instead (out = "
+        f"np.zeros(n); out[i] = v), or loop over a Python range so the loop unrolls.")

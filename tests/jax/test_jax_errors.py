@@ -274,3 +274,22 @@ def test_different_python_objects_in_each_branch():
         f"objects. Make that choice with a Python condition, or compute an array in both "
         f"branches.")):
         staged(picks_a_function)(jnp.float32(1.0))
+
+
+def grows_a_list(x):
+    out = []
+    i = 0
+    while i < x:
+        out.append(i)
+        i += 1
+    return out
+
+
+def test_a_list_grown_in_a_staged_loop_is_named():
+    where = at(grows_a_list, "while i < x:")
+    with raises(StagingError, (
+        f"while loop at {where}: 'out' is a list of 0 items before the loop but 1 after one "
+        f"iteration; a staged loop cannot change a list's length (it runs as one graph op). "
+        f"Write into an array made before the loop instead (out = np.zeros(n); out[i] = v), "
+        f"or loop over a Python range so the loop unrolls.")):
+        staged(grows_a_list)(jnp.int32(3))
