@@ -23,23 +23,10 @@ def carried(node, ctx, parts) -> list:
     """Sorted state variables of construct ``node`` whose statements are ``parts``.
     A local list that the construct grows or shrinks in place (``out.append(x)``)
     counts as assigned: a backend then sees its length change and says so."""
-    written = activity.writes(parts) | _lists_changed(ctx, parts)
+    act = activity.of(parts)
+    written = act.writes | (act.in_place & _list_locals(ctx)) if act.in_place else act.writes
     live = ctx.liveness.live_out.get(node, set()) | ctx.liveness.live_in.get(node, set())
     return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
-
-
-_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
-
-
-def _lists_changed(ctx, parts) -> set:
-    lists = _list_locals(ctx)
-    if not lists:
-        return set()
-    return {
-        n.value.id for n in _scope_walk(parts)
-        if isinstance(n, gast.Attribute) and n.attr in _LIST_MUTATORS
-        and isinstance(n.value, gast.Name) and n.value.id in lists
-    }
 
 
 def _list_locals(ctx) -> set:

@@ -22,12 +22,17 @@ _SPECIAL = frozenset({
 
 
 class Activity:
-    __slots__ = ("attribute_writes", "reads", "writes")
+    __slots__ = ("attribute_writes", "in_place", "reads", "writes")
 
     def __init__(self) -> None:
         self.reads: set = set()
         self.writes: set = set()
         self.attribute_writes: set = set()  # "a.b.c" for assignments to attribute chains over a name
+        self.in_place: set = set()  # names whose list-changing method is taken (x.append)
+
+
+# List methods that change the list in place (its length, or its items' order).
+LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
 
 
 def of(nodes) -> Activity:
@@ -55,10 +60,13 @@ def _visit(node, act: Activity) -> None:
             act.writes.add(node.id)
         return
     if cls not in _SPECIAL:
-        if cls is gast.Attribute and type(node.ctx) is gast.Store:
-            dotted = _dotted(node)
-            if dotted is not None:
-                act.attribute_writes.add(dotted)
+        if cls is gast.Attribute:
+            if type(node.ctx) is gast.Store:
+                dotted = _dotted(node)
+                if dotted is not None:
+                    act.attribute_writes.add(dotted)
+            elif node.attr in LIST_MUTATORS and type(node.value) is gast.Name:
+                act.in_place.add(node.value.id)
         for child in trees.children(node):
             _visit(child, act)
         return
