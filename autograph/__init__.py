@@ -13,8 +13,28 @@ companions are loaded on first use.
 
 from __future__ import annotations
 
-from .api import convert, do_not_convert, to_code, to_graph
-from .runtime.errors import ConversionError, StagingError
+import os as _os
+
+
+def _source_checkout_subpackages() -> None:
+    """In a source checkout (``converters/`` and ``runtime/`` beside this package,
+    as the installer maps them), let ``autograph.runtime`` and
+    ``autograph.converters`` resolve there too: ``python -m autograph`` or
+    ``import autograph`` run from the repository root then find this directory
+    first, installed or not."""
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    root = _os.path.dirname(here)
+    if _os.path.isdir(_os.path.join(here, "runtime")):
+        return  # an installed copy: the subpackages are inside
+    if all(_os.path.isfile(_os.path.join(root, *parts)) for parts in (
+            ("pyproject.toml",), ("runtime", "__init__.py"), ("converters", "__init__.py"))):
+        __path__.append(root)
+
+
+_source_checkout_subpackages()
+
+from .api import convert, do_not_convert, to_code, to_graph  # noqa: E402
+from .runtime.errors import ConversionError, StagingError  # noqa: E402
 
 __version__ = "0.1.0"
 

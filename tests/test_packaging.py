@@ -19,3 +19,26 @@ def test_every_package_is_installed():
                 rel = os.path.relpath(dirpath, os.path.join(ROOT, top))
                 found.add(name if rel == "." else name + "." + rel.replace(os.sep, "."))
     assert found == listed
+
+
+def test_a_source_checkout_imports_without_the_installer_mapping():
+    """``python -m autograph`` from the repository root finds ``autograph/`` there first;
+    its subpackages must resolve from the checkout, with no editable-install finder."""
+    import site
+    import subprocess
+    import sys
+    import sysconfig
+
+    paths = [ROOT, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    paths += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+    code = (
+        "import sys; sys.path[:0] = {paths!r}\n"
+        "import autograph, autograph.runtime, autograph.converters\n"
+        "assert autograph.runtime.__file__.startswith({root!r})\n"
+        "from autograph import cli\n"
+        "print(cli.run('examples/collatz.py', ['collatz_steps'], False))\n"
+    ).format(paths=paths, root=os.path.join(ROOT, "runtime"))
+    # -S: no site-packages processing, so no editable-install finder (.pth) is active.
+    result = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "ag__.while_stmt(" in result.stdout
