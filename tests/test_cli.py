@@ -9,7 +9,6 @@ no traceback.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
