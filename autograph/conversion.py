@@ -88,16 +88,7 @@ def convertible(fn_node) -> bool:
     """Generators and coroutines run as they are: they cannot be staged."""
     if isinstance(fn_node, gast.AsyncFunctionDef):
         return False
-    return not any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in _scope_nodes(fn_node.body))
-
-
-def _scope_nodes(body):
-    stack = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            stack.extend(trees.children(node))
+    return not any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in trees.walk_scope(fn_node.body))
 
 
 def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool = True, class_cell: bool = False):
@@ -150,7 +141,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
 def _maybe_unbound_names(body, ctx) -> set:
     marked = ctx.maybe_undefined
     names = set()
-    for node in _scope_nodes(body):
+    for node in trees.walk_scope(body):
         if id(node) in marked:
             names.add(node.target.id if isinstance(node, gast.AugAssign) else node.id)
     return names
@@ -191,7 +182,7 @@ def _remove_declarations(stmts) -> list:
         if isinstance(node, (gast.Global, gast.Nonlocal)):
             stmts.remove(node)
             found.append(node)
-    for node in _scope_nodes(stmts):
+    for node in trees.walk_scope(stmts):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list) and not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
@@ -221,7 +212,7 @@ def _explicit_super(body, fn_node) -> None:
     args = fn_node.args.posonlyargs + fn_node.args.args
     if not args:
         return
-    for node in _scope_nodes(body):
+    for node in trees.walk_scope(body):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
             node.args = [
                 gast.Name(id="__class__", ctx=gast.Load(), annotation=None, type_comment=None),

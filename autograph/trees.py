@@ -1,8 +1,10 @@
-"""Copying and comparing gast trees, faster than ``copy.deepcopy`` and ``gast.dump``.
+"""Small fast tools over gast trees: copy, compare, walk, translate to and from ``ast``.
 
-Conversion copies many small trees (every template use, the original body of
-each function); the generic deep copy spends most of its time in bookkeeping
-that AST nodes do not need (memo tables, reduce protocols).
+They replace ``copy.deepcopy``, ``gast.dump`` comparisons, ``gast.walk`` and
+``gast.ast_to_gast``/``gast_to_ast`` on conversion's hot path: conversion copies
+many small trees (every template use, the original body of each function), and
+the generic versions spend most of their time on bookkeeping AST nodes do not
+need (memo tables, reduce protocols, visiting contexts and operators).
 """
 
 from __future__ import annotations
@@ -88,6 +90,20 @@ def walk(node):
         node = stack.pop()
         yield node
         stack.extend(children(node))
+
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def walk_scope(nodes):
+    """Every node of the statements ``nodes`` in their own scope: nested
+    functions, lambdas and classes are yielded but not entered."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(children(node))
 
 
 def to_ast(node, location=None):

@@ -33,7 +33,7 @@ def _list_locals(ctx) -> set:
     """Locals that are lists wherever they are assigned (``out = []``, ``list(...)``)."""
     if ctx.list_locals is None:
         kinds: dict = {}
-        for n in _scope_walk(ctx.fn_node.body):
+        for n in trees.walk_scope(ctx.fn_node.body):
             if isinstance(n, gast.Assign):
                 is_list = isinstance(n.value, (gast.List, gast.ListComp)) or (
                     isinstance(n.value, gast.Call) and isinstance(n.value.func, gast.Name)
@@ -45,15 +45,6 @@ def _list_locals(ctx) -> set:
                 kinds[n.target.id] = False
         ctx.list_locals = {name for name, is_list in kinds.items() if is_list} & (ctx.locals - ctx.cells)
     return ctx.list_locals
-
-
-def _scope_walk(nodes):
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            stack.extend(trees.children(node))
 
 
 def function(name: str, params: list, body: list, results, ctx, construct) -> gast.FunctionDef:

@@ -154,7 +154,7 @@ def free_reads(scope) -> set:
     inner = of(body)
     local = set(inner.writes)
     declared_outer = set()
-    for node in _walk_scope(body):
+    for node in trees.walk_scope(body):
         if isinstance(node, gast.Global):
             declared_outer |= set(node.names)
         elif isinstance(node, gast.Nonlocal):
@@ -173,21 +173,10 @@ def parameters(args) -> set:
     return set(names)
 
 
-def _walk_scope(body):
-    """Walk statements without entering nested scopes."""
-    stack = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, _SCOPES):
-            continue
-        stack.extend(trees.children(node))
-
-
 def declared_nonlocal(body) -> tuple:
     """(global names, nonlocal names) declared directly in this scope."""
     glob, nonloc = set(), set()
-    for node in _walk_scope(body):
+    for node in trees.walk_scope(body):
         if isinstance(node, gast.Global):
             glob |= set(node.names)
         elif isinstance(node, gast.Nonlocal):
@@ -203,7 +192,7 @@ def has_walrus(node) -> bool:
 def captured(body) -> set:
     """Names that nested functions and lambdas of this scope read from it (its cells)."""
     names = set()
-    for node in _walk_scope(body):
+    for node in trees.walk_scope(body):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
             names |= free_reads(node)
     return names
