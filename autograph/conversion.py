@@ -215,8 +215,8 @@ def _explicit_super(body, fn_node) -> None:
     for node in trees.walk_scope(body):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "super" and not node.args:
             node.args = [
-                gast.Name(id="__class__", ctx=gast.Load(), annotation=None, type_comment=None),
-                gast.Name(id=args[0].id, ctx=gast.Load(), annotation=None, type_comment=None),
+                templates.load("__class__"),
+                templates.load(args[0].id),
             ]
             origins.fill(node, node)
 

@@ -41,6 +41,16 @@ def replace_expr(template: str, **replacements):
     return stmt.value
 
 
+def load(name: str) -> gast.Name:
+    """A node reading the variable ``name``."""
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def constant(value) -> gast.Constant:
+    """A node for the literal ``value`` (a string, number, bool or None)."""
+    return gast.Constant(value=value, kind=None)
+
+
 def _as_name(value, ctx):
     if isinstance(value, str):
         return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)

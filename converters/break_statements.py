@@ -54,7 +54,7 @@ def _test_inside(node):
     (stop,) = templates.replace(
         "if ag__.not_(test):\n    orelse\n    break", test=node.test, orelse=node.orelse or [gast.Pass()]
     )
-    node.test = gast.Constant(value=True, kind=None)
+    node.test = templates.constant(True)
     node.body = [stop] + node.body
     node.orelse = []
     return node

@@ -15,8 +15,6 @@ remains in the scope (in generated functions neither).
 
 from __future__ import annotations
 
-import gast
-
 from autograph import templates
 
 from . import shared, state
@@ -38,7 +36,7 @@ class Conditionals(state.StagedControlFlow):
             orelse = defs[-1].name
         call = templates.replace_expr(
             "ag__.if_stmt(test, body, orelse, state, labels)",
-            test=node.test, body=body.name, orelse=orelse or _none(), state=state.names_tuple(names),
+            test=node.test, body=body.name, orelse=orelse or templates.constant(None), state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
         defs = [self.visit(d) for d in defs]
@@ -48,10 +46,6 @@ class Conditionals(state.StagedControlFlow):
             defs += accessors
             call.keywords.append(argument)
         return before + defs + state.assign_result(names, call)
-
-
-def _none():
-    return gast.Constant(value=None, kind=None)
 
 
 def transform(node, ctx) -> None:

@@ -55,7 +55,7 @@ class ItemAssignments(transformer.Base):
 def _index(node):
     """The index as an ordinary expression: ``a:b`` becomes ``slice(a, b, None)``."""
     if isinstance(node, gast.Slice):
-        parts = [p if p is not None else gast.Constant(value=None, kind=None) for p in (node.lower, node.upper, node.step)]
+        parts = [p if p is not None else templates.constant(None) for p in (node.lower, node.upper, node.step)]
         return templates.replace_expr("slice(lower, upper, step)", lower=parts[0], upper=parts[1], step=parts[2])
     if isinstance(node, gast.Tuple) and any(isinstance(e, gast.Slice) for e in node.elts):
         node.elts = [_index(e) for e in node.elts]

@@ -78,8 +78,8 @@ class LogicalExpressions(transformer.Base):
 
 def _copy_operand(node):
     if isinstance(node, gast.Name):
-        return gast.Name(id=node.id, ctx=gast.Load(), annotation=None, type_comment=None)
-    return gast.Constant(value=node.value, kind=None)
+        return templates.load(node.id)
+    return templates.constant(node.value)
 
 
 def transform(node, ctx) -> None:

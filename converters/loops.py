@@ -68,7 +68,7 @@ class Loops(state.StagedControlFlow):
             labels=state.labels_tuple(names, ctx),
         )
         if extra is not None:
-            call.args.append(gast.Name(id=defs[-1].name, ctx=gast.Load(), annotation=None, type_comment=None))
+            call.args.append(templates.load(defs[-1].name))
         defs = [self.visit(d) for d in defs] + self._shared(node, [node.target] + node.body, call)
         return before + defs + state.assign_result(names, call)
 

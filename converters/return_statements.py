@@ -86,7 +86,7 @@ class _Lowering:
 
     def _lowered_return(self, stmt, in_loop: bool) -> list:
         self.lowered += 1
-        value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
+        value = stmt.value if stmt.value is not None else templates.constant(None)
         lowered = templates.replace(
             "retval = value\ndo_return = True", retval=self.retval, value=value, do_return=self.do_return
         )

@@ -44,16 +44,16 @@ def accessors(node, shared: list, ctx) -> tuple:
     getter, setter = ctx.namer.new("get_shared"), ctx.namer.new("set_shared")
     reads, writes = [], []
     for i, name in enumerate(shared):
-        value = templates.replace_expr("ag__values[i]", i=gast.Constant(value=i, kind=None))
+        value = templates.replace_expr("ag__values[i]", i=templates.constant(i))
         if "." in name:
             obj, _, attr = name.rpartition(".")
             target = templates.replace_expr(obj)
-            reads.append(templates.replace_expr("ag__.ldattr(obj, attr)", obj=target, attr=_str(attr)))
+            reads.append(templates.replace_expr("ag__.ldattr(obj, attr)", obj=target, attr=templates.constant(attr)))
             writes += templates.replace("ag__.stattr(obj, attr, value)", obj=templates.replace_expr(obj),
-                                        attr=_str(attr), value=value)
+                                        attr=templates.constant(attr), value=value)
         else:
-            reads.append(_load(name) if name in certain else
-                         templates.replace_expr("ag__.ldu(lambda: name, label)", name=name, label=_str(name)))
+            reads.append(templates.load(name) if name in certain else
+                         templates.replace_expr("ag__.ldu(lambda: name, label)", name=name, label=templates.constant(name)))
             writes += templates.replace("name = value", name=name, value=value)
     defs = templates.replace(
         "def getter():\n    return values\ndef setter(ag__values):\n    writes",
@@ -65,16 +65,8 @@ def accessors(node, shared: list, ctx) -> tuple:
             defs[1].body.insert(0, kind(names=needed))
     for fn in defs:
         ctx.generated.add(id(fn))
-    labels = gast.Tuple(elts=[_str(n) for n in shared], ctx=gast.Load())
+    labels = gast.Tuple(elts=[templates.constant(n) for n in shared], ctx=gast.Load())
     argument = gast.keyword(
-        arg="shared", value=gast.Tuple(elts=[_load(getter), _load(setter), labels], ctx=gast.Load()),
+        arg="shared", value=gast.Tuple(elts=[templates.load(getter), templates.load(setter), labels], ctx=gast.Load()),
     )
     return defs, argument
-
-
-def _load(name: str):
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
-
-
-def _str(text: str):
-    return gast.Constant(value=text, kind=None)

@@ -71,11 +71,7 @@ def names_tuple(names, store: bool = False):
 
 def labels_tuple(names, ctx):
     """How runtime errors name the state variables (``ctx.labels`` renames generated ones)."""
-    return gast.Tuple(elts=[_str(ctx.labels.get(n, n)) for n in names], ctx=gast.Load())
-
-
-def _str(text: str):
-    return gast.Constant(value=text, kind=None)
+    return gast.Tuple(elts=[templates.constant(ctx.labels.get(n, n)) for n in names], ctx=gast.Load())
 
 
 def assign_result(names, call) -> list:
@@ -142,7 +138,7 @@ class StagedControlFlow(transformer.Base):
                     continue
                 maybe = name in possible
             if maybe:
-                out.extend(templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=_str(name)))
+                out.extend(templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=templates.constant(name)))
             else:
-                out.extend(templates.replace("name = ag__.Undefined(label)", name=name, label=_str(name)))
+                out.extend(templates.replace("name = ag__.Undefined(label)", name=name, label=templates.constant(name)))
         return out

@@ -30,7 +30,7 @@ class Variables(transformer.Base):
             if isinstance(target, gast.Name) and target.id in self.ctx.locals:
                 if id(target) in self.ctx.maybe_undefined:
                     out.extend(templates.replace("ag__.ld(name)", name=target.id))
-                out.extend(templates.replace("name = ag__.Undefined(label)", name=target.id, label=gast.Constant(value=target.id, kind=None)))
+                out.extend(templates.replace("name = ag__.Undefined(label)", name=target.id, label=templates.constant(target.id)))
             else:
                 kept.append(self.visit(target))
         if kept:
