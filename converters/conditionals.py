@@ -39,12 +39,7 @@ class Conditionals(state.StagedControlFlow):
             test=node.test, body=body.name, orelse=orelse or templates.constant(None), state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        defs = [self.visit(d) for d in defs]
-        in_place = shared.names(ctx, node.body + node.orelse)
-        if in_place:
-            accessors, argument = shared.accessors(node, in_place, ctx)
-            defs += accessors
-            call.keywords.append(argument)
+        defs = [self.visit(d) for d in defs] + shared.carry(node, node.body + node.orelse, call, ctx)
         return before + defs + state.assign_result(names, call)
 
 

@@ -38,7 +38,7 @@ class Loops(state.StagedControlFlow):
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        defs = [self.visit(test), self.visit(body)] + self._shared(node, node.body, call)
+        defs = [self.visit(test), self.visit(body)] + shared.carry(node, node.body, call, ctx)
         return before + defs + state.assign_result(names, call)
 
     def visit_For(self, node):
@@ -69,18 +69,8 @@ class Loops(state.StagedControlFlow):
         )
         if extra is not None:
             call.args.append(templates.load(defs[-1].name))
-        defs = [self.visit(d) for d in defs] + self._shared(node, [node.target] + node.body, call)
+        defs = [self.visit(d) for d in defs] + shared.carry(node, [node.target] + node.body, call, ctx)
         return before + defs + state.assign_result(names, call)
-
-    def _shared(self, node, parts, call) -> list:
-        """Accessor definitions for the in-place variables the loop assigns (and
-        the ``shared=`` argument they add to ``call``)."""
-        in_place = shared.names(self.ctx, parts)
-        if not in_place:
-            return []
-        accessors, argument = shared.accessors(node, in_place, self.ctx)
-        call.keywords.append(argument)
-        return accessors
 
 
 def transform(node, ctx) -> None:

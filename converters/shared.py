@@ -38,6 +38,18 @@ def names(ctx, parts) -> list:
     return sorted(found)
 
 
+def carry(node, parts, call, ctx) -> list:
+    """The accessor definitions for what construct ``node`` (statements ``parts``)
+    assigns in place, with the ``shared=`` keyword they need added to ``call``
+    (its ``ag__.if_stmt``/``while_stmt``/``for_stmt``); nothing if there is none."""
+    in_place = names(ctx, parts)
+    if not in_place:
+        return []
+    defs, argument = accessors(node, in_place, ctx)
+    call.keywords.append(argument)
+    return defs
+
+
 def accessors(node, shared: list, ctx) -> tuple:
     """(the getter and setter definitions, the ``shared=`` keyword) for ``shared``."""
     certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
