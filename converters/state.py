@@ -24,7 +24,9 @@ def carried(node, ctx, parts) -> list:
     A local list that the construct grows or shrinks in place (``out.append(x)``)
     counts as assigned: a backend then sees its length change and says so."""
     act = activity.of(parts)
-    written = act.writes | (act.in_place & _list_locals(ctx)) if act.in_place else act.writes
+    written = act.writes
+    if act.in_place:
+        written = written | (act.in_place & _list_locals(ctx))
     live = ctx.liveness.live_out.get(node, set()) | ctx.liveness.live_in.get(node, set())
     return sorted((written & live) - ctx.globals - ctx.nonlocals - ctx.cells)
 
@@ -124,14 +126,18 @@ class StagedControlFlow(transformer.Base):
         local: bound only as a parameter or once assigned in it."""
         ctx = self.ctx
         certain, possible = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))
+        certain_in_fn = None  # what the innermost generated function assigns before node, if asked
         out = []
         for name in names:
             if self.scopes:
                 fn, params, outer_certain = self.scopes[-1]
                 if name in params or (name in certain and name not in outer_certain):
                     continue
-                if name in certain and name in self._certain_in(fn, node):
-                    continue  # assigned again in the generated function before the construct
+                if name in certain:
+                    if certain_in_fn is None:
+                        certain_in_fn = self._certain_in(fn, node)
+                    if name in certain_in_fn:
+                        continue  # assigned again in the generated function before the construct
                 maybe = name in certain or name in possible
             else:
                 if name in certain or name in ctx.preassigned:
