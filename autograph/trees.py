@@ -120,9 +120,7 @@ def to_ast(node, location=None):
     if target is None:
         target = _AST_CLASSES[cls] = getattr(ast, cls.__name__)
     if "lineno" in cls._attributes:
-        lineno = getattr(node, "lineno", None)
-        if lineno is not None:
-            location = (lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+        location = _location(node, location)
     if cls is gast.Name:
         new = ast.Name(node.id, type(node.ctx) is gast.Load and _LOAD or _store_or_del(node.ctx))
     elif cls is gast.arguments:
@@ -170,11 +168,18 @@ def _arg(name, location):
         return None
     annotation = None if name.annotation is None else to_ast(name.annotation, location)
     new = ast.arg(name.id, annotation, name.type_comment)
-    node_location = location if getattr(name, "lineno", None) is None else (
-        name.lineno, name.col_offset, getattr(name, "end_lineno", None), getattr(name, "end_col_offset", None))
-    if node_location is not None:
-        new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = node_location
+    location = _location(name, location)
+    if location is not None:
+        new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = location
     return new
+
+
+def _location(node, inherited):
+    """``node``'s (lineno, col_offset, end_lineno, end_col_offset), or ``inherited``."""
+    lineno = getattr(node, "lineno", None)
+    if lineno is None:
+        return inherited
+    return lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
 
 
 def from_ast(node):
