@@ -136,17 +136,12 @@ class _Shared:
         self.names = tuple(names) + tuple(shared_names)
 
     def body(self, fn, item: bool = False):
-        n, get, put = self.n, self.get, self.put
-        if item:
-            def run_item(item, *s):
-                put(s[n:])
-                return tuple(fn(item, *s[:n])) + tuple(get())
-            run_item.__wrapped__ = fn
-            return run_item
+        """``fn`` over (the loop item, if ``item``, then) the state and the shared values."""
+        n, get, put = self.n + (1 if item else 0), self.get, self.put
 
-        def run(*s):
-            put(s[n:])
-            return tuple(fn(*s[:n])) + tuple(get())
+        def run(*args):
+            put(args[n:])
+            return tuple(fn(*args[:n])) + tuple(get())
         run.__wrapped__ = fn
         return run
 
