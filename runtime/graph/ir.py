@@ -196,34 +196,28 @@ def escaped_value(graph: Graph):
     defines it — a value computed in a branch or loop body that left it other than
     as one of its results (through an attribute, a global, a container) — or None.
     ``reader source`` is None when the graph's outputs read it."""
-    inputs = {v.id for v in graph.inputs if isinstance(v, Value)}
-
     def missing(values, visible):
         for value in values:
             if value.const is None and value.id not in visible:
                 return value
         return None
 
-    def check(block: Block, visible: set):
+    def check(block: Block, visible: set, results: list):
         visible = visible | {p.id for p in block.params}
         for op in block.ops:
             value = missing(op.inputs(), visible)
             if value is not None:
                 return op.source, value
             for sub in op.blocks.values():
-                found = check(sub, visible)
+                found = check(sub, visible, _values(sub.results))
                 if found is not None:
                     return found
             visible |= {v.id for v in op.outputs}
-        value = missing(_values(block.results), visible)
+        value = missing(results, visible)
         return None if value is None else (None, value)
 
-    found = check(graph.body, inputs)
-    if found is not None:
-        return found
-    visible = inputs | {v.id for op in graph.body.ops for v in op.outputs}
-    value = missing(_values(graph.outputs), visible)
-    return None if value is None else (None, value)
+    inputs = {v.id for v in graph.inputs if isinstance(v, Value)}
+    return check(graph.body, inputs, _values(graph.body.results) + _values(graph.outputs))
 
 
 def _values(structure) -> list:
