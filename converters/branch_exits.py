@@ -1,10 +1,14 @@
 """Statements after an ``if`` whose branch always leaves move into its other branch.
 
     for x in xs:                 for x in xs:
-        if x < 0:                    if x < 0:
-            continue       ->            pass
-        total += x                   else:
-                                         total += x
+        if x < 0:                    if not x < 0:
+            continue       ->            total += x
+        total += x
+
+    if x < 0:                    if x < 0:
+        return -1        ->          return -1
+    y = x                        else:
+                                     y = x
 
 A branch that ends in ``return``, ``raise``, ``break`` or ``continue`` (or in an
 ``if`` whose branches all do) never reaches the statements after the ``if``, so
