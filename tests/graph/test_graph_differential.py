@@ -1,10 +1,26 @@
 """Every function here runs three ways: as plain Python on NumPy arrays, and as an
 autograph.function (traced, compiled). Values, dtypes and shapes must agree."""
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
 import autograph as ag
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from staged_cases import (  # noqa: E402
+    attributes_in_branches,
+    attributes_in_while,
+    captured_in_branch,
+    captured_in_tensor_for,
+    captured_in_while,
+    captured_with_tensor_break,
+    dict_updated_in_while,
+    list_item_set_in_branch,
+    nonlocal_counter_in_branch,
+)
 
 
 def collatz(n):
@@ -156,84 +172,6 @@ def chained_temporaries(x, w):
     return x
 
 
-# Variables that closures capture are assigned in place by the generated functions;
-# a staged branch or loop must still carry them (the ``shared=`` argument).
-def captured_in_branch(x):
-    y = x * 0
-    if x.sum() > 0:
-        y = x + 1
-    g = lambda: y * 2
-    return g()
-
-
-def captured_in_while(x):
-    y = x
-    while y.sum() < 10:
-        y = y + 3
-    return (lambda: y)()
-
-
-def captured_in_tensor_for(x):
-    total = x[0] * 0
-    for v in x:
-        total = total + v
-    get = lambda: total
-    return get()
-
-
-def captured_with_tensor_break(x):
-    s = x[0] * 0
-    for i in range(4):
-        if s > 3:
-            break
-        s = s + x[i]
-    return (lambda: s)()
-
-
-def nonlocal_counter_in_branch(x):
-    count = 0
-
-    def bump(v):
-        nonlocal count
-        if v > 0:
-            count += 1
-        return v * 2
-
-    y = bump(x)
-    y = bump(y - 5)
-    return y, count
-
-
-class _Acc:
-    def __init__(self):
-        self.total = 0.0
-        self.steps = 0
-
-    def update(self, x):
-        if x > 0:
-            self.total = self.total + x
-        else:
-            self.steps += 1
-        return self.total
-
-
-def attributes_in_branches(x):
-    a = _Acc()
-    a.update(x)
-    a.update(x - 10)
-    for i in range(3):
-        a.update(x * i)
-    return a.total, a.steps
-
-
-def attributes_in_while(x):
-    a = _Acc()
-    while a.total < 10:
-        a.total = a.total + x
-        a.steps += 1
-    return a.total, a.steps
-
-
 # Lists and dicts updated in place inside staged branches and loops: each traced
 # branch works on its own copy, the construct's result is the updated container.
 def dict_updated_in_branch(x, flag):
@@ -241,14 +179,6 @@ def dict_updated_in_branch(x, flag):
     if x > 0:
         out["a"] = out["a"] + 1
     return out
-
-
-def dict_updated_in_while(x):
-    d = {"n": 0, "v": x}
-    while d["v"] < 100:
-        d["v"] = d["v"] * 2
-        d["n"] += 1
-    return d
 
 
 def dict_accumulated_in_tensor_for(xs):
@@ -259,13 +189,6 @@ def dict_accumulated_in_tensor_for(xs):
         else:
             stats["neg"] -= v
     return stats
-
-
-def list_item_set_in_branch(x):
-    pair = [x, x * 0]
-    if x > 1:
-        pair[1] = x * 3
-    return pair
 
 
 CASES = [

@@ -7,11 +7,26 @@ Eagerly, JAX arrays are concrete and Python control flow on them just works; und
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 
 import jax
 import jax.numpy as jnp
 import pytest
 from jax_helpers import assert_matches_eager, assert_same_values, staged
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from staged_cases import (  # noqa: E402
+    attributes_in_branches,
+    attributes_in_while,
+    captured_in_branch,
+    captured_in_tensor_for,
+    captured_in_while,
+    captured_with_tensor_break,
+    dict_updated_in_while,
+    list_item_set_in_branch,
+    nonlocal_counter_in_branch,
+)
 
 # ------------------------------------------------------------ conditionals
 
@@ -442,52 +457,9 @@ def test_setitem_with_traced_value_into_list_and_concrete_array():
     assert_same_values(jnp.array([0.0, 0.0, 5.0]), base)
 
 
-# Variables captured by closures (or declared nonlocal) are assigned in place by the
-# generated functions; lax.cond / while_loop must still carry them.
-def captured_in_branch(x):
-    y = x * 0
-    if x > 0:
-        y = x + 1
-    return (lambda: y * 2)()
-
-
-def captured_in_while(x):
-    y = x
-    while y < 10:
-        y = y + 3
-    return (lambda: y)()
-
-
-def captured_in_array_for(xs):
-    total = xs[0] * 0
-    for v in xs:
-        total = total + v
-    return (lambda: total)()
-
-
-def captured_with_traced_break(xs):
-    s = xs[0] * 0
-    for i in range(4):
-        if s > 3:
-            break
-        s = s + xs[i]
-    return (lambda: s)()
-
-
-def nonlocal_counter_in_branch(x):
-    count = 0
-
-    def bump(v):
-        nonlocal count
-        if v > 0:
-            count += 1
-        return v * 2
-
-    y = bump(x)
-    y = bump(y - 5)
-    return y, count
-
-
+# Variables and attributes assigned in place by the generated functions, and
+# containers updated in place (tests/staged_cases.py, shared with tests/graph):
+# lax.cond / while_loop must still carry them.
 @pytest.mark.parametrize("x", [-3.0, 3.0])
 @pytest.mark.parametrize("f", [captured_in_branch, captured_in_while, nonlocal_counter_in_branch])
 def test_captured_variables_are_carried(f, x):
@@ -495,39 +467,9 @@ def test_captured_variables_are_carried(f, x):
 
 
 @pytest.mark.parametrize("xs", [[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5]])
-@pytest.mark.parametrize("f", [captured_in_array_for, captured_with_traced_break])
+@pytest.mark.parametrize("f", [captured_in_tensor_for, captured_with_tensor_break])
 def test_captured_variables_are_carried_by_loops(f, xs):
     assert_matches_eager(f, jnp.array(xs, jnp.float32))
-
-
-class _Acc:
-    def __init__(self):
-        self.total = 0.0
-        self.steps = 0
-
-    def update(self, x):
-        if x > 0:
-            self.total = self.total + x
-        else:
-            self.steps += 1
-        return self.total
-
-
-def attributes_in_branches(x):
-    a = _Acc()
-    a.update(x)
-    a.update(x - 10)
-    for i in range(3):
-        a.update(x * i)
-    return a.total, a.steps
-
-
-def attributes_in_while(x):
-    a = _Acc()
-    while a.total < 10:
-        a.total = a.total + x
-        a.steps += 1
-    return a.total, a.steps
 
 
 @pytest.mark.parametrize("x", [-3.0, 3.0])
@@ -543,21 +485,6 @@ def dict_updated_in_branch(x):
     if x > 0:
         out["a"] = out["a"] + 1
     return out
-
-
-def dict_updated_in_while(x):
-    d = {"n": 0, "v": x}
-    while d["v"] < 100:
-        d["v"] = d["v"] * 2
-        d["n"] += 1
-    return d
-
-
-def list_item_set_in_branch(x):
-    pair = [x, x * 0]
-    if x > 1:
-        pair[1] = x * 3
-    return pair
 
 
 @pytest.mark.parametrize("x", [-2.0, 0.5, 3.0])
