@@ -1,0 +1,171 @@
+"""The conformance suite's one fixture: ``backend``, parametrized over every staging
+backend. A staged test is written once, from Python's and the frameworks' semantics,
+and runs on each backend by what it asks of the fixture:
+
+    def test_something(backend):
+        backend.check(fn, np.int32(3), np.arange(4.0))   # staged == eager, leaf by leaf
+        backend.check_raises(fn, ValueError, "message", np.int32(-1))  # same error, staged and eager
+        backend.staging_error(fn, "pinned text", np.int32(1))           # StagingError text
+
+Arguments that are NumPy arrays or NumPy scalars become the backend's arrays (and are
+traced); anything else is a Python value held fixed for the trace. A case that needs
+array constructors takes ``xp`` as a keyword (``backend.xp``: numpy or jax.numpy).
+
+A new backend joins the suite by adding one entry to ``BACKENDS`` below. In CI every
+backend's framework is installed; a missing framework is a test error, never a skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def _is_array_arg(value) -> bool:
+    return isinstance(value, (np.ndarray, np.generic))
+
+
+class Backend:
+    """What a staged test asks of a backend. Subclasses say how to stage and convert."""
+
+    name = "backend"
+    xp = np
+    python_outputs_become_arrays = False  # jax.jit returns every output as an array
+
+    def asarray(self, value):
+        raise NotImplementedError
+
+    def stage(self, fn, args, kwargs):
+        """A callable that runs ``fn`` staged on ``args`` (the array args are traced)."""
+        raise NotImplementedError
+
+    def to_numpy(self, value):
+        return np.asarray(value)
+
+    # -- what tests call
+
+    def split(self, args):
+        return tuple(self.asarray(a) if _is_array_arg(a) else a for a in args)
+
+    def eager(self, fn, *args, **kwargs):
+        """``fn`` run as plain Python on this backend's concrete arrays."""
+        return fn(*self.split(args), **kwargs)
+
+    def staged(self, fn, *args, **kwargs):
+        """``fn`` run staged (traced into this backend's graph) on the same arguments."""
+        return self.stage(fn, self.split(args), kwargs)()
+
+    def check(self, fn, *args, **kwargs):
+        """Staged and eager agree: value, dtype, shape, container types, printed output."""
+        eager_out, eager_printed = _capture(lambda: self.eager(fn, *args, **kwargs))
+        staged_out, staged_printed = _capture(lambda: self.staged(fn, *args, **kwargs))
+        self.assert_same(eager_out, staged_out)
+        assert staged_printed == eager_printed
+        return staged_out
+
+    def check_raises(self, fn, exc_type, match, *args, **kwargs):
+        """Eager and staged both raise ``exc_type``, with ``match`` (a regex) in the message."""
+        with pytest.raises(exc_type, match=match):
+            self.eager(fn, *args, **kwargs)
+        with pytest.raises(exc_type, match=match):
+            self.staged(fn, *args, **kwargs)
+
+    def staging_error(self, fn, *args, **kwargs):
+        """The StagingError text ``fn`` gives when staged (for pinned messages)."""
+        with pytest.raises(ag.StagingError) as info:
+            self.staged(fn, *args, **kwargs)
+        return str(info.value)
+
+    def assert_same(self, expected, actual, path="result"):
+        if expected is None or isinstance(expected, (str, bytes)):
+            assert actual == expected, path
+            return
+        if isinstance(expected, (tuple, list)):
+            assert type(actual) is type(expected), (path, type(actual), type(expected))
+            assert len(actual) == len(expected), path
+            for i, (e, a) in enumerate(zip(expected, actual)):
+                self.assert_same(e, a, f"{path}[{i}]")
+            return
+        if isinstance(expected, dict):
+            assert type(actual) is type(expected) and actual.keys() == expected.keys(), path
+            for k in expected:
+                self.assert_same(expected[k], actual[k], f"{path}[{k!r}]")
+            return
+        if isinstance(expected, (bool, int, float, complex)):
+            if self.python_outputs_become_arrays and _is_backend_array(actual):
+                assert self.to_numpy(actual).shape == () and actual == expected, (path, actual)
+                return
+            assert type(actual) is type(expected) and actual == expected, (path, actual, expected)
+            return
+        e, a = self.to_numpy(expected), self.to_numpy(actual)
+        assert a.shape == e.shape, (path, a.shape, e.shape)
+        assert a.dtype == e.dtype, (path, a.dtype, e.dtype)
+        np.testing.assert_allclose(a, e, rtol=1e-6, err_msg=path)
+
+
+def _is_backend_array(value) -> bool:
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
+def _capture(run):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        value = run()
+    return value, out.getvalue()
+
+
+class NumpyEngine(Backend):
+    """The built-in NumPy graph engine: ``ag.function``."""
+
+    name = "numpy"
+    xp = np
+
+    def asarray(self, value):
+        return np.asarray(value) if isinstance(value, np.ndarray) else value
+
+    def stage(self, fn, args, kwargs):
+        return lambda: ag.function(fn)(*args, **kwargs)
+
+
+class Jax(Backend):
+    """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
+
+    name = "jax"
+    python_outputs_become_arrays = True
+
+    def __init__(self) -> None:
+        import jax  # a missing framework is an error here, never a skip
+        import jax.numpy as jnp
+
+        self.jax, self.xp = jax, jnp
+
+    def asarray(self, value):
+        return self.xp.asarray(value)
+
+    def stage(self, fn, args, kwargs):
+        converted = ag.convert(fn)
+        traced = [i for i, a in enumerate(args) if _is_backend_array(a)]
+
+        def run(*arrays):
+            full = list(args)
+            for i, a in zip(traced, arrays):
+                full[i] = a
+            return converted(*full, **kwargs)
+
+        return lambda: self.jax.jit(run)(*(args[i] for i in traced))
+
+    def to_numpy(self, value):
+        return np.asarray(value)
+
+
+BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def backend(request) -> Backend:
+    return BACKENDS[request.param]()

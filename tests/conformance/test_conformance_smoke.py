@@ -1,0 +1,52 @@
+"""The fixture itself: a staged loop and branch agree with eager on every backend."""
+
+import numpy as np
+
+import autograph as ag
+
+
+def collatz(n):
+    steps = n * 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def clipped_sum(x, limit):
+    total = x[0] * 0
+    for v in x:
+        if total > limit:
+            break
+        total = total + v
+    return total, limit
+
+
+def test_collatz(backend):
+    backend.check(collatz, np.int32(27))
+
+
+def test_break_with_python_argument(backend):
+    backend.check(clipped_sum, np.arange(6.0), 4)
+
+
+def test_assert_message(backend):
+    def positive(x):
+        assert x > 0, "x must be positive"
+        return x
+
+    backend.check(positive, np.int32(3))
+
+
+def test_staging_error_names_variable(backend):
+    def one_side(x):
+        if x > 0:
+            y = x
+        return y
+
+    text = backend.staging_error(one_side, np.int32(1))
+    assert "'y'" in text
+    assert isinstance(ag.StagingError, type)
