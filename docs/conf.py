@@ -1,0 +1,38 @@
+"""Sphinx configuration: the reference is generated from the installed package's docstrings
+(Google style, read by napoleon); every ``>>>`` example runs under ``sphinx-build -b doctest``."""
+
+import autograph
+
+project = "autograph"
+author = "the autograph authors"
+copyright = "2026, the autograph authors"
+release = version = autograph.__version__
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.doctest"]
+exclude_patterns = ["_build"]
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+# Every doctest block (in these pages and in docstrings) starts from these imports.
+doctest_global_setup = """
+import numpy as np
+import autograph as ag
+"""
+
+html_theme = "alabaster"
+html_title = f"autograph {release}"
+
+
+def _plural_literals(app, what, name, obj, options, lines):
+    """Docstrings here write plurals of literals as ````name``s``; reST needs the
+    literal to end before a letter, so escape the space: ````name``\\ s``."""
+    import re
+
+    lines[:] = [re.sub(r"(``[^`]+``)(?=[A-Za-z])", r"\1\\ ", line) for line in lines]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _plural_literals)
