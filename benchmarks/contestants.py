@@ -38,7 +38,7 @@ def status(name: str, skip: Iterable[str] = ()) -> str | None:
         return "skipped (--skip)"
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:  # (a bare directory, e.g. tests/jax, is not the tool)
-        return f"missing (pip install 'autograph[{extra}]')"
+        return f"missing (pip install '.[{extra}]')"
     return None
 
 

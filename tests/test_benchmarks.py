@@ -54,10 +54,10 @@ def test_skipped_contestants_are_reported_and_never_imported(tables):
 
 def test_a_missing_tool_is_reported_as_missing(monkeypatch):
     monkeypatch.setitem(contestants.TOOLS, "TensorFlow", ("no_such_module_for_ag_tests", "bench"))
-    assert contestants.status("TensorFlow") == "missing (pip install 'autograph[bench]')"
+    assert contestants.status("TensorFlow") == "missing (pip install '.[bench]')"
     table = python_values.run(quick=True, skip={"malt"})
     for _, cells in table.rows:
-        assert cells["TensorFlow"] == "missing (pip install 'autograph[bench]')"
+        assert cells["TensorFlow"] == "missing (pip install '.[bench]')"
         assert "–" in table.markdown()
 
 
