@@ -25,9 +25,12 @@ import autograph.runtime.graph  # noqa: E402,F401
 version = autograph.__version__
 assert importlib.metadata.version("autograph-transpiler") == version
 cli = os.path.join(os.path.dirname(sys.executable), "autograph")
-shown = subprocess.run([cli, "--version"], capture_output=True, text=True)
-assert shown.returncode == 0, f"autograph --version failed: {shown.stderr.strip()}"
-assert version in shown.stdout.split(), f"autograph --version says {shown.stdout!r}, not {version}"
+if "--version" in subprocess.run([cli, "--help"], capture_output=True, text=True).stdout:
+    shown = subprocess.run([cli, "--version"], capture_output=True, text=True)
+    assert shown.returncode == 0, f"autograph --version failed: {shown.stderr.strip()}"
+    assert version in shown.stdout.split(), f"autograph --version says {shown.stdout!r}, not {version}"
+else:  # the option comes with the CLI work of issue 16; from then on it is checked
+    print("smoke: NOT CHECKED: this CLI has no --version option")
 
 
 @autograph.convert
@@ -42,4 +45,4 @@ def collatz_steps(n):
 assert collatz_steps(27) == 111
 assert autograph.function(collatz_steps)(np.array(27)) == 111
 print(f"smoke: autograph {version} from {os.path.dirname(autograph.__file__)}: "
-      f"{len(autograph.__all__)} public names import, the versions agree, both paths run")
+      f"{len(autograph.__all__)} public names import, the metadata has this version, both paths run")
