@@ -215,7 +215,7 @@ def _find(tree, name: str, filename: str):
         found = [d for d in _scope_defs(node) if d.name == part] if node is not None else []
         node = found[-1] if found else None
     if node is None or type(node).__name__ not in _DEFS:
-        close = difflib.get_close_matches(name, list(dict.fromkeys(_all_names(tree))), n=3)
+        close = difflib.get_close_matches(name, list(dict.fromkeys(_all_names(tree))), n=3, cutoff=0.75)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise ConversionError(f"{filename}: no function or method named '{name}'{hint}")
     return node
