@@ -1,19 +1,36 @@
 """autograph: Python control flow for graph frameworks, by source-to-source conversion.
 
-    import autograph as ag
+Conversion: ``convert`` (decorator) and ``to_graph`` return converted functions,
+whose ``if``/``while``/``for`` on staged values become graph ops; ``to_code``
+shows the converted source; ``do_not_convert`` marks functions converted code
+calls as they are.
 
-    @ag.convert
-    def f(x): ...
+The NumPy graph engine (``tf.function`` for NumPy code): ``function`` traces a
+function into compiled graphs, one per input signature; with ``TensorSpec``,
+``Variable``, ``print``, ``load``, ``run_functions_eagerly`` and
+``functions_run_eagerly``. It is imported on first use.
 
-``convert``/``to_graph`` return converted functions, ``to_code`` their source,
-``do_not_convert`` marks functions converted code must call as they are.
-``function`` (the NumPy graph engine: ``tf.function`` for NumPy code) and its
-companions are loaded on first use.
+Errors and warnings: ``ConversionError``, ``StagingError``,
+``RetracingWarning``, ``TraceTimeWarning``.
+
+Example:
+    >>> import numpy as np
+    >>> import autograph as ag
+    >>> @ag.function
+    ... def relu_sum(x):
+    ...     total = np.zeros(())
+    ...     for v in x:
+    ...         if v > 0:
+    ...             total += v
+    ...     return total
+    >>> relu_sum(np.array([1.0, -2.0, 3.0]))
+    array(4.)
 """
 
 from __future__ import annotations
 
 import os as _os
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 
 def _source_checkout_subpackages() -> None:
@@ -38,11 +55,31 @@ from .runtime.errors import ConversionError, StagingError  # noqa: E402
 
 __version__ = "0.1.0"
 
+if _TYPE_CHECKING:  # what the lazy names below are, for type checkers
+    from .runtime.graph import (
+        RetracingWarning,
+        TensorSpec,
+        TraceTimeWarning,
+        Variable,
+        function,
+        functions_run_eagerly,
+        load,
+        print,
+        run_functions_eagerly,
+    )
+
 # The NumPy graph engine's public names, imported on first access.
-_GRAPH_ENGINE_NAMES = {
+_GRAPH_ENGINE_NAMES = frozenset({
     "function", "Variable", "TensorSpec", "print", "load",
+    "run_functions_eagerly", "functions_run_eagerly", "RetracingWarning", "TraceTimeWarning",
+})
+
+__all__ = [
+    "convert", "to_graph", "to_code", "do_not_convert",
+    "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
-}
+    "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",
+]
 
 
 def __getattr__(name: str):
@@ -53,8 +90,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'autograph' has no attribute '{name}'")
 
 
-__all__ = [
-    "convert", "to_graph", "to_code", "do_not_convert",
-    "ConversionError", "StagingError",
-    *sorted(_GRAPH_ENGINE_NAMES),
-]
+def __dir__() -> list[str]:
+    """The public names only (``__all__`` and ``__version__``), not the modules."""
+    return sorted(__all__) + ["__version__"]

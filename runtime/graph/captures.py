@@ -1,0 +1,129 @@
+"""Warnings about values a trace fixes into the graph, shown at the user's line.
+
+A trace runs the Python function once; whatever it computes from Python values
+becomes a constant of the graph. For most values that is the point (Python
+arguments, shapes, configuration), but ``np.random`` draws numbers too: called
+inside an ``autograph.function`` it runs while tracing, and every call of the
+graph returns the same numbers. ``watch_random`` reports each such call once
+per trace, naming the call and the user's line, with the fix.
+
+While a trace runs, ``np.random``'s drawing functions are wrapped by ones that
+report a call made by the tracing thread; other threads see no difference. A
+name imported before (``from numpy.random import normal``) and the methods of
+a ``np.random.Generator`` are not seen: the README lists them among the
+trace-time captures.
+
+``warn_outside_library`` issues a warning attributed to the first frame outside
+autograph, so a warning points at the user's call, not into the library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import linecache
+import os
+import sys
+import threading
+import warnings
+from typing import Iterator
+
+from . import trace
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(sys.modules[__name__.split(".")[0]].__file__ or ""))
+LIBRARY_DIRS = tuple(sorted({_PACKAGE_DIR + os.sep, trace._RUNTIME_DIR + os.sep}))
+
+
+class TraceTimeWarning(UserWarning):
+    """A value was fixed into a graph while tracing (``np.random`` called in a trace)."""
+
+
+def warn_outside_library(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the innermost frame outside autograph."""
+    if sys.version_info >= (3, 12):
+        warnings.warn(message, category, skip_file_prefixes=LIBRARY_DIRS)
+        return
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+# np.random's functions that draw from its global generator (and ``default_rng``,
+# which draws fresh entropy when called without a seed).
+_DRAWS = (
+    "beta", "binomial", "bytes", "chisquare", "choice", "default_rng", "dirichlet",
+    "exponential", "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace",
+    "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal",
+    "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
+    "permutation", "poisson", "power", "rand", "randint", "randn", "random",
+    "random_integers", "random_sample", "ranf", "rayleigh", "sample", "shuffle",
+    "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal",
+    "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
+)
+_lock = threading.Lock()
+_watching: dict = {}  # thread id -> (traced function's name, call sites already reported)
+_originals: dict = {}  # name -> np.random's own function, while the watch is installed
+
+
+def _watched(name: str, original):
+    @functools.wraps(original)
+    def draw(*args, **kwargs):
+        watch = _watching.get(threading.get_ident())
+        seed = args[0] if args else kwargs.get("seed")
+        seeded = name == "default_rng" and seed is not None
+        if watch is not None and not seeded:
+            _report(watch, f"np.random.{name}", sys._getframe(1))
+        return original(*args, **kwargs)
+
+    return draw
+
+
+def _report(watch, call: str, frame) -> None:
+    while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+        frame = frame.f_back
+    if frame is None:
+        return
+    function_name, seen = watch
+    where = (frame.f_code.co_filename, frame.f_lineno)
+    if where in seen:
+        return
+    seen.add(where)
+    warnings.warn_explicit(_random_message(function_name, call, where), TraceTimeWarning,
+                           where[0], where[1])
+
+
+@contextlib.contextmanager
+def watch_random(function_name: str) -> Iterator[None]:
+    """Warn once per call site about ``np.random`` draws made by this thread while
+    the block runs. ``np.random``'s drawing functions are wrapped while any thread
+    watches, and restored when the last watch ends."""
+    import numpy.random as random  # NumPy imports it on first use of np.random
+
+    me = threading.get_ident()
+    with _lock:
+        if not _watching:
+            for name in _DRAWS:
+                original = getattr(random, name, None)
+                if original is not None:
+                    _originals[name] = original
+                    setattr(random, name, _watched(name, original))
+        _watching[me] = (function_name, set())
+    try:
+        yield
+    finally:
+        with _lock:
+            del _watching[me]
+            if not _watching:
+                for name, original in _originals.items():
+                    setattr(random, name, original)
+                _originals.clear()
+
+
+def _random_message(function_name: str, call: str, where: tuple) -> str:
+    text = linecache.getline(where[0], where[1]).strip()
+    location = f"{where[0]}:{where[1]}" + (f" (`{text}`)" if text else "")
+    return (f"autograph.function '{function_name}': {call} at {location} runs while tracing, "
+            f"so its numbers become constants of the graph and every call returns the same "
+            f"ones. For new numbers on each call, draw them outside the function and pass them "
+            f"as an argument (rng = np.random.default_rng(); f(x, rng.normal(size=n))).")
