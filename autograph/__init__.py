@@ -35,17 +35,33 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 def _source_checkout_subpackages() -> None:
     """In a source checkout (``converters/`` and ``runtime/`` beside this package,
-    as the installer maps them), let ``autograph.runtime`` and
-    ``autograph.converters`` resolve there too: ``python -m autograph`` or
-    ``import autograph`` run from the repository root then find this directory
-    first, installed or not."""
+    as the installer maps them), load ``autograph.runtime`` and
+    ``autograph.converters`` from there: ``python -m autograph`` or ``import
+    autograph`` run from the repository root then find this directory first,
+    installed or not. Only these two are mapped, so the checkout's other
+    directories never appear as parts of the package."""
+    import importlib.util
+    import sys
+
     here = _os.path.dirname(_os.path.abspath(__file__))
     root = _os.path.dirname(here)
     if _os.path.isdir(_os.path.join(here, "runtime")):
         return  # an installed copy: the subpackages are inside
-    if all(_os.path.isfile(_os.path.join(root, *parts)) for parts in (
+    if not all(_os.path.isfile(_os.path.join(root, *parts)) for parts in (
             ("pyproject.toml",), ("runtime", "__init__.py"), ("converters", "__init__.py"))):
-        __path__.append(root)
+        return
+    for name in ("runtime", "converters"):
+        fullname = f"{__name__}.{name}"
+        if fullname in sys.modules:
+            continue
+        directory = _os.path.join(root, name)
+        spec = importlib.util.spec_from_file_location(
+            fullname, _os.path.join(directory, "__init__.py"), submodule_search_locations=[directory])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[fullname] = module
+        spec.loader.exec_module(module)
+        globals()[name] = module
 
 
 _source_checkout_subpackages()

@@ -165,18 +165,21 @@ def unparse(node: Any) -> SourceText:
     on Python values); the text shows only its staged body, as for the top-level
     function.
     """
-    node = trees.copy(node)
-    for nested in trees.walk(node):
-        if isinstance(nested, (gast.FunctionDef, gast.AsyncFunctionDef)) and nested is not node:
-            nested.body = [part for stmt in nested.body for part in _staged_part(stmt)]
+    nested = [n for n in trees.walk(node) if n is not node and
+              isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(map(_is_dispatch, n.body))]
+    if nested:
+        node = trees.copy(node)
+        for fn in trees.walk(node):
+            if fn is not node and isinstance(fn, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                fn.body = [part for stmt in fn.body for part in
+                           (stmt.orelse if _is_dispatch(stmt) else [stmt])]
     return SourceText(ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n")
 
 
-def _staged_part(stmt: Any) -> list:
-    """``[stmt]``, or the staged branch of the dispatch ``if`` a converter wrote."""
-    if isinstance(stmt, gast.If) and ast.unparse(trees.to_ast(stmt.test)) == conversion._MODE_TEST:
-        return stmt.orelse
-    return [stmt]
+def _is_dispatch(stmt: Any) -> bool:
+    """Whether ``stmt`` is the ``if <python mode>: original else: staged`` of a converted def."""
+    return isinstance(stmt, gast.If) and isinstance(stmt.test, gast.BoolOp) and \
+        ast.unparse(trees.to_ast(stmt.test)) == conversion._MODE_TEST
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:
