@@ -108,4 +108,4 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     """The public names only (``__all__`` and ``__version__``), not the modules."""
-    return sorted(__all__) + ["__version__"]
+    return sorted([*__all__, "__version__"])

@@ -50,8 +50,10 @@ class StagingError(Exception):
         >>> try:
         ...     f(np.array(1.0))
         ... except ag.StagingError as e:
-        ...     print(str(e).split(": ")[0])
-        if statement at <doctest autograph.runtime.errors.StagingError[2]>:2
+        ...     print(str(e)[str(e).index("'y'"):])
+        'y' is assigned in the true branch but not in the false branch, and the condition is a
+        staged value, so both branches run in the graph. Assign 'y' before the if statement, or
+        in both branches.
     """
 
 

@@ -35,7 +35,27 @@ LIBRARY_DIRS = tuple(sorted({_PACKAGE_DIR + os.sep, trace._RUNTIME_DIR + os.sep}
 
 
 class TraceTimeWarning(UserWarning):
-    """A value was fixed into a graph while tracing (``np.random`` called in a trace)."""
+    """A value was fixed into a graph while tracing: ``np.random`` called in a trace.
+
+    The numbers drawn while tracing become constants of the graph, so every
+    call returns the same ones. The warning names the call and its line. To get
+    new numbers per call, draw them outside and pass them as an argument.
+
+    Example:
+        >>> import warnings
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def noisy(x):
+        ...     return x + np.random.normal(size=x.shape)
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     first = noisy(np.zeros(2))
+        >>> [w.category.__name__ for w in caught]
+        ['TraceTimeWarning']
+        >>> bool(np.all(noisy(np.zeros(2)) == first))  # the same numbers again
+        True
+    """
 
 
 def warn_outside_library(message: str, category: type[Warning]) -> None:

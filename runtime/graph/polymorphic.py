@@ -43,8 +43,24 @@ RETRACE_WARNING_AT = 5
 class RetracingWarning(UserWarning):
     """An ``autograph.function`` was traced again and again.
 
-    Shown once per function, at the call that caused the fifth trace. Silence it
-    with ``warnings.simplefilter("ignore", autograph.RetracingWarning)``.
+    Shown once per function, at the user's call that caused the fifth trace; it
+    names the argument that changed. Tracing is slow: pass values that change
+    as arrays, give an ``input_signature``, or use ``reduce_retracing=True``.
+    Silence it with ``warnings.simplefilter("ignore", autograph.RetracingWarning)``.
+
+    Example:
+        >>> import warnings
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def scale(x, factor):
+        ...     return x * factor
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     for factor in range(6):
+        ...         _ = scale(np.ones(2), factor)
+        >>> [w.category.__name__ for w in caught]
+        ['RetracingWarning']
     """
 
 

@@ -290,7 +290,7 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
         >>> double.save(path)
         >>> loaded = ag.load(path)
         >>> loaded(np.array(5))
-        10
+        array(10)
     """
     with np.load(path, allow_pickle=False) as archive:
         arrays = {k: archive[k] for k in archive.files}
