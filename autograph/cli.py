@@ -38,6 +38,8 @@ from .runtime.errors import ConversionError
 MAX_BYTES = 64 * 2**20
 # Progress shows on a terminal once the work has taken this long (seconds).
 PROGRESS_AFTER = 1.5
+# Sources this large take a second or more to parse: a terminal is told first.
+PARSE_NOTICE_CHARS = 2 * 2**20
 _DEFS = ("FunctionDef", "AsyncFunctionDef")
 
 
@@ -94,6 +96,8 @@ def convert_file(path: str, names: Sequence[str], diff: bool,
     raises ``ConversionError`` before any output.
     """
     filename, source = _read(path)
+    if progress is not None and len(source) > PARSE_NOTICE_CHARS:
+        progress.show(f"parsing {filename} ({len(source) / 2**20:.1f} MB)")
     tree = _parse(source, filename)
     if names:
         selected = [(name, _find(tree, name, filename)) for name in names]
@@ -288,8 +292,12 @@ class _Progress:
 
     def step(self) -> None:
         self.count += 1
-        if self.on and time.monotonic() - self.began > PROGRESS_AFTER:
-            self.stream.write(f"\rautograph: {self.filename}: converted {self.count}/{self.total} functions")
+        if time.monotonic() - self.began > PROGRESS_AFTER:
+            self.show(f"{self.filename}: converted {self.count}/{self.total} functions")
+
+    def show(self, text: str) -> None:
+        if self.on:
+            self.stream.write(f"\r\x1b[Kautograph: {text}")
             self.stream.flush()
             self.shown = True
 

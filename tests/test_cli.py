@@ -399,10 +399,12 @@ def test_progress_on_a_terminal(tmp_path, monkeypatch, capsys):
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     monkeypatch.setattr(cli_module, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(cli_module, "PARSE_NOTICE_CHARS", 10)
     assert cli_module.main([str(path)]) == 0
     shown = terminal.getvalue()
-    assert f"\rautograph: {path}: converted 1/2 functions" in shown
-    assert f"\rautograph: {path}: converted 2/2 functions" in shown
+    assert shown.startswith(f"\r\x1b[Kautograph: parsing {path} (0.0 MB)")
+    assert f"\r\x1b[Kautograph: {path}: converted 1/2 functions" in shown
+    assert f"\r\x1b[Kautograph: {path}: converted 2/2 functions" in shown
     assert shown.endswith("\r\x1b[K")  # the line is erased at the end
     assert capsys.readouterr().out.count("# ") == 2
 
