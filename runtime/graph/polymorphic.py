@@ -295,13 +295,14 @@ class Function:
     def _signature_function(self, args=None) -> ConcreteFunction:
         """The graph of ``input_signature``; with specs of unknown rank, the graph for
         the ranks of ``args`` (traced on first use)."""
+        if self._concrete and not self._by_rank:  # one graph for the whole signature
+            return self._concrete[0]
         specs = list(self.input_signature)
         if len(specs) != self._nparams:
             raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
                             f"function has {self._nparams} parameters.")
         if not _has_unknown_rank(specs):
-            if not self._concrete:
-                self._trace(specs, specs)
+            self._trace(specs, specs)
             return self._concrete[0]
         if args is None:
             raise TypeError(f"{self._name}: its input_signature has a TensorSpec of unknown rank; "
