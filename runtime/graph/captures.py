@@ -8,9 +8,11 @@ graph returns the same numbers. ``watch_random`` reports each such call once
 per trace, naming the call and the user's line, with the fix.
 
 While a trace runs, ``np.random``'s drawing functions are wrapped by ones that
-report a call made by the tracing thread; other threads see no difference. A
-name imported before (``from numpy.random import normal``) and the methods of
-a ``np.random.Generator`` are not seen: the README lists them among the
+report a call made by the tracing thread; other threads see no difference. The
+Generators and RandomStates the function reads from its globals or closure are
+compared before and after the trace, and named if they drew. A name imported
+before (``from numpy.random import normal``) and a generator reached through an
+attribute or an argument are not seen: the README lists them among the
 trace-time captures.
 
 ``warn_outside_library`` issues a warning attributed to the first frame outside
@@ -26,7 +28,9 @@ import os
 import sys
 import threading
 import warnings
-from typing import Iterator
+from typing import Any, Iterator
+
+import numpy as np
 
 from . import trace
 
@@ -114,10 +118,27 @@ def _report(watch, call: str, frame) -> None:
 
 
 @contextlib.contextmanager
-def watch_random(function_name: str) -> Iterator[None]:
+def watch_random(function_name: str, fn: Any = None) -> Iterator[None]:
     """Warn once per call site about ``np.random`` draws made by this thread while
     the block runs. ``np.random``'s drawing functions are wrapped while any thread
-    watches, and restored when the last watch ends."""
+    watches, and restored when the last watch ends. Generators that ``fn`` reads
+    from its globals or closure are checked too: by their state, after the block."""
+    generators = [(name, g, _state(g)) for name, g in _generators_of(fn)]
+    with _watching_np_random(function_name):
+        yield
+    for name, generator, before in generators:
+        if not _same(before, _state(generator)):
+            code = fn.__code__
+            warnings.warn_explicit(
+                f"autograph.function '{function_name}': the {type(generator).__name__} '{name}' "
+                f"drew numbers while tracing, so they are constants of the graph and every call "
+                f"returns the same ones. For new numbers on each call, draw them outside the "
+                f"function and pass them as an argument (f(x, {name}.normal(size=n))).",
+                TraceTimeWarning, code.co_filename, code.co_firstlineno)
+
+
+@contextlib.contextmanager
+def _watching_np_random(function_name: str) -> Iterator[None]:
     import numpy.random as random  # NumPy imports it on first use of np.random
 
     me = threading.get_ident()
@@ -138,6 +159,47 @@ def watch_random(function_name: str) -> Iterator[None]:
                 for name, original in _originals.items():
                     setattr(random, name, original)
                 _originals.clear()
+
+
+def _generators_of(fn) -> list:
+    """(name, object) of the np.random Generators and RandomStates that ``fn``'s code
+    (nested functions included) reads from its globals or closure."""
+    import numpy.random as random
+
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    names: set = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        names.update(c.co_freevars)
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    values = {n: fn.__globals__[n] for n in names if n in getattr(fn, "__globals__", {})}
+    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    kinds = (random.Generator, random.RandomState)
+    return [(n, v) for n, v in sorted(values.items()) if isinstance(v, kinds)]
+
+
+def _state(generator):
+    import numpy.random as random
+
+    if isinstance(generator, random.Generator):
+        return generator.bit_generator.state
+    return generator.get_state(legacy=False)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if hasattr(a, "shape"):
+        return bool(np.array_equal(a, b))
+    return a == b
 
 
 def _random_message(function_name: str, call: str, where: tuple) -> str:

@@ -328,7 +328,7 @@ class Function:
         saved = backends.tracing_backend
         backends.tracing_backend = BACKEND
         try:
-            with tracing(), captures.watch_random(self._name):
+            with tracing(), captures.watch_random(self._name, self.python_function):
                 result = self._call_python(self._callee(), traced)
         finally:
             backends.tracing_backend = saved

@@ -272,6 +272,44 @@ def test_np_random_in_a_trace_warns_at_its_line():
         f"(rng = np.random.default_rng(); f(x, rng.normal(size=n))).")
 
 
+RNG = np.random.default_rng(7)
+
+
+def test_generators_the_function_reads_warn_by_name():
+    local = np.random.RandomState(0)
+
+    @ag.function
+    def f(x):
+        return x + RNG.normal(size=x.shape) + local.rand()
+
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        f(np.ones(2))
+    line = f.python_function.__code__.co_firstlineno
+    assert [(w.category, w.filename, w.lineno) for w in record] == [
+        (ag.TraceTimeWarning, HERE, line)] * 2
+    assert [str(w.message) for w in record] == [
+        "autograph.function 'f': the Generator 'RNG' drew numbers while tracing, so they are "
+        "constants of the graph and every call returns the same ones. For new numbers on each "
+        "call, draw them outside the function and pass them as an argument "
+        "(f(x, RNG.normal(size=n))).",
+        "autograph.function 'f': the RandomState 'local' drew numbers while tracing, so they are "
+        "constants of the graph and every call returns the same ones. For new numbers on each "
+        "call, draw them outside the function and pass them as an argument "
+        "(f(x, local.normal(size=n))).",
+    ]
+
+
+def test_a_generator_that_does_not_draw_does_not_warn():
+    @ag.function
+    def f(x):
+        return x if RNG.bit_generator is not None else None  # read, never drawn from
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(np.ones(2))
+
+
 def test_np_random_is_itself_again_after_a_trace():
     normal = np.random.normal
     with warnings.catch_warnings():
