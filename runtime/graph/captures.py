@@ -88,6 +88,7 @@ _DRAWS = (
 _lock = threading.Lock()
 _watching: dict = {}  # thread id -> (traced function's name, call sites already reported)
 _originals: dict = {}  # name -> np.random's own function, while the watch is installed
+_wrappers: dict = {}  # name -> the watching wrapper of it, made once
 
 
 def _watched(name: str, original):
@@ -148,7 +149,10 @@ def _watching_np_random(function_name: str) -> Iterator[None]:
                 original = getattr(random, name, None)
                 if original is not None:
                     _originals[name] = original
-                    setattr(random, name, _watched(name, original))
+                    wrapper = _wrappers.get(name)
+                    if wrapper is None or wrapper.__wrapped__ is not original:
+                        wrapper = _wrappers[name] = _watched(name, original)
+                    setattr(random, name, wrapper)
         _watching[me] = (function_name, set())
     try:
         yield
