@@ -5,7 +5,6 @@ which point at the user's line."""
 
 from __future__ import annotations
 
-import functools
 import inspect
 import warnings
 
@@ -343,13 +342,6 @@ def test_generator_function_is_refused():
         "autograph.function: test_generator_function_is_refused.<locals>.gen is a generator "
         "function; a graph returns its results at once and cannot yield them one by one. "
         "Return the values instead (collect them in a list and return np.stack(values)).")
-
-
-def test_to_code_of_a_partial_of_a_builtin():
-    with pytest.raises(ag.ConversionError) as info:
-        ag.to_code(functools.partial(len))
-    assert str(info.value) == ("cannot convert functools.partial(<built-in function len>): "
-                               "<built-in function len> is not a Python function")
 
 
 def test_graph_text_is_a_string():
