@@ -95,8 +95,7 @@ def _watched(name: str, original):
     @functools.wraps(original)
     def draw(*args, **kwargs):
         watch = _watching.get(threading.get_ident())
-        seed = args[0] if args else kwargs.get("seed")
-        seeded = name == "default_rng" and seed is not None
+        seeded = name == "default_rng" and (args[0] if args else kwargs.get("seed")) is not None
         if watch is not None and not seeded:
             _report(watch, f"np.random.{name}", sys._getframe(1))
         return original(*args, **kwargs)
@@ -153,12 +152,16 @@ def _watching_np_random(function_name: str) -> Iterator[None]:
                     if wrapper is None or wrapper.__wrapped__ is not original:
                         wrapper = _wrappers[name] = _watched(name, original)
                     setattr(random, name, wrapper)
+        outer = _watching.get(me)  # a trace started while this thread traces another
         _watching[me] = (function_name, set())
     try:
         yield
     finally:
         with _lock:
-            del _watching[me]
+            if outer is None:
+                del _watching[me]
+            else:
+                _watching[me] = outer
             if not _watching:
                 for name, original in _originals.items():
                     setattr(random, name, original)

@@ -317,6 +317,25 @@ def test_np_random_is_itself_again_after_a_trace():
     assert np.random.normal is normal
 
 
+def test_np_random_watch_is_per_thread_and_nests():
+    import threading
+
+    from autograph.runtime.graph import captures
+
+    normal = np.random.normal
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        with captures.watch_random("outer"):
+            with captures.watch_random("inner"):
+                pass
+            other = threading.Thread(target=np.random.normal)  # not tracing: no warning
+            other.start()
+            other.join()
+            np.random.normal()  # this thread still traces "outer"
+    assert [str(w.message).split(":")[0] for w in record] == ["autograph.function 'outer'"]
+    assert np.random.normal is normal
+
+
 def test_np_random_outside_a_trace_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
