@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import types
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypeVar, overload
 
 import gast
 
@@ -13,37 +13,91 @@ from . import conversion, trees
 from .runtime import calls
 from .runtime.calls import do_not_convert
 from .runtime.errors import ConversionError
+from .runtime.source_text import SourceText
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert"]
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def to_graph(entity: Callable, recursive: bool = True) -> Callable:
-    """The converted version of a function, method, lambda, partial or callable object.
+_KINDS = "autograph converts functions, methods, lambdas, functools.partial objects and callable objects"
 
-    The result behaves exactly like ``entity`` on Python values; under a trace
-    (``autograph.function``, ``jax.jit``) its control flow on staged values
-    becomes graph ops. With ``recursive=True`` functions it calls are converted
-    too, when the calls happen in staged code.
+
+def to_graph(entity: F, recursive: bool = True) -> F:
+    """Convert a function so its control flow can become graph operations.
+
+    On Python values the result behaves exactly like ``entity``; under a trace
+    (``autograph.function``, ``jax.jit``) its ``if``, ``while`` and ``for`` on
+    staged values become graph ops. Conversions are cached: converting the
+    same function again costs a dictionary lookup.
+
+    Args:
+        entity: A function, nested function or closure, lambda, method (bound,
+            unbound, static or class method), ``functools.partial`` or callable
+            object.
+        recursive: Also convert the user functions ``entity`` calls, when the
+            calls happen in staged code.
+
+    Returns:
+        The converted callable, of the same kind as ``entity`` (a bound method
+        for a bound method, a ``functools.partial`` for a partial).
+
+    Raises:
+        ConversionError: ``entity`` is not one of the kinds above (a builtin,
+            a class), or its source code is not available.
+
+    Example:
+        >>> import autograph as ag
+        >>> def sign(x):
+        ...     return 1 if x > 0 else -1
+        >>> ag.to_graph(sign)(-3)
+        -1
     """
     if isinstance(entity, types.MethodType):
-        return types.MethodType(to_graph(entity.__func__, recursive), entity.__self__)
+        return types.MethodType(to_graph(entity.__func__, recursive), entity.__self__)  # type: ignore[return-value]
     if isinstance(entity, functools.partial):
-        return functools.partial(to_graph(entity.func, recursive), *entity.args, **entity.keywords)
+        return functools.partial(to_graph(entity.func, recursive), *entity.args, **entity.keywords)  # type: ignore[return-value]
     if isinstance(entity, (staticmethod, classmethod)):
-        return type(entity)(to_graph(entity.__func__, recursive))
+        return type(entity)(to_graph(entity.__func__, recursive))  # type: ignore[return-value]
     if isinstance(entity, types.FunctionType):
-        return conversion.convert(entity, recursive)
+        return conversion.convert(entity, recursive)  # type: ignore[return-value]
     call = getattr(type(entity), "__call__", None)
     if isinstance(call, types.FunctionType) and not isinstance(entity, type):
-        return types.MethodType(conversion.convert(call, recursive), entity)
-    raise ConversionError(
-        f"cannot convert {entity!r}: autograph converts functions, methods, lambdas, "
-        f"functools.partial objects and callable objects"
-    )
+        return types.MethodType(conversion.convert(call, recursive), entity)  # type: ignore[return-value]
+    raise ConversionError(f"cannot convert {entity!r}: {_KINDS}")
 
 
-def convert(fn: Optional[Callable] = None, *, recursive: bool = True) -> Any:
-    """Decorator form of ``to_graph``: ``@convert`` or ``@convert(recursive=False)``."""
+@overload
+def convert(fn: F, *, recursive: bool = True) -> F: ...
+@overload
+def convert(fn: None = None, *, recursive: bool = True) -> Callable[[F], F]: ...
+
+
+def convert(fn: Optional[F] = None, *, recursive: bool = True) -> Any:
+    """Decorator form of ``to_graph``: ``@convert`` or ``@convert(recursive=False)``.
+
+    Args:
+        fn: The function to convert; omitted when options are given.
+        recursive: Also convert the user functions ``fn`` calls in staged code.
+
+    Returns:
+        The converted function (see ``to_graph``), or, called with options
+        only, a decorator that converts.
+
+    Raises:
+        ConversionError: ``fn`` cannot be converted (see ``to_graph``).
+
+    Example:
+        >>> import autograph as ag
+        >>> @ag.convert
+        ... def collatz_steps(n):
+        ...     steps = 0
+        ...     while n != 1:
+        ...         n = n // 2 if n % 2 == 0 else 3 * n + 1
+        ...         steps += 1
+        ...     return steps
+        >>> collatz_steps(27)
+        111
+    """
     if fn is None:
         return functools.partial(convert, recursive=recursive)
     converted = to_graph(fn, recursive)
@@ -52,24 +106,80 @@ def convert(fn: Optional[Callable] = None, *, recursive: bool = True) -> Any:
     return functools.wraps(fn)(converted) if isinstance(converted, functools.partial) else converted
 
 
-def to_code(entity: Callable, recursive: bool = True) -> str:
-    """The source code of ``entity``'s staged body, as converted code runs it under a trace."""
-    if isinstance(entity, (types.MethodType, staticmethod, classmethod)):
-        entity = entity.__func__
-    elif isinstance(entity, functools.partial):
-        entity = entity.func
-    elif not isinstance(entity, types.FunctionType):
-        call = getattr(type(entity), "__call__", None)
-        if not isinstance(call, types.FunctionType):
-            raise ConversionError(f"cannot convert {entity!r}: not a Python function")
-        entity = call
-    entity = getattr(entity, "__wrapped__", entity) if entity.__code__ in calls.converted_codes else entity
-    node = conversion.staged_source_node(entity, recursive)
+def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
+    """The converted source code of ``entity``: what runs under a trace.
+
+    The text is valid Python in which control flow calls the ``ag__``
+    operators. It is a ``str``; in IPython and Jupyter it displays as
+    highlighted code.
+
+    Args:
+        entity: Any callable ``to_graph`` accepts (for a method, partial or
+            callable object, the code of the underlying function).
+        recursive: As for ``to_graph``.
+
+    Returns:
+        The source of the converted function's staged body, ending in a newline.
+
+    Raises:
+        ConversionError: ``entity`` is not a Python function (a builtin, a
+            partial of a builtin), or its source code is not available.
+
+    Example:
+        >>> import autograph as ag
+        >>> def absolute(x):
+        ...     return x if x > 0 else -x
+        >>> print(ag.to_code(absolute))
+        def absolute(x):
+            return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+        <BLANKLINE>
+    """
+    function = _function_of(entity)
+    if function.__code__ in calls.converted_codes:
+        function = getattr(function, "__wrapped__", function)
+    node = conversion.staged_source_node(function, recursive)
     return unparse(node)
 
 
-def unparse(node) -> str:
-    return ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n"
+def _function_of(entity: Any) -> types.FunctionType:
+    """The Python function whose code ``to_code`` shows for ``entity``."""
+    inner = entity
+    if isinstance(inner, (types.MethodType, staticmethod, classmethod)):
+        inner = inner.__func__
+    elif isinstance(inner, functools.partial):
+        inner = inner.func
+    elif not isinstance(inner, types.FunctionType) and not isinstance(inner, type):
+        call = getattr(type(inner), "__call__", None)
+        if isinstance(call, types.FunctionType):
+            inner = call
+    if isinstance(inner, types.FunctionType):
+        return inner
+    what = "not a Python function" if inner is entity else f"{inner!r} is not a Python function"
+    raise ConversionError(f"cannot convert {entity!r}: {what}")
+
+
+def unparse(node: Any) -> SourceText:
+    """Source text of a converted def, as ``to_code`` and the CLI show it.
+
+    A nested function keeps both bodies in the compiled code (it may be called
+    on Python values); the text shows only its staged body, as for the top-level
+    function.
+    """
+    nested = [n for n in trees.walk(node) if n is not node and
+              isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(map(_is_dispatch, n.body))]
+    if nested:
+        node = trees.copy(node)
+        for fn in trees.walk(node):
+            if fn is not node and isinstance(fn, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                fn.body = [part for stmt in fn.body for part in
+                           (stmt.orelse if _is_dispatch(stmt) else [stmt])]
+    return SourceText(ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n")
+
+
+def _is_dispatch(stmt: Any) -> bool:
+    """Whether ``stmt`` is the ``if <python mode>: original else: staged`` of a converted def."""
+    return isinstance(stmt, gast.If) and isinstance(stmt.test, gast.BoolOp) and \
+        ast.unparse(trees.to_ast(stmt.test)) == conversion._MODE_TEST
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import sys
+from typing import Any, Optional, TextIO
 
 from . import backends
 from .backends import backend_of, first_backend
@@ -88,11 +89,32 @@ def augitem(target, index, op: str, value):
     return backend.setitem(target, index, _PURE[op](target[index], value))
 
 
-def print_(*args, sep=" ", end="\n", file=None, flush=False):
-    """``print`` that prints at every execution of a graph, with tensor values.
+def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,
+           flush: bool = False) -> None:
+    """``print`` that prints every time a graph runs, with the arrays' values.
 
-    Outside any trace it is the builtin ``print``. Inside a trace, the backend of
-    the first staged argument (or the tracing graph engine) stages the print.
+    The builtin ``print`` in a traced function runs once, while tracing, and
+    shows symbolic arrays. ``autograph.print`` becomes a graph op instead.
+    Outside any trace it is the builtin ``print``. Inside a trace, the backend
+    of the first staged argument (or the tracing graph engine) stages it.
+
+    Args:
+        *args: What to print, as for ``print``.
+        sep: Separator, as for ``print``.
+        end: Ending, as for ``print``.
+        file: Stream to print to (standard output by default).
+        flush: Flush the stream after printing.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def f(x):
+        ...     ag.print("x is", x)
+        ...     return x + 1
+        >>> _ = f(np.array(1)); _ = f(np.array(2))
+        x is 1
+        x is 2
     """
     backend = first_backend(args) or backends.tracing_backend
     if backend is None:

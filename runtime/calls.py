@@ -16,7 +16,9 @@ import functools
 import os
 import sysconfig
 import types
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _converter: Optional[Callable] = None
 _cache: dict = {}
@@ -87,8 +89,30 @@ def is_library(f: types.FunctionType) -> bool:
     return filename.startswith(_STDLIB) and "site-packages" not in filename
 
 
-def do_not_convert(f):
-    """Mark ``f`` so that converted code calls it as it is."""
+def do_not_convert(f: F) -> F:
+    """Mark a function so that converted code calls it as it is, unconverted.
+
+    Use it for functions whose source cannot or should not be converted (they
+    are called as plain Python, also from staged code). Works as a decorator.
+
+    Args:
+        f: A function or method.
+
+    Returns:
+        ``f`` itself, marked.
+
+    Example:
+        >>> import autograph as ag
+        >>> @ag.do_not_convert
+        ... def helper(x):
+        ...     return x if x > 0 else 0
+        >>> def f(x):
+        ...     return helper(x) + 1
+        >>> "ag__.converted(helper)" in ag.to_code(f)
+        True
+        >>> ag.to_graph(f)(-5)
+        1
+    """
     target = f.__func__ if isinstance(f, types.MethodType) else f
     try:
         setattr(target, DO_NOT_CONVERT, True)

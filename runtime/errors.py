@@ -13,11 +13,48 @@ import linecache
 
 
 class ConversionError(Exception):
-    """Source that cannot be converted (unsupported syntax, source not available)."""
+    """A function could not be converted.
+
+    Raised by ``convert``, ``to_graph`` and ``to_code`` (and reported by the
+    CLI) when the source is not available (a builtin, code made by ``exec``)
+    or cannot be read. The message names the function or file and line and
+    says what to do.
+
+    Example:
+        >>> import autograph as ag
+        >>> try:
+        ...     ag.to_graph(len)
+        ... except ag.ConversionError as e:
+        ...     print(e)
+        cannot convert <built-in function len>: autograph converts functions, methods, lambdas, functools.partial objects and callable objects
+    """
 
 
 class StagingError(Exception):
-    """Control flow on staged values that cannot be built into a graph."""
+    """Control flow on staged values that cannot be built into a graph.
+
+    Raised while tracing (``autograph.function``, ``jax.jit``) when a branch or
+    loop on a staged value cannot become a graph op: a variable assigned in
+    one branch only, a loop variable that changes dtype or shape, a list a
+    staged loop grows. The message names the construct, the variable and the
+    file:line, and says what to do.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def f(x):
+        ...     if x > 0:
+        ...         y = x
+        ...     return y
+        >>> try:
+        ...     f(np.array(1.0))
+        ... except ag.StagingError as e:
+        ...     print(str(e)[str(e).index("'y'"):])
+        'y' is assigned in the true branch but not in the false branch, and the condition is a
+        staged value, so both branches run in the graph. Assign 'y' before the if statement, or
+        in both branches.
+    """
 
 
 def code_of(fn):

@@ -552,3 +552,42 @@ def test_identical_functions_in_two_files_keep_their_own_file(tmp_path):
         with pytest.raises(KeyError) as info:
             ag.to_graph(module.twin)(1)
         assert traceback.extract_tb(info.value.__traceback__)[-1].filename == module.__file__
+
+
+def _with_nested(x):
+    def inner(y):
+        while y > 10:
+            y -= 10
+        return y
+
+    return inner(x)
+
+
+def test_to_code_shows_nested_functions_in_their_staged_form():
+    code = ag.to_code(_with_nested)
+    assert "ag__.mode" not in code
+    assert canonical(code) == canonical(textwrap.dedent("""\
+        def _with_nested(x):
+
+            def inner(y):
+
+                def loop_test(y):
+                    return y > 10
+
+                def loop_body(y):
+                    y -= 10
+                    return (y,)
+                y, = ag__.while_stmt(loop_test, loop_body, (y,), ('y',))
+                return y
+            return ag__.converted(inner)(x)
+        """))
+    assert ag.to_graph(_with_nested)(35) == 5  # the compiled code still runs it as Python
+    with force_staged():
+        assert ag.to_graph(_with_nested)(35) == 5
+
+
+def test_to_code_of_a_partial_of_a_builtin_names_it():
+    with pytest.raises(ag.ConversionError) as info:
+        ag.to_code(functools.partial(len))
+    assert str(info.value) == ("cannot convert functools.partial(<built-in function len>): "
+                               "<built-in function len> is not a Python function")

@@ -261,5 +261,159 @@ def test_no_arguments_is_a_usage_error(cli):
     result = cli()
     assert result.returncode == 2
     assert result.stdout == b""
-    assert b"usage: autograph" in result.stderr
-    assert b"Traceback" not in result.stderr
+    assert result.stderr.decode().splitlines() == [
+        "usage: autograph [-h] [--diff] [--version] file [names ...]",
+        "autograph: error: the following arguments are required: file",
+    ]
+
+
+def test_version(cli):
+    import autograph
+
+    result = cli("--version")
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.decode() == f"autograph {autograph.__version__}\n"
+
+
+NESTED = textwrap.dedent("""\
+    def outer(x):
+        def inner(y):
+            if y > 0:
+                return y
+            return -y
+        if x:
+            def helper(z):
+                return not z
+        return inner(x)
+    """)
+
+INNER = textwrap.dedent("""\
+    def inner(y):
+        retval_ = ag__.NO_RETURN
+
+        def if_body(retval_):
+            retval_ = y
+            return (retval_,)
+
+        def else_body(retval_):
+            retval_ = -y
+            return (retval_,)
+        retval_, = ag__.if_stmt(y > 0, if_body, else_body, (retval_,), ('the return value',))
+        return ag__.retval(retval_)
+    """)
+
+
+@pytest.fixture
+def nested_file(tmp_path):
+    (tmp_path / "nested_fn.py").write_text(NESTED, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["outer.inner", "outer.<locals>.inner"])
+def test_nested_function_is_selected_by_qualified_name(cli, nested_file, name):
+    assert canonical(_ok(cli("nested_fn.py", name))) == canonical(
+        f"# nested_fn.py:2: {name}\n{INNER}\n")
+
+
+def test_nested_function_in_a_block_is_selected(cli, nested_file):
+    out = _ok(cli("nested_fn.py", "outer.helper"))
+    assert out == "# nested_fn.py:7: outer.helper\ndef helper(z):\n    return ag__.not_(z)\n\n"
+
+
+def test_nested_functions_show_the_staged_form_like_top_level_ones(cli, nested_file):
+    out = _ok(cli("nested_fn.py", "outer"))
+    assert "ag__.mode" not in out
+    assert canonical(textwrap.indent(INNER, "    ")) in canonical(out)
+
+
+def test_unknown_name_suggests_close_matches(cli, nested_file):
+    line = _one_line_error(cli("nested_fn.py", "outer.iner"), "nested_fn.py")
+    assert line == ("autograph: error: nested_fn.py: no function or method named 'outer.iner'; "
+                    "did you mean 'outer.inner'?")
+
+
+def test_unknown_method_suggests_the_class(cli, source_file):
+    line = _one_line_error(cli("mod.py", "Counter.cont"), "mod.py")
+    assert line == ("autograph: error: mod.py: no function or method named 'Counter.cont'; "
+                    "did you mean 'Counter.count'?")
+
+
+def test_coding_cookie_is_honoured(cli, tmp_path):
+    (tmp_path / "latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\ndef f(x):\n    return '\xe9' if x else ''\n")
+    assert _ok(cli("latin.py")) == (
+        "# latin.py:2: f\ndef f(x):\n    return ag__.if_exp(x, lambda: '\u00e9', lambda: '')\n\n")
+
+
+def test_coding_cookie_on_stdin(cli):
+    out = _ok(cli("-", stdin=b"# vim: set fileencoding=cp1252 :\ndef f():\n    return '\x80'\n"))
+    assert out == "# <stdin>:2: f\ndef f():\n    return '\u20ac'\n\n"
+
+
+def test_unknown_coding_cookie(cli, tmp_path):
+    (tmp_path / "odd.py").write_bytes(b"# coding: klingon\ndef f():\n    pass\n")
+    line = _one_line_error(cli("odd.py"), "odd.py")
+    assert line == "autograph: error: odd.py: unknown encoding: klingon"
+
+
+def test_binary_data_on_stdin(cli):
+    data = bytes(range(256)) * 16
+    line = _one_line_error(cli("-", stdin=data), "<stdin>")
+    assert line.startswith("autograph: error: cannot read <stdin>: not UTF-8 text (")
+
+
+def test_nul_bytes(cli, tmp_path):
+    (tmp_path / "nul.py").write_bytes(b"def f():\n    return 1\x00\n")
+    line = _one_line_error(cli("nul.py"), "nul.py")
+    assert line == "autograph: error: nul.py: not Python source: it contains NUL bytes"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_endless_input_is_capped(cli):
+    line = _one_line_error(cli("/dev/zero"), "/dev/zero")
+    assert line == "autograph: error: /dev/zero holds more than 64 MB; autograph reads Python source files"
+
+
+def test_output_is_streamed_function_by_function(tmp_path):
+    """The first function is printed before the last one is converted."""
+    path = tmp_path / "many.py"
+    path.write_text("".join(f"def f{i}(x):\n    return x if x else {i}\n\n" for i in range(3)),
+                    encoding="utf-8")
+    from autograph import cli as cli_module
+
+    chunks = cli_module.convert_file(str(path), [], False)
+    assert next(chunks).startswith(f"# {path}:1: f0\n")
+    assert len(list(chunks)) == 2
+
+
+def test_progress_on_a_terminal(tmp_path, monkeypatch, capsys):
+    import io
+
+    from autograph import cli as cli_module
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    path = tmp_path / "two.py"
+    path.write_text("def f(x):\n    return not x\n\n\ndef g(x):\n    return -x\n", encoding="utf-8")
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(cli_module, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(cli_module, "PARSE_NOTICE_CHARS", 10)
+    assert cli_module.main([str(path)]) == 0
+    shown = terminal.getvalue()
+    assert shown.startswith(f"\r\x1b[Kautograph: parsing {path} (0.0 MB)")
+    assert f"\r\x1b[Kautograph: {path}: converted 1/2 functions" in shown
+    assert f"\r\x1b[Kautograph: {path}: converted 2/2 functions" in shown
+    assert shown.endswith("\r\x1b[K")  # the line is erased at the end
+    assert capsys.readouterr().out.count("# ") == 2
+
+
+def test_no_progress_when_not_a_terminal(tmp_path, monkeypatch, capsys):
+    from autograph import cli as cli_module
+
+    path = tmp_path / "one.py"
+    path.write_text("def f(x):\n    return not x\n", encoding="utf-8")
+    monkeypatch.setattr(cli_module, "PROGRESS_AFTER", 0.0)
+    assert cli_module.main([str(path)]) == 0
+    assert capsys.readouterr().err == ""

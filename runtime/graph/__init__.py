@@ -12,7 +12,9 @@ Python/NumPy code. The modules, in the order data flows through them:
 - ``ir``/``printing``: the graph as data and its text form;
 - ``optimize``/``codegen``: CSE, DCE, buffer reuse and the generated Python;
 - ``function``/``concrete``: the trace cache, concrete functions and signatures;
-- ``serialize``: ``ConcreteFunction.save`` and ``load``.
+- ``serialize``: ``ConcreteFunction.save``, ``Function.save`` and ``load``;
+- ``captures``: warnings about values a trace fixes (``np.random``), at the
+  user's line.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from ..backends import register
 from ..builtins import print_ as print
 from .backend import BACKEND
+from .captures import TraceTimeWarning
 from .concrete import ConcreteFunction
 from .polymorphic import (
                        Function,
@@ -29,7 +32,7 @@ from .polymorphic import (
                        functions_run_eagerly,
                        run_functions_eagerly,
 )
-from .serialize import load
+from .serialize import LoadedFunction, load
 from .tensor import Tensor
 from .variables import Variable
 
@@ -38,9 +41,11 @@ register(BACKEND)
 __all__ = [
                        "ConcreteFunction",
                        "Function",
+                       "LoadedFunction",
                        "RetracingWarning",
                        "Tensor",
                        "TensorSpec",
+                       "TraceTimeWarning",
                        "Variable",
                        "function",
                        "functions_run_eagerly",

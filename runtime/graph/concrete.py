@@ -5,11 +5,15 @@ Variables' dtypes and shapes, Python values as they were) and, when called
 directly, checks each argument against it: a wrong dtype is a ``TypeError``, a
 wrong shape a ``ValueError``, a different Python value a ``TypeError``, each
 naming the parameter, what was expected and what came.
+
+Python arguments are part of the graph they were traced with: a call passes the
+array arguments (positionally, in order, or by name) and may repeat the Python
+ones, which must then equal the traced values.
 """
 
 from __future__ import annotations
 
-import inspect
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +22,13 @@ from .ir import Graph, Value, type_str
 
 
 class ConcreteFunction:
-    """A graph traced for one input signature, compiled to Python."""
+    """A graph traced for one input signature, compiled to Python.
+
+    Made by ``Function.get_concrete_function`` (or ``autograph.load``). Calling
+    it runs the graph; the arguments must fit the signature it was traced for.
+    ``graph`` is the graph as data (``str(graph)`` is its text form), ``save``
+    writes it to a file.
+    """
 
     def __init__(self, graph: Graph, fn, specs, param_names, name: str, layout=()):
         self.graph = graph
@@ -28,9 +38,10 @@ class ConcreteFunction:
         self.specs = list(specs)
         self.param_names = list(param_names)
         self.name = name
+        self._array_names = [n for n, spec in zip(self.param_names, self.specs) if _has_arrays(spec)]
         graph.signature = self.specs
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(self.param_names):
             args = self._bind(args, kwargs)
         args = tuple(self._check(name, spec, a) for name, spec, a in
@@ -38,17 +49,44 @@ class ConcreteFunction:
         return self._fn(*args)
 
     def _bind(self, args, kwargs) -> tuple:
-        params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                  for n in self.param_names]
-        bound = inspect.Signature(params).bind(*args, **kwargs)
-        return tuple(bound.arguments[n] for n in self.param_names)
+        """One argument per parameter. Positional arguments fill the array parameters
+        (all parameters, if there are more of them); a Python parameter not given
+        takes the value it was traced with."""
+        names = self.param_names
+        positional = names if len(args) > len(self._array_names) else self._array_names
+        if len(args) > len(names):
+            raise TypeError(f"{self.name}() takes {len(names)} arguments, got {len(args)}.")
+        given = dict(zip(positional, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'.")
+            if key in given:
+                raise TypeError(f"{self.name}() got multiple values for argument '{key}'.")
+            given[key] = value
+        missing = [n for n in self._array_names if n not in given]
+        if missing:
+            listed = ", ".join(f"'{n}'" for n in missing)
+            fixed = ", ".join(f"{n}={spec!r}" for n, spec in zip(names, self.specs)
+                              if n not in self._array_names)
+            raise TypeError(f"{self.name}() missing array argument {listed}; this concrete "
+                            f"function is called with ({', '.join(self._array_names)})"
+                            + (f" (its Python arguments are fixed: {fixed})." if fixed else "."))
+        return tuple(given.get(n, spec) for n, spec in zip(names, self.specs))
 
     def _check(self, name, spec, a):
         from .polymorphic import TensorSpec
         from .variables import Variable
 
         if isinstance(spec, TensorSpec):
-            if a.__class__ in (bool, int, float, complex):
+            if a.__class__ in (list, tuple):  # nested lists of numbers, as np.asarray takes them
+                converted = np.asarray(a)
+                if converted.dtype == object or not np.can_cast(converted.dtype, spec.dtype,
+                                                                "same_kind"):
+                    raise TypeError(messages.wrong_dtype(self.name, name, spec.dtype.name,
+                                                         f"a {type(a).__name__} of "
+                                                         f"{converted.dtype.name}"))
+                a = converted.astype(spec.dtype)
+            elif a.__class__ in (bool, int, float, complex):
                 converted = np.asarray(a)
                 try:
                     ok = np.result_type(spec.dtype, a) == spec.dtype
@@ -74,13 +112,17 @@ class ConcreteFunction:
                                 f"of {type_str(spec.dtype, spec.shape)}, got {a!r}.")
             return a
         if spec.__class__ in (tuple, list):
-            if a.__class__ is not spec.__class__ or len(a) != len(spec):
-                raise TypeError(messages.wrong_python_value(self.name, name, spec, a))
+            # With arrays inside, a list and a tuple are the same structure (as in
+            # TensorFlow's input signatures); Python values must match exactly.
+            same_kind = a.__class__ is spec.__class__ or (
+                a.__class__ in (tuple, list) and _has_arrays(spec))
+            if not same_kind or len(a) != len(spec):
+                raise TypeError(self._wrong_structure(name, spec, a))
             return spec.__class__(self._check(f"{name}[{i}]", s, x)
                                   for i, (s, x) in enumerate(zip(spec, a)))
         if spec.__class__ is dict:
             if a.__class__ is not dict or a.keys() != spec.keys():
-                raise TypeError(messages.wrong_python_value(self.name, name, spec, a))
+                raise TypeError(self._wrong_structure(name, spec, a))
             return {k: self._check(f"{name}[{k!r}]", spec[k], a[k]) for k in spec}
         if a is not spec:
             try:
@@ -90,6 +132,14 @@ class ConcreteFunction:
             if not same:
                 raise TypeError(messages.wrong_python_value(self.name, name, spec, a))
         return a
+
+    def _wrong_structure(self, name: str, spec, a) -> str:
+        if not _has_arrays(spec):
+            return messages.wrong_python_value(self.name, name, spec, a)
+        text = repr(a)
+        text = text if len(text) < 60 else text[:57] + "..."
+        return (f"{self.name}(): argument '{name}' must be {describe_spec(spec)}, got "
+                f"{type(a).__name__} {text}.")
 
     def _accepts(self, args) -> bool:
         if len(args) != len(self.specs):
@@ -119,8 +169,15 @@ class ConcreteFunction:
         lines += ["  Returns:", f"    {describe_output(self.graph.outputs)}"]
         return "\n".join(lines)
 
-    def save(self, path) -> None:
-        """Write the graph, its constants and variable values to ``path`` (an .npz file)."""
+    def save(self, path: Any) -> None:
+        """Write the graph, its constants and variable values to ``path`` (an .npz file).
+
+        Nothing is pickled; ``autograph.load(path)`` compiles it again without
+        the Python source.
+
+        Raises:
+            ValueError: The graph holds a value that has no saved form.
+        """
         from .serialize import save
 
         save(self, path)
@@ -135,7 +192,23 @@ def _is_array_spec(spec) -> bool:
     return isinstance(spec, TensorSpec)
 
 
+def _has_arrays(spec) -> bool:
+    """Whether a parameter's spec has array or Variable leaves (else it is a Python value)."""
+    from .polymorphic import TensorSpec
+    from .variables import Variable
+
+    if isinstance(spec, (TensorSpec, Variable)):
+        return True
+    if spec.__class__ in (tuple, list):
+        return any(_has_arrays(s) for s in spec)
+    if spec.__class__ is dict:
+        return any(_has_arrays(s) for s in spec.values())
+    return False
+
+
 def _shape_text(shape) -> str:
+    if shape is None:
+        return "any rank"
     return "(" + ", ".join("None" if d is None else str(d) for d in shape) + \
         ("," if len(shape) == 1 else "") + ")"
 

@@ -143,9 +143,11 @@ class Graph:
         return Value(self._next_id, dtype, shape, weak, const, name)
 
     def __str__(self) -> str:
+        """The text form; a ``str`` that notebooks display as highlighted code."""
+        from ..source_text import SourceText
         from .printing import format_graph
 
-        return format_graph(self)
+        return SourceText(format_graph(self))
 
 
 def walk_values(structure, visit) -> None:

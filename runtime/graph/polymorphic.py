@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import re
-import warnings
+from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from .. import backends
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import messages, trace
+from . import captures, messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, type_str
@@ -40,34 +41,116 @@ RETRACE_WARNING_AT = 5
 
 
 class RetracingWarning(UserWarning):
-    """An autograph.function traced again and again."""
+    """An ``autograph.function`` was traced again and again.
+
+    Shown once per function, at the user's call that caused the fifth trace; it
+    names the argument that changed. Tracing is slow: pass values that change
+    as arrays, give an ``input_signature``, or use ``reduce_retracing=True``.
+    Silence it with ``warnings.simplefilter("ignore", autograph.RetracingWarning)``.
+
+    Example:
+        >>> import warnings
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def scale(x, factor):
+        ...     return x * factor
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     for factor in range(6):
+        ...         _ = scale(np.ones(2), factor)
+        >>> [w.category.__name__ for w in caught]
+        ['RetracingWarning']
+    """
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
-    """Run every ``autograph.function`` as plain Python (for debugging) when True."""
+    """Run every ``autograph.function`` as plain Python, for debugging.
+
+    While it is on, calling an ``autograph.function`` calls the original Python
+    function: no tracing, no graph, ``print`` and breakpoints work as usual.
+
+    Args:
+        run_eagerly: True to run functions eagerly, False to trace again.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def f(x):
+        ...     return type(x).__name__
+        >>> ag.run_functions_eagerly(True)
+        >>> f(np.ones(2))
+        'ndarray'
+        >>> ag.run_functions_eagerly(False)
+    """
     _EAGER[0] = bool(run_eagerly)
 
 
 def functions_run_eagerly() -> bool:
+    """Whether ``run_functions_eagerly(True)`` is in effect.
+
+    Returns:
+        True if functions made by ``autograph.function`` currently run as plain Python.
+
+    Example:
+        >>> import autograph as ag
+        >>> ag.functions_run_eagerly()
+        False
+    """
     return _EAGER[0]
 
 
 class TensorSpec:
-    """The dtype and shape (``None`` for any size) an argument must have."""
+    """The dtype and shape an array argument must have.
+
+    Used in ``input_signature`` and with ``get_concrete_function`` to trace
+    without example arrays. ``None`` in the shape allows any size in that
+    dimension; a shape of ``None`` allows any rank (a graph is then traced
+    once per rank that is used).
+
+    Args:
+        shape: A sequence of sizes, each an int or ``None``; or ``None`` for
+            any rank. ``()`` is a scalar.
+        dtype: Anything ``np.dtype`` accepts.
+        name: An optional label.
+
+    Raises:
+        TypeError: ``dtype`` is not a NumPy dtype, or ``shape`` is not a
+            sequence of ints and ``None``.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> ag.TensorSpec([None, 3], np.float32)
+        TensorSpec(shape=(None, 3), dtype=float32)
+        >>> ag.TensorSpec(None, np.int64).fits((2, 5, 7))
+        True
+    """
 
     __slots__ = ("dtype", "name", "shape")
 
-    def __init__(self, shape=(), dtype=np.float64, name: str | None = None):
-        self.shape = tuple(None if d is None else int(d) for d in shape)
+    def __init__(self, shape: Optional[Sequence[Optional[int]]] = (), dtype: Any = np.float64,
+                 name: Optional[str] = None) -> None:
+        try:
+            self.shape: Optional[tuple] = None if shape is None else tuple(
+                None if d is None else operator.index(d) for d in shape)
+        except TypeError:
+            raise TypeError(f"TensorSpec: the shape must be a sequence of ints and None (or None "
+                            f"for any rank), got {shape!r}.") from None
         self.dtype = np.dtype(dtype)
         self.name = name
 
     @classmethod
-    def from_value(cls, value) -> TensorSpec:
+    def from_value(cls, value: Any) -> TensorSpec:
+        """The spec of an array (or anything ``np.asarray`` accepts)."""
         return cls(np.shape(value), np.asarray(value).dtype if not hasattr(value, "dtype")
                    else value.dtype)
 
     def fits(self, shape: tuple) -> bool:
+        """Whether an array of ``shape`` fits this spec."""
+        if self.shape is None:
+            return True
         return len(shape) == len(self.shape) and all(
             d is None or d == e for d, e in zip(self.shape, shape))
 
@@ -106,6 +189,8 @@ def arg_key(a):
 
 
 def _describe_key(a) -> str:
+    if isinstance(a, TensorSpec) and a.shape is None:
+        return f"a {a.dtype.name} array of any rank"
     if isinstance(a, (np.ndarray, np.generic, TensorSpec)):
         return f"a {type_str(a.dtype, np.shape(a) if not isinstance(a, TensorSpec) else a.shape)} array"
     if isinstance(a, Variable):
@@ -115,10 +200,21 @@ def _describe_key(a) -> str:
 
 
 class Function:
-    """The callable ``autograph.function`` returns."""
+    """The callable ``autograph.function`` returns: a function that runs as graphs.
 
-    def __init__(self, fn, input_signature=None, autograph: bool = True,
-                 reduce_retracing: bool = False):
+    Calling it runs the graph traced for the arguments' signature, tracing one
+    first if there is none. See ``autograph.function`` for the rules.
+    """
+
+    def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,
+                 autograph: bool = True, reduce_retracing: bool = False) -> None:
+        if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn) or \
+                inspect.iscoroutinefunction(fn):
+            kind = "a coroutine" if inspect.iscoroutinefunction(fn) else "a generator"
+            raise TypeError(
+                f"autograph.function: {getattr(fn, '__qualname__', fn)} is {kind} function; a "
+                f"graph returns its results at once and cannot yield them one by one. Return "
+                f"the values instead (collect them in a list and return np.stack(values)).")
         self.python_function = fn
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
@@ -128,6 +224,7 @@ class Function:
         self._simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
         self._nparams = len(params)
         self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._by_rank: dict = {}  # input_signature with unknown ranks: traced specs -> concrete
         self._cache: dict = {}
         self._concrete: list[ConcreteFunction] = []
         self._last_args = None
@@ -136,7 +233,7 @@ class Function:
         functools.update_wrapper(self, fn, updated=())
 
     # --- calling ------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _EAGER[0]:
             return self.python_function(*args, **kwargs)
         if trace._stack:  # called from another traced function: trace inline
@@ -144,7 +241,7 @@ class Function:
         if kwargs or len(args) != self._nparams or not self._simple:
             args = self._canonical(args, kwargs)
         if self.input_signature is not None:
-            return self._signature_function()(*args)
+            return self._signature_function(args)(*args)
         try:
             concrete = self._cache[tuple(map(arg_key, args))]
         except KeyError:
@@ -195,14 +292,28 @@ class Function:
                 return relaxed
         return specs
 
-    def _signature_function(self) -> ConcreteFunction:
-        if not self._concrete:
-            specs = list(self.input_signature)
-            if len(specs) != self._nparams:
-                raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
-                                f"function has {self._nparams} parameters.")
+    def _signature_function(self, args=None) -> ConcreteFunction:
+        """The graph of ``input_signature``; with specs of unknown rank, the graph for
+        the ranks of ``args`` (traced on first use)."""
+        if self._concrete and not self._by_rank:  # one graph for the whole signature
+            return self._concrete[0]
+        specs = list(self.input_signature)
+        if len(specs) != self._nparams:
+            raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
+                            f"function has {self._nparams} parameters.")
+        if not _has_unknown_rank(specs):
             self._trace(specs, specs)
-        return self._concrete[0]
+            return self._concrete[0]
+        if args is None:
+            raise TypeError(f"{self._name}: its input_signature has a TensorSpec of unknown rank; "
+                            f"pass arrays or TensorSpecs of known rank to get_concrete_function "
+                            f"to choose the ranks.")
+        specs = [_with_rank(spec, a) for spec, a in zip(specs, args)]
+        key = tuple(map(arg_key, specs))
+        concrete = self._by_rank.get(key)
+        if concrete is None:
+            concrete = self._by_rank[key] = self._trace(specs, specs)
+        return concrete
 
     # --- tracing ------------------------------------------------------------------------
     def _trace(self, args, specs) -> ConcreteFunction:
@@ -217,7 +328,7 @@ class Function:
         saved = backends.tracing_backend
         backends.tracing_backend = BACKEND
         try:
-            with tracing():
+            with tracing(), captures.watch_random(self._name, self.python_function):
                 result = self._call_python(self._callee(), traced)
         finally:
             backends.tracing_backend = saved
@@ -241,28 +352,60 @@ class Function:
         self._warned = True
         for name, before, after in zip(self._param_names, previous, args):
             if arg_key(before) != arg_key(after):
-                warnings.warn(messages.retracing(self._name, count, name, _describe_key(before),
-                                                 _describe_key(after)), RetracingWarning,
-                              stacklevel=4)
+                captures.warn_outside_library(
+                    messages.retracing(self._name, count, name, _describe_key(before),
+                                       _describe_key(after)), RetracingWarning)
                 return
 
     # --- introspection ------------------------------------------------------------------
-    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The graph for these arguments (arrays or TensorSpecs), traced if needed.
+
+        Python arguments given here are part of the graph: calling the result
+        needs only its array arguments.
+
+        Raises:
+            TypeError: The arguments do not fit the function's parameters or
+                its ``input_signature``.
+        """
         if self.input_signature is not None and not args and not kwargs:
             return self._signature_function()
         canonical = self._canonical(args, kwargs)
         if self.input_signature is not None:
-            return self._signature_function()
+            return self._signature_function(canonical)
         try:
             return self._cache[tuple(map(arg_key, canonical))]
         except (KeyError, TypeError):
             return self._lookup(canonical)
 
     def experimental_get_tracing_count(self) -> int:
+        """How many graphs have been traced."""
         return len(self._concrete)
 
+    @property
+    def concrete_functions(self) -> list[ConcreteFunction]:
+        """The graphs traced so far, in the order they were traced."""
+        return list(self._concrete)
+
     def pretty_printed_concrete_signatures(self) -> str:
+        """The signature of every graph traced so far, one block each."""
         return "\n\n".join(c.pretty_signature() for c in self._concrete)
+
+    def save(self, path: Any) -> None:
+        """Write every graph traced so far to ``path`` (one ``.npz`` file).
+
+        ``autograph.load(path)`` gives back a function that dispatches on its
+        arguments to the graph traced for them. Variables the graphs share stay
+        shared. Trace each signature you need first (call the function, or use
+        ``get_concrete_function``).
+
+        Raises:
+            ValueError: Nothing has been traced yet, or a graph holds a value
+                that has no saved form.
+        """
+        from .serialize import save_function
+
+        save_function(self, path)
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -290,9 +433,58 @@ class _BoundFunction:
         return getattr(self._function, name)
 
 
-def function(fn=None, *, input_signature=None, autograph: bool = True,
-             reduce_retracing: bool = False):
-    """Decorator: trace ``fn`` into compiled NumPy graphs, one per input signature."""
+@overload
+def function(fn: Callable[..., Any], *, input_signature: Optional[Sequence[Any]] = None,
+             autograph: bool = True, reduce_retracing: bool = False) -> Function: ...
+@overload
+def function(fn: None = None, *, input_signature: Optional[Sequence[Any]] = None,
+             autograph: bool = True,
+             reduce_retracing: bool = False) -> Callable[[Callable[..., Any]], Function]: ...
+
+
+def function(fn: Optional[Callable[..., Any]] = None, *,
+             input_signature: Optional[Sequence[Any]] = None, autograph: bool = True,
+             reduce_retracing: bool = False) -> Any:
+    """Decorator: trace a NumPy function into compiled graphs, one per input signature.
+
+    The first call with a new signature converts ``fn`` (its Python control
+    flow on arrays becomes graph ops), traces it with symbolic arrays and
+    compiles the graph into straight-line NumPy code; later calls with the same
+    signature run that code. A signature is the dtype and shape of each array
+    argument and the value of each Python argument: Python values are fixed
+    into the graph when it is traced (so are ``np.random`` draws and arrays
+    captured from outside, see the README's list of trace-time captures).
+
+    Args:
+        fn: The function; omitted when only options are given.
+        input_signature: One ``TensorSpec`` (or nested list/tuple/dict of
+            them) per parameter: trace once, for these specs, and accept only
+            arguments that fit them.
+        autograph: Convert ``fn``'s control flow first (False: trace it as it is,
+            so ``if`` on an array is an error).
+        reduce_retracing: Trace with ``None`` sizes where calls have shown
+            different sizes, instead of one graph per shape.
+
+    Returns:
+        A ``Function``; called with options only, a decorator that makes one.
+
+    Raises:
+        TypeError: ``fn`` is a generator or coroutine function.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def clip_norm(x, limit):
+        ...     norm = np.sqrt(np.sum(x * x))
+        ...     if norm > limit:
+        ...         x = x * (limit / norm)
+        ...     return x
+        >>> clip_norm(np.array([3.0, 4.0]), 1.0)
+        array([0.6, 0.8])
+        >>> clip_norm.experimental_get_tracing_count()
+        1
+    """
     if fn is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
                                  reduce_retracing=reduce_retracing)
@@ -314,9 +506,34 @@ def _spec_of(a):
     return a
 
 
+def _has_unknown_rank(spec) -> bool:
+    if isinstance(spec, TensorSpec):
+        return spec.shape is None
+    if spec.__class__ in (tuple, list):
+        return any(_has_unknown_rank(s) for s in spec)
+    if spec.__class__ is dict:
+        return any(_has_unknown_rank(s) for s in spec.values())
+    return False
+
+
+def _with_rank(spec, a):
+    """``spec`` with each TensorSpec of unknown rank given the rank of its argument."""
+    if isinstance(spec, TensorSpec):
+        if spec.shape is not None:
+            return spec
+        shape = a.shape if isinstance(a, TensorSpec) else np.shape(a)
+        return spec if shape is None else TensorSpec((None,) * len(shape), spec.dtype, spec.name)
+    if spec.__class__ in (tuple, list) and isinstance(a, (tuple, list)) and len(a) == len(spec):
+        return spec.__class__(_with_rank(s, x) for s, x in zip(spec, a))
+    if spec.__class__ is dict and isinstance(a, dict) and a.keys() == spec.keys():
+        return {k: _with_rank(s, a[k]) for k, s in spec.items()}
+    return spec
+
+
 def _relax(old, new):
     if isinstance(old, TensorSpec) and isinstance(new, TensorSpec):
-        if old.dtype != new.dtype or len(old.shape) != len(new.shape):
+        if old.dtype != new.dtype or old.shape is None or new.shape is None or \
+                len(old.shape) != len(new.shape):
             return None
         return TensorSpec(tuple(a if a == b else None for a, b in zip(old.shape, new.shape)),
                           old.dtype)
@@ -341,6 +558,10 @@ def _safe_name(name: str) -> str:
 def _placeholder(spec, name, access, leaves, state):
     """The traced stand-in of one argument; records its array/variable leaves."""
     if isinstance(spec, TensorSpec):
+        if spec.shape is None:
+            raise TypeError(f"{state.graph.name}: argument '{name}' is a TensorSpec of unknown "
+                            f"rank; a graph is traced for one rank. Give the TensorSpec a shape "
+                            f"(None for each size that may vary), or pass an array.")
         value = state.graph.new_value(spec.dtype, spec.shape, name=name)
         leaves.append((access, value))
         state.graph.inputs.append(value)

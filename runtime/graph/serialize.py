@@ -7,6 +7,11 @@ are stored by their NumPy name (``numpy.add``, ``numpy.linalg.norm``) and looked
 up again in NumPy on load, and only NumPy (and a few builtins) can be named, so
 loading a file cannot run arbitrary code. Loading rebuilds the ``Graph`` and
 compiles it, giving a ``ConcreteFunction`` (with the loaded ``variables``).
+
+A whole ``autograph.function`` saves every graph it has traced into one file
+(each graph's arrays under its own prefix, the captured variables once, so
+graphs that shared a variable share it again after loading); loading it gives
+a ``LoadedFunction``, which calls the graph traced for its arguments.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import builtins
 import json
 import math
+from typing import Any, Union
 
 import numpy as np
 
@@ -24,11 +30,13 @@ from .ir import Block, Graph, Op, Value, VarRef
 from .render import qualname
 
 FORMAT = "autograph-graph-1"
+FUNCTION_FORMAT = "autograph-function-1"
 _BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
 
 
 class _Writer:
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph, prefix: str = ""):
+        self.prefix = prefix
         self.arrays: dict[str, np.ndarray] = {}
         self.values: dict[int, dict] = {}
         self.graph = graph
@@ -41,7 +49,7 @@ class _Writer:
                 if v.weak:
                     entry["py"] = self.enc(v.const)
                 else:
-                    key = f"c{v.id}"
+                    key = f"{self.prefix}c{v.id}"
                     self.arrays[key] = np.asarray(v.const)
                     entry["const"] = key
                     entry["scalar"] = isinstance(v.const, np.generic)
@@ -102,15 +110,43 @@ class _Writer:
 
 
 def save(concrete: ConcreteFunction, path) -> None:
+    arrays: dict = {}
+    _write(path, _graph_document(concrete, "", {}, arrays), arrays)
+
+
+def save_function(function, path) -> None:
+    """Every graph ``function`` (an ``autograph.function``) has traced, in one file."""
+    concretes = function.concrete_functions
+    if not concretes:
+        raise ValueError(f"autograph.function '{function.__name__}': nothing to save, no graph "
+                         f"has been traced yet. Call the function (or get_concrete_function) "
+                         f"with each signature to save first.")
+    arrays: dict = {}
+    variables: dict = {}
+    documents = [_graph_document(c, f"g{i}_", variables, arrays) for i, c in enumerate(concretes)]
+    _write(path, {"format": FUNCTION_FORMAT, "name": function.__name__, "functions": documents},
+           arrays)
+
+
+def _write(path, document: dict, arrays: dict) -> None:
+    arrays = dict(arrays)
+    arrays["__graph__"] = np.array(json.dumps(document))
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, arrays: dict) -> dict:
+    """The JSON document of one graph; its arrays go into ``arrays`` (keys start with
+    ``prefix``), each captured variable once across graphs (``variables``: id -> key)."""
     from .polymorphic import TensorSpec
     from .variables import Variable
 
     graph = concrete.graph
-    writer = _Writer(graph)
+    writer = _Writer(graph, prefix)
 
     def spec(s):
         if isinstance(s, TensorSpec):
-            return {"spec": [list(s.shape), s.dtype.str]}
+            return {"spec": [None if s.shape is None else list(s.shape), s.dtype.str]}
         if isinstance(s, Variable):
             return {"varspec": [list(s.shape), s.dtype.str]}
         if s.__class__ in (tuple, list):
@@ -131,14 +167,15 @@ def save(concrete: ConcreteFunction, path) -> None:
         "outputs": writer.enc(graph.outputs),
         "captured": [],
     }
-    for k, variable in enumerate(graph.captured):
-        writer.arrays[f"var{k}"] = variable.value
-        document["captured"].append({"name": variable.name, "key": f"var{k}"})
+    for variable in graph.captured:
+        key = variables.get(id(variable))
+        if key is None:
+            key = variables[id(variable)] = f"var{len(variables)}"
+            arrays[key] = variable.value
+        document["captured"].append({"name": variable.name, "key": key})
     document["values"] = list(writer.values.values())
-    arrays = dict(writer.arrays)
-    arrays["__graph__"] = np.array(json.dumps(document))
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)
+    arrays.update(writer.arrays)
+    return document
 
 
 def _resolve(name: str):
@@ -225,22 +262,63 @@ class _Reader:
         return block
 
 
-def load(path) -> ConcreteFunction:
-    """A saved concrete function, compiled again; its variables are in ``.variables``."""
+def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
+    """Load a saved graph or function, compiled again, without its Python source.
+
+    Args:
+        path: A file written by ``ConcreteFunction.save`` or ``Function.save``
+            (a path or an open binary file).
+
+    Returns:
+        For a saved concrete function, a ``ConcreteFunction``; for a saved
+        ``autograph.function``, a ``LoadedFunction`` that calls the graph traced
+        for its arguments. Variables are in ``.variables``.
+
+    Raises:
+        ValueError: The file is not a saved autograph graph, or names a
+            function that is not NumPy's.
+
+    Example:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def double(x):
+        ...     return x * 2
+        >>> _ = double(np.array([1.0, 2.0])), double(np.array(3))
+        >>> path = os.path.join(tempfile.mkdtemp(), "double.npz")
+        >>> double.save(path)
+        >>> loaded = ag.load(path)
+        >>> loaded(np.array(5))
+        array(10)
+    """
+    with np.load(path, allow_pickle=False) as archive:
+        arrays = {k: archive[k] for k in archive.files}
+    if "__graph__" not in arrays:
+        raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
+    document = json.loads(str(arrays.pop("__graph__")))
+    if document.get("format") == FORMAT:
+        return _load_graph(document, arrays, {})
+    if document.get("format") == FUNCTION_FORMAT:
+        variables: dict = {}
+        return LoadedFunction(document["name"],
+                              [_load_graph(d, arrays, variables) for d in document["functions"]])
+    raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
+
+
+def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFunction:
+    """One graph; ``variables`` (key -> Variable) is shared by the graphs of one file."""
     from .polymorphic import TensorSpec
     from .variables import Variable
 
-    with np.load(path, allow_pickle=False) as archive:
-        arrays = {k: archive[k] for k in archive.files}
-    document = json.loads(str(arrays.pop("__graph__")))
-    if document.get("format") != FORMAT:
-        raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
     reader = _Reader(document, arrays)
     graph = Graph(document["name"])
     for k, entry in enumerate(document["captured"]):
-        variable = Variable.__new__(Variable)
-        variable.value = arrays[entry["key"]]
-        variable.name = entry["name"]
+        variable = variables.get(entry["key"])
+        if variable is None:
+            variable = variables[entry["key"]] = Variable.__new__(Variable)
+            variable.value = arrays[entry["key"]]
+            variable.name = entry["name"]
         graph.captured.append(variable)
         reader.vars[f"v{k}"] = VarRef(f"v{k}", variable.dtype, variable.shape)
     for entry in document["inputs"]:
@@ -255,7 +333,7 @@ def load(path) -> ConcreteFunction:
         if isinstance(s, dict) and len(s) == 1:
             (tag, payload), = s.items()
             if tag == "spec":
-                return TensorSpec(tuple(payload[0]), np.dtype(payload[1]))
+                return TensorSpec(payload[0], np.dtype(payload[1]))
             if tag == "varspec":
                 placeholder = Variable.__new__(Variable)
                 placeholder.value = np.zeros(tuple(payload[0]), np.dtype(payload[1]))
@@ -276,3 +354,59 @@ def load(path) -> ConcreteFunction:
                                 document["name"], layout)
     concrete.variables = list(graph.captured)
     return concrete
+
+
+class LoadedFunction:
+    """A saved ``autograph.function``, loaded: its graphs, and a call that runs the
+    graph traced for the arguments (arrays by dtype and shape, Python values by
+    value), as the function did."""
+
+    def __init__(self, name: str, concrete_functions: list) -> None:
+        self.__name__ = name
+        self.concrete_functions: list[ConcreteFunction] = list(concrete_functions)
+        seen: dict = {}
+        for concrete in self.concrete_functions:
+            for variable in concrete.variables:
+                seen.setdefault(id(variable), variable)
+        self.variables = list(seen.values())
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.get_concrete_function(*args, **kwargs)(*args, **kwargs)
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The saved graph these arguments (arrays and Python values) select.
+
+        Raises:
+            TypeError: No saved graph was traced for arguments like these.
+        """
+        lenient = None
+        for concrete in self.concrete_functions:
+            try:
+                full = concrete._bind(args, kwargs)
+            except TypeError:
+                continue
+            if concrete._accepts(full):
+                return concrete
+            if lenient is None:
+                try:
+                    for name, spec, a in zip(concrete.param_names, concrete.specs, full):
+                        concrete._check(name, spec, a)
+                    lenient = concrete
+                except (TypeError, ValueError):
+                    pass
+        if lenient is not None:  # Python numbers or lists where arrays were traced
+            return lenient
+        from .polymorphic import _describe_key
+
+        given = ", ".join([_describe_key(a) for a in args] +
+                          [f"{k}={_describe_key(v)}" for k, v in kwargs.items()])
+        raise TypeError(f"{self.__name__}(): none of the {len(self.concrete_functions)} saved "
+                        f"graphs was traced for these arguments ({given}). Saved signatures:\n\n"
+                        f"{self.pretty_printed_concrete_signatures()}")
+
+    def pretty_printed_concrete_signatures(self) -> str:
+        """The signature of every saved graph, one block each."""
+        return "\n\n".join(c.pretty_signature() for c in self.concrete_functions)
+
+    def __repr__(self) -> str:
+        return f"<autograph.load {self.__name__}: {len(self.concrete_functions)} graphs>"

@@ -14,6 +14,8 @@ array of the variable's dtype. Values read earlier stay valid.
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
 import numpy as np
 
 from . import messages, trace
@@ -21,11 +23,37 @@ from .ir import Op, VarRef
 
 
 class Variable:
-    """A NumPy array with state shared across calls of ``autograph.function``s."""
+    """An array whose value persists across calls of graph functions.
+
+    Outside a trace it behaves like the array it holds (operators, ufuncs,
+    NumPy functions). In a graph, reads and ``assign``/``assign_add``/
+    ``assign_sub`` become graph ops, so each call sees and updates the current
+    value. Create variables outside the function, or on its first trace only.
+
+    Args:
+        initial_value: Anything ``np.array`` accepts.
+        dtype: The dtype (default: that of ``initial_value``).
+        name: An optional label, shown in its repr.
+
+    Raises:
+        ValueError: Created while tracing a graph other than the first one, or
+            from a symbolic array.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> counter = ag.Variable(0)
+        >>> @ag.function
+        ... def tick(step):
+        ...     counter.assign_add(step)
+        ...     return counter.read_value()
+        >>> _ = tick(np.array(2)); tick(np.array(3))
+        array(5)
+    """
 
     __array_priority__ = 1001
 
-    def __init__(self, initial_value, dtype=None, name: str | None = None):
+    def __init__(self, initial_value: Any, dtype: Any = None, name: Optional[str] = None) -> None:
         from .tensor import Tensor
 
         state = trace.current()
