@@ -22,6 +22,14 @@ import numpy as np
 import autograph as ag
 """
 
+# Long messages are wrapped in the examples; compare them with whitespace normalised.
+import doctest  # noqa: E402
+
+doctest_default_flags = (
+    doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL | doctest.DONT_ACCEPT_TRUE_FOR_1
+    | doctest.NORMALIZE_WHITESPACE
+)
+
 html_theme = "alabaster"
 html_title = f"autograph {release}"
 
