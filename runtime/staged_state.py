@@ -165,7 +165,7 @@ def describe(x, backend=None) -> str:
     if x.__class__ is dict:
         return f"a dict with keys {list(x)}" if x else "an empty dict"
     if x.__class__ in (list, tuple):
-        return f"a {type(x).__name__} of {len(x)} items"
+        return f"a {type(x).__name__} of {len(x)} item{'' if len(x) == 1 else 's'}"
     text = repr(x)
     return f"{type(x).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 

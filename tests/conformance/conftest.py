@@ -5,7 +5,8 @@ and runs on each backend by what it asks of the fixture:
     def test_something(backend):
         backend.check(fn, np.int32(3), np.arange(4.0))   # staged == eager, leaf by leaf
         backend.check_raises(fn, ValueError, "message", np.int32(-1))  # same error, staged and eager
-        backend.staging_error(fn, "pinned text", np.int32(1))           # StagingError text
+        text = backend.staging_error(fn, np.int32(1))   # the StagingError text, to pin
+        backend.at(fn, "if x > 0:")   # file:line (`if x > 0:`), as messages locate a construct
 
 Arguments that are NumPy arrays or NumPy scalars become the backend's arrays (and are
 traced); anything else is a Python value held fixed for the trace. A case that needs
@@ -18,6 +19,7 @@ backend's framework is installed; a missing framework is a test error, never a s
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 
 import numpy as np
@@ -80,6 +82,16 @@ class Backend:
         with pytest.raises(ag.StagingError) as info:
             self.staged(fn, *args, **kwargs)
         return str(info.value)
+
+    @staticmethod
+    def at(fn, text: str) -> str:
+        """``file:line (`text`)`` of the first line of ``fn`` that reads ``text``:
+        where a pinned error message points."""
+        lines, first = inspect.getsourcelines(fn)
+        for offset, line in enumerate(lines):
+            if line.strip() == text:
+                return f"{inspect.getsourcefile(fn)}:{first + offset} (`{text}`)"
+        raise AssertionError(f"{text!r} not in {fn.__name__}")
 
     def assert_same(self, expected, actual, path="result"):
         if expected is None or isinstance(expected, (str, bytes)):
