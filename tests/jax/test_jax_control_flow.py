@@ -7,26 +7,12 @@ Eagerly, JAX arrays are concrete and Python control flow on them just works; und
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 
 import jax
 import jax.numpy as jnp
 import pytest
 from jax_helpers import assert_matches_eager, assert_same_values, staged
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from staged_cases import (  # noqa: E402
-    attributes_in_branches,
-    attributes_in_while,
-    captured_in_branch,
-    captured_in_tensor_for,
-    captured_in_while,
-    captured_with_tensor_break,
-    dict_updated_in_while,
-    list_item_set_in_branch,
-    nonlocal_counter_in_branch,
-)
 
 # ------------------------------------------------------------ conditionals
 
@@ -455,41 +441,3 @@ def test_setitem_with_traced_value_into_list_and_concrete_array():
     assert_same_values([0.0, 10.0], items)
     assert_same_values(jnp.array([5.0, 1.0, 2.0]), table)
     assert_same_values(jnp.array([0.0, 0.0, 5.0]), base)
-
-
-# Variables and attributes assigned in place by the generated functions, and
-# containers updated in place (tests/staged_cases.py, shared with tests/graph):
-# lax.cond / while_loop must still carry them.
-@pytest.mark.parametrize("x", [-3.0, 3.0])
-@pytest.mark.parametrize("f", [captured_in_branch, captured_in_while, nonlocal_counter_in_branch])
-def test_captured_variables_are_carried(f, x):
-    assert_matches_eager(f, jnp.float32(x))
-
-
-@pytest.mark.parametrize("xs", [[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5]])
-@pytest.mark.parametrize("f", [captured_in_tensor_for, captured_with_tensor_break])
-def test_captured_variables_are_carried_by_loops(f, xs):
-    assert_matches_eager(f, jnp.array(xs, jnp.float32))
-
-
-@pytest.mark.parametrize("x", [-3.0, 3.0])
-@pytest.mark.parametrize("f", [attributes_in_branches, attributes_in_while])
-def test_attributes_assigned_in_staged_constructs_are_carried(f, x):
-    if f is attributes_in_while and x < 0:
-        x = 2.0  # the loop must end
-    assert_matches_eager(f, jnp.float32(x))
-
-
-def dict_updated_in_branch(x):
-    out = {"a": x, "b": x * 2}
-    if x > 0:
-        out["a"] = out["a"] + 1
-    return out
-
-
-@pytest.mark.parametrize("x", [-2.0, 0.5, 3.0])
-@pytest.mark.parametrize("f", [dict_updated_in_branch, dict_updated_in_while, list_item_set_in_branch])
-def test_containers_updated_in_place_in_staged_constructs(f, x):
-    if f is dict_updated_in_while and x < 1:
-        x = 2.0  # the loop must end
-    assert_matches_eager(f, jnp.float32(x))
