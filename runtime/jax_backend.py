@@ -53,11 +53,26 @@ def _aval(x):
     if not (_is_array(x) or staging.is_number(x)):
         return None
     t = jax.typeof(x)
-    return Aval(np.dtype(t.dtype), tuple(t.shape), bool(t.weak_type))
+    axes = getattr(t, "manual_axis_type", None)
+    varying = frozenset(axes.varying) if axes is not None else frozenset()
+    if varying:
+        _meshes[varying] = t.sharding.mesh
+    return Aval(np.dtype(t.dtype), tuple(t.shape), bool(t.weak_type), varying)
+
+
+_meshes: dict = {}  # varying axes -> the (abstract) mesh they were last seen on
 
 
 def _struct(aval: Aval) -> jax.ShapeDtypeStruct:
-    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak)
+    """A placeholder of ``aval``; inside ``shard_map`` it varies over the same axes."""
+    if not aval.varying:
+        return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak)
+    axes = _core.ManualAxisType(varying=aval.varying, unreduced=frozenset(), reduced=frozenset())
+    mesh = _meshes.get(aval.varying) or next(
+        m for m in _meshes.values() if aval.varying <= set(m.axis_names))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak, sharding=sharding,
+                                manual_axis_type=axes)
 
 
 def _replay(handle, *args) -> list:
@@ -162,7 +177,9 @@ class JaxBackend(backends.Backend):
         """``x`` (an array or Python number) as an array of exactly ``aval``'s type."""
         if isinstance(x, jax.Array) and _aval(x) == aval:
             return x
-        return _convert_element_type(x, aval.dtype, weak_type=aval.weak)
+        x = _convert_element_type(x, aval.dtype, weak_type=aval.weak)
+        missing = aval.varying - _aval(x).varying  # a value the same on every device
+        return lax.pcast(x, tuple(sorted(missing)), to="varying") if missing else x
 
     def zeros(self, aval: Aval):
         return self.cast(lax.full(aval.shape, 0, aval.dtype), aval)

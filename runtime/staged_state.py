@@ -42,11 +42,14 @@ MAX_TRACES = 6  # traces of a loop body while its carry types settle
 
 class Aval(NamedTuple):
     """What a graph knows of an array leaf. ``shape`` may hold None (unknown)
-    where the backend allows it; ``weak`` marks a Python number's type."""
+    where the backend allows it; ``weak`` marks a Python number's type;
+    ``varying`` names the mesh axes over which the value differs between devices
+    (inside JAX's ``shard_map``), joined by union."""
 
     dtype: np.dtype
     shape: tuple
     weak: bool = False
+    varying: frozenset = frozenset()
 
     def __str__(self) -> str:
         if self.weak:
@@ -204,15 +207,16 @@ def join_avals(a: Aval, b: Aval, unknown_dims: bool) -> Optional[Aval]:
     shape = join_shapes(a.shape, b.shape, unknown_dims)
     if shape is None:
         return None
+    varying = a.varying | b.varying
     if a.dtype == b.dtype:
-        return Aval(a.dtype, shape, a.weak and b.weak)
+        return Aval(a.dtype, shape, a.weak and b.weak, varying)
     if a.weak and b.weak:
         ka, kb = _KIND_RANK[a.dtype.kind], _KIND_RANK[b.dtype.kind]
         dtype = a.dtype if ka > kb else b.dtype if kb > ka else np.promote_types(a.dtype, b.dtype)
-        return Aval(dtype, shape, True)
+        return Aval(dtype, shape, True, varying)
     weak, strong = (a, b) if a.weak else (b, a)
     if weak.weak and keeps_value(weak.dtype.kind, strong.dtype):
-        return Aval(strong.dtype, shape, False)
+        return Aval(strong.dtype, shape, False, varying)
     return None
 
 
@@ -221,12 +225,13 @@ def carry_aval(carry: Aval, out: Aval) -> Optional[Aval]:
     if len(carry.shape) != len(out.shape) or any(
             c is not None and c != o for c, o in zip(carry.shape, out.shape)):
         return None
+    varying = carry.varying | out.varying
     if carry.dtype == out.dtype:
-        return Aval(carry.dtype, carry.shape, carry.weak and out.weak)
+        return Aval(carry.dtype, carry.shape, carry.weak and out.weak, varying)
     if carry.weak:
         return join_avals(carry, out, False)
     if out.weak and keeps_value(out.dtype.kind, carry.dtype):
-        return carry
+        return carry._replace(varying=varying)
     return None
 
 
