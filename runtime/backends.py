@@ -19,7 +19,8 @@ import importlib
 from typing import Any, Callable, Optional, Sequence
 
 from . import mode as _mode
-from . import staged_state as staging
+from .staged_if import stage_if
+from .staged_loop import stage_while
 
 
 class Backend:
@@ -82,31 +83,31 @@ class Backend:
     # -- constructs
 
     def if_stmt(self, cond, body, orelse, state, names, shared=None):
-        return staging.stage_if(self, cond, body, orelse, state, names, shared)
+        return stage_if(self, cond, body, orelse, state, names, shared)
 
     def while_stmt(self, test, body, state, names, cond, shared=None):
         """Stage a while loop. ``cond`` is ``test(*state)``, already evaluated on
         the current ``state`` (a Python loop being handed over keeps its state)."""
-        return staging.stage_while(self, test, body, state, names, shared)
+        return stage_while(self, test, body, state, names, shared)
 
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         raise NotImplementedError(f"{self.name}: for loops over staged values")
 
     def if_exp(self, cond, if_true, if_false):
         """``if_true()`` if cond else ``if_false()``, both thunks."""
-        (value,) = staging.stage_if(self, cond, lambda: (if_true(),), lambda: (if_false(),),
+        (value,) = stage_if(self, cond, lambda: (if_true(),), lambda: (if_false(),),
                                     (), ("the conditional expression",),
                                     construct="conditional expression")
         return value
 
     def and_(self, value, rest: Callable[[], Any]):
         """``value and rest()`` for a staged ``value``; ``rest`` is a thunk."""
-        (out,) = staging.stage_if(self, value, lambda: (rest(),), lambda: (value,), (),
+        (out,) = stage_if(self, value, lambda: (rest(),), lambda: (value,), (),
                                   ("the 'and' expression",), construct="'and' expression")
         return out
 
     def or_(self, value, rest: Callable[[], Any]):
-        (out,) = staging.stage_if(self, value, lambda: (value,), lambda: (rest(),), (),
+        (out,) = stage_if(self, value, lambda: (value,), lambda: (rest(),), (),
                                   ("the 'or' expression",), construct="'or' expression")
         return out
 

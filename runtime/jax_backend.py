@@ -30,6 +30,7 @@ from jax.extend.core import jaxpr_as_fun
 
 from . import backends, errors
 from . import staged_state as staging
+from .staged_loop import Carry
 from .staged_state import Aval
 
 _trace_ref = _core.trace_state_strong_ref
@@ -232,7 +233,7 @@ class JaxBackend(backends.Backend):
         which ``grad`` can reverse; with ``extra_test`` each step runs under a
         ``lax.cond`` on the flag the previous step left, so the scan keeps its length.
         """
-        carry = staging.Carry(self, tuple(state), names, shared, "for loop", body)
+        carry = Carry(self, tuple(state), names, shared, "for loop", body)
         rng = iterable.iterable if isinstance(iterable, _Enumerate) else iterable
         if isinstance(rng, _Range):
             first = iterable.start if rng is not iterable else None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import staged_state as staging
+from ..staged_loop import Carry
 from ..backends import Backend
 from ..staged_state import Aval
 from . import trace
@@ -171,7 +172,7 @@ class GraphBackend(Backend):
         desc, item = self._iteration(iterable, trace.current())
         item_values: list = []
         _collect(item, item_values)
-        carry = staging.Carry(self, tuple(state), names, shared, "for loop", body)
+        carry = Carry(self, tuple(state), names, shared, "for loop", body)
         avals = [Aval(v.dtype, v.shape, v.weak) for v in item_values]
         (handle,) = carry.trace(lambda xs, s: body(_pattern(item, iter(xs)), *s), avals,
                                 extra_test=extra_test)
