@@ -19,20 +19,26 @@ import importlib
 from typing import Any, Callable, Optional, Sequence
 
 from . import mode as _mode
+from .staged_if import stage_if
+from .staged_loop import stage_while
 
 
 class Backend:
-    """What a backend answers. Subclasses override what their framework supports.
+    """What a backend answers: framework questions only.
 
-    State conventions shared by all methods: ``state`` is a tuple of the carried
-    variables' values, ``names`` the tuple of their names (for error messages).
-    ``body``/``orelse``/``test`` take ``*state`` (loop bodies take the iterated
-    item first) and return a state tuple (``test``: a condition). A value may be
-    an ``Undefined`` (a variable not yet assigned); the backend decides whether it
-    can carry it and otherwise raises the errors in ``errors``.
+    Staging itself (joining branches, settling loop carries, undefined variables,
+    in-place state, error texts) is ``staging``'s; it calls the primitives below.
+    A new backend implements the primitives and ``for_stmt`` (its iterables), and
+    may override any construct where its framework offers more.
+
+    Conventions: ``state`` is a tuple of the carried variables' values, ``names``
+    their names (for messages); bodies take ``*state`` (loop bodies the item first)
+    and return a state tuple. ``shared`` is the converter's ``(get, set, names)`` of
+    variables assigned in place (see ``control_flow``).
     """
 
     name = "backend"
+    unknown_dims = False  # may a joined shape hold None (a dimension known at run time)?
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""
@@ -42,31 +48,71 @@ class Backend:
         """True while this framework is staging a computation right now."""
         return False
 
-    def if_stmt(self, cond, body, orelse, state, names):
-        raise NotImplementedError(f"{self.name}: if statements on staged values")
+    # -- primitives
 
-    def while_stmt(self, test, body, state, names, cond):
+    def aval(self, value):
+        """``staging.Aval`` of an array-like ``value`` this backend can carry (its own
+        arrays, NumPy arrays, Python numbers as weak types), else None."""
+        raise NotImplementedError
+
+    def cast(self, value, aval):
+        """``value`` as an array of exactly ``aval``'s dtype and weakness."""
+        raise NotImplementedError
+
+    def zeros(self, aval):
+        raise NotImplementedError
+
+    def predicate(self, value):
+        """A staged condition (one element) as a scalar bool of the framework."""
+        raise NotImplementedError
+
+    def trace(self, fns, avals) -> list:
+        """Trace each of ``fns`` (taking placeholders of ``avals``, the same for all,
+        returning a list of leaves) into a handle for ``cond``/``while_loop``."""
+        raise NotImplementedError
+
+    def cond(self, pred, handles, finish, avals) -> list:
+        """One cond op choosing between two traced branches; ``finish[i](leaves)``
+        (called inside branch i, on its leaves) gives its outputs, of ``avals``."""
+        raise NotImplementedError
+
+    def while_loop(self, test, body, init) -> list:
+        """A while op over traced ``test`` and ``body`` (handles), from ``init``."""
+        raise NotImplementedError
+
+    # -- constructs
+
+    def if_stmt(self, cond, body, orelse, state, names, shared=None):
+        return stage_if(self, cond, body, orelse, state, names, shared)
+
+    def while_stmt(self, test, body, state, names, cond, shared=None):
         """Stage a while loop. ``cond`` is ``test(*state)``, already evaluated on
         the current ``state`` (a Python loop being handed over keeps its state)."""
-        raise NotImplementedError(f"{self.name}: while loops on staged values")
+        return stage_while(self, test, body, state, names, shared)
 
-    def for_stmt(self, iterable, body, state, names, extra_test):
+    def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         raise NotImplementedError(f"{self.name}: for loops over staged values")
 
     def if_exp(self, cond, if_true, if_false):
         """``if_true()`` if cond else ``if_false()``, both thunks."""
-        (value,) = self.if_stmt(cond, lambda: (if_true(),), lambda: (if_false(),), (), ())
+        (value,) = stage_if(self, cond, lambda: (if_true(),), lambda: (if_false(),),
+                                    (), ("the conditional expression",),
+                                    construct="conditional expression")
         return value
-
-    def not_(self, value):
-        raise NotImplementedError(f"{self.name}: 'not' on staged values")
 
     def and_(self, value, rest: Callable[[], Any]):
         """``value and rest()`` for a staged ``value``; ``rest`` is a thunk."""
-        raise NotImplementedError(f"{self.name}: 'and' on staged values")
+        (out,) = stage_if(self, value, lambda: (rest(),), lambda: (value,), (),
+                                  ("the 'and' expression",), construct="'and' expression")
+        return out
 
     def or_(self, value, rest: Callable[[], Any]):
-        raise NotImplementedError(f"{self.name}: 'or' on staged values")
+        (out,) = stage_if(self, value, lambda: (value,), lambda: (rest(),), (),
+                                  ("the 'or' expression",), construct="'or' expression")
+        return out
+
+    def not_(self, value):
+        raise NotImplementedError(f"{self.name}: 'not' on staged values")
 
     def assert_stmt(self, cond, message: Callable[[], Any]):
         raise NotImplementedError(f"{self.name}: assert on staged values")
@@ -136,6 +182,17 @@ def _find_owner(cls: type) -> Optional[Backend]:
             importlib.import_module(_lazy.pop(top))  # registers itself
     for backend in _loaded:
         if backend.owns_type(cls):
+            return backend
+    return None
+
+
+def tracing_now() -> Optional[Backend]:
+    """The backend staging Python-only code right now: the graph engine while it
+    traces, or a loaded framework whose trace is running (``jax.jit``)."""
+    if tracing_backend is not None:
+        return tracing_backend
+    for backend in _loaded:
+        if backend.is_tracing():
             return backend
     return None
 

@@ -116,7 +116,7 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] =
         x is 1
         x is 2
     """
-    backend = first_backend(args) or backends.tracing_backend
+    backend = first_backend(args) or backends.tracing_now()
     if backend is None:
         print(*args, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
         return None

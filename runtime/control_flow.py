@@ -38,31 +38,7 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    body, orelse = _on_copies(body), _on_copies(orelse or _keep)
-    if shared is None:
-        return backend.if_stmt(cond, body, orelse, state, names)
-    carry = _Shared(shared, state, names)
-    out = backend.if_stmt(cond, carry.body(body), carry.body(orelse), carry.state, carry.names)
-    return carry.result(out)
-
-
-def _on_copies(fn):
-    """``fn`` called on copies of the lists and dicts in its arguments: a traced
-    branch that updates a container in place must not change what the other
-    branch (or the code after a loop) receives."""
-    def run(*args):
-        return fn(*_copies(args))
-    run.__wrapped__ = fn  # errors locate the construct through it
-    return run
-
-
-def _copies(value):
-    cls = value.__class__
-    if cls is list or cls is tuple:
-        return cls(_copies(v) for v in value)
-    if cls is dict:
-        return {k: _copies(v) for k, v in value.items()}
-    return value
+    return backend.if_stmt(cond, body, orelse or _keep, state, names, shared)
 
 
 def _keep(*state):
@@ -74,11 +50,7 @@ def while_stmt(test, body, state, names, shared=None):
     while True:
         cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            if shared is None:
-                return backend.while_stmt(test, body, state, names, cond)
-            carry = _Shared(shared, state, names)
-            out = backend.while_stmt(carry.test(test), carry.body(body), carry.state, carry.names, cond)
-            return carry.result(out)
+            return backend.while_stmt(test, body, state, names, cond, shared)
         if not cond:
             return state
         state = body(*state)
@@ -94,12 +66,7 @@ def for_stmt(iterable, body, state, names, extra_test=None, shared=None):
     """
     backend = None if iterable.__class__ in _PYTHON_ITERABLES else backend_of(iterable)
     if backend is not None:
-        if shared is None:
-            return backend.for_stmt(iterable, body, state, names, extra_test)
-        carry = _Shared(shared, state, names)
-        test = None if extra_test is None else carry.test(extra_test)
-        out = backend.for_stmt(iterable, carry.body(body, item=True), carry.state, carry.names, test)
-        return carry.result(out)
+        return backend.for_stmt(iterable, body, state, names, extra_test, shared)
     if extra_test is None:
         for item in iterable:
             state = body(item, *state)
@@ -121,43 +88,6 @@ def _guarded_rest(go_on, iterator, body, state, names, extra_test, shared):
         state = if_stmt(go_on, lambda *s, item=item: body(item, *s), None, state, names, shared)
         go_on = extra_test(*state)
     return state
-
-
-class _Shared:
-    """Variables that generated functions assign in place (``shared``: getter,
-    setter, names), carried through one backend op after the ``state``: each
-    traced function first sets them from its inputs and returns their values
-    after it; the op's results are set back when it is built."""
-
-    def __init__(self, shared, state, names) -> None:
-        self.get, self.put, shared_names = shared
-        self.n = len(state)
-        self.state = tuple(state) + tuple(self.get())
-        self.names = tuple(names) + tuple(shared_names)
-
-    def body(self, fn, item: bool = False):
-        """``fn`` over (the loop item, if ``item``, then) the state and the shared values."""
-        n, get, put = self.n + (1 if item else 0), self.get, self.put
-
-        def run(*args):
-            put(args[n:])
-            return tuple(fn(*args[:n])) + tuple(get())
-        run.__wrapped__ = fn
-        return run
-
-    def test(self, fn):
-        n, put = self.n, self.put
-
-        def run(*s):
-            put(s[n:])
-            return fn(*s[:n])
-        run.__wrapped__ = fn
-        return run
-
-    def result(self, out):
-        out = tuple(out)
-        self.put(out[self.n:])
-        return out[:self.n]
 
 
 _PYTHON_ITERABLES = frozenset({range, list, tuple, dict, str, set, frozenset, bytes, enumerate, zip})

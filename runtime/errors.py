@@ -82,13 +82,21 @@ def _subject(name: str) -> str:
 
 
 def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:
-    """``defined_in`` is 'true' or 'false': the branch that assigns ``name``."""
-    other = "false" if defined_in == "true" else "true"
+    """``defined_in`` is 'true' or 'false': the only branch that defines ``name`` (a
+    variable, or a path into one such as ``x["a"]["b"]``)."""
     return StagingError(
-        f"if statement at {where(fn)}: {_subject(name)} is assigned in the {defined_in} branch "
-        f"but not in the {other} branch, and the condition is a staged value, so both "
-        f"branches run in the graph. Assign {_subject(name)} before the if statement, or in "
-        f"both branches."
+        f"if statement at {where(fn)}: {_subject(name)} is defined in the {defined_in} "
+        f"branch only, and the condition is a staged value, so both branches run in the "
+        f"graph. Define {_subject(name)} before the if statement, or in both branches."
+    )
+
+
+def key_read_in_one_branch(name: str, fn) -> StagingError:
+    """A branch read a dict key that only the other branch creates."""
+    return StagingError(
+        f"if statement at {where(fn)}: a branch reads {_subject(name)}, which only the other "
+        f"branch defines; the condition is a staged value, so both branches run in the graph. "
+        f"Define {_subject(name)} before the if statement."
     )
 
 

@@ -7,7 +7,8 @@ Python/NumPy code. The modules, in the order data flows through them:
 
 - ``tensor``/``trace``: symbolic tensors and recording ops, with NumPy itself
   inferring dtypes and shapes; ``numpy_api``: which NumPy functions are supported;
-- ``backend``/``merge``: staged if/while/for, and reconciling their variables;
+- ``backend``: the graph's answers to the staging core (``runtime.staging``): ops for
+  staged if/while/for;
 - ``variables``: ``Variable``, state across calls;
 - ``ir``/``printing``: the graph as data and its text form;
 - ``optimize``/``codegen``: CSE, DCE, buffer reuse and the generated Python;

@@ -1,41 +1,31 @@
 """The graph engine as an autograph backend: staged if / while / for and friends.
 
 Converted code hands control flow on a symbolic ``Tensor`` to this backend (see
-``autograph.runtime.backends``). Each construct traces its Python bodies into
-sub-blocks of the graph and records one op:
+``autograph.runtime.backends``); staging itself (joining branches, settling loop
+variables, errors) is ``autograph.runtime.staging``'s. This module answers its
+questions for the graph: the ``Aval`` of a leaf (a ``Value``'s dtype, shape with
+``None`` for unknown dims, and weakness), casts, and ops. Each traced function is
+a sub-block of the graph:
 
-- ``if`` → a ``cond`` op; both branches are traced, each carried variable is
-  reconciled across them (``merge``), and the compiled code is a Python ``if``;
+- ``if`` → a ``cond`` op whose blocks give the joined outputs; the compiled code
+  is a Python ``if``;
 - ``while`` → a ``while`` op with a test block and a body block sharing the loop
-  variables as parameters; ``for`` over a tensor's first axis, over ``range``
-  with tensor bounds, or ``enumerate``/``zip`` of those → a ``for`` op. A loop is
-  traced until its variables settle: a Python scalar that becomes an array, or a
-  return value that was not set before the loop, changes the loop variables'
-  types once and the body is traced again;
-- ``and``/``or``/ternaries are conds (lazy, like Python); ``not`` is a Python
-  ``not`` at run time; ``assert`` and ``print`` are ops with effects.
+  variables as parameters; ``for`` over a tensor's first axis, over ``range`` with
+  tensor bounds, or ``enumerate``/``zip`` of those → a ``for`` op;
+- ``not`` is a Python ``not`` at run time; ``assert`` and ``print`` are ops with
+  effects.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import staged_state as staging
+from ..staged_loop import Carry
 from ..backends import Backend
-from ..undefined import NO_RETURN, Undefined
+from ..staged_state import Aval
 from . import trace
 from .ir import Block, Op, Value
-from .merge import (
-    as_value,
-    castable,
-    coerce,
-    describe,
-    flatten,
-    join_shapes,
-    same_structure,
-    unflatten,
-    zeros_like,
-)
 from .tensor import Tensor, setitem
 
 
@@ -59,40 +49,34 @@ class GraphZip:
 _OWNED = (Tensor, GraphRange, GraphEnumerate, GraphZip)
 
 
-def _is_array_like(value) -> bool:
-    """A value a graph can hold: a tensor, an array, or a Python number."""
-    return isinstance(value, (Tensor, np.ndarray, np.generic, bool, int, float, complex))
+def _value(x) -> Value:
+    """The graph Value of a tensor, an array or a Python number (a weak constant)."""
+    st = trace.current()
+    if x.__class__ in staging.PY_NUMBERS:
+        return st.graph.new_value(np.asarray(x).dtype, (), weak=True, const=x)
+    return trace.to_value(x, st)
 
 
-def _source(fn):
-    code = errors.code_of(fn)
-    return (code.co_filename, code.co_firstlineno) if code is not None else trace.user_source()
-
-
-def _trace_block(state, fn, params=()):
-    block = Block(params)
-    state.blocks.append(block)
+def _in(block: Block, fn):
+    """``fn()`` with ``block`` as the block being traced."""
+    blocks = trace.current().blocks
+    blocks.append(block)
     try:
-        result = fn()
+        return fn()
     finally:
-        state.blocks.pop()
-    return block, result
+        blocks.pop()
 
 
-def _condition(cond, state) -> Value:
-    """The Value of a condition; its truth must be one element, as NumPy requires."""
-    value = as_value(cond, state.graph) if not isinstance(cond, Tensor) else trace.to_value(cond, state)
-    shape = value.shape
-    if None not in shape and int(np.prod(shape, dtype=np.int64)) != 1:
-        raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                         "Use a.any() or a.all()")
-    return value
+def _outputs(avals) -> list:
+    graph = trace.current().graph
+    return [graph.new_value(a.dtype, a.shape, weak=a.weak) for a in avals]
 
 
 class GraphBackend(Backend):
     """Builds graph ops for control flow on symbolic tensors."""
 
     name = "autograph.function"
+    unknown_dims = True
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, _OWNED)
@@ -100,225 +84,110 @@ class GraphBackend(Backend):
     def is_tracing(self) -> bool:
         return trace.current() is not None
 
-    # --- if -------------------------------------------------------------------------
-    def if_stmt(self, cond, body, orelse, state, names):
+    # --- primitives -------------------------------------------------------------------
+    def aval(self, x):
+        if x.__class__ is Tensor:
+            v = x._value
+            return Aval(v.dtype, v.shape, v.weak)
+        if isinstance(x, (np.ndarray, np.generic)):
+            return Aval(x.dtype, x.shape, False)
+        if x.__class__ in staging.PY_NUMBERS:
+            return Aval(np.asarray(x).dtype, (), True)
+        return None
+
+    def cast(self, x, aval: Aval):
         st = trace.current()
-        c = _condition(cond, st)
-        tb, t_out = _trace_block(st, lambda: body(*state))
-        fb, f_out = _trace_block(st, lambda: orelse(*state))
-        t_out, f_out = tuple(t_out), tuple(f_out)
-        outs: list[Value] = []
-        merged = []
-        for i, (t, f) in enumerate(zip(t_out, f_out)):
-            name = names[i] if i < len(names) else "<value>"
-            merged.append(self._merge_branches(name, t, f, tb, fb, outs, st, body, orelse))
-        if outs or any(op.has_effects() for op in tb.ops + fb.ops):
-            st.append(Op("cond", None, (c,), {}, outs, None, {"true": tb, "false": fb},
-                         source=_source(body)))
-        return tuple(merged)
+        v = _value(x)
+        if v.dtype == aval.dtype and v.weak == aval.weak:
+            return Tensor(v, st.graph)
+        if v.const is not None:
+            const = np.asarray(v.const, aval.dtype)
+            out = st.graph.new_value(aval.dtype, v.shape, weak=aval.weak,
+                                     const=const.item() if aval.weak else const)
+        else:
+            out = st.graph.new_value(aval.dtype, v.shape, weak=aval.weak)
+            st.append(Op("call", np.asarray, (v,), {"dtype": aval.dtype}, [out], out))
+        return Tensor(out, st.graph)
 
-    def _merge_branches(self, name, t, f, tb, fb, outs, st, body, orelse):
-        graph = st.graph
-        if t.__class__ is Undefined or f.__class__ is Undefined:
-            if t.__class__ is f.__class__:
-                return t
-            raise errors.defined_in_one_branch(name, "false" if t.__class__ is Undefined else "true",
-                                               body)
-        if t is NO_RETURN or f is NO_RETURN:
-            if t is f or (t is None or f is None):
-                return None if t is None or f is None else t
-            t, f = (zeros_like(f, graph), f) if t is NO_RETURN else (t, zeros_like(t, graph))
-        t_leaves, f_leaves = [], []
-        t_tree, f_tree = flatten(t, t_leaves), flatten(f, f_leaves)
-        if not same_structure(t_tree, f_tree):
-            if t.__class__ is f.__class__ and not isinstance(t, (tuple, list, dict)):
-                raise errors.python_values_differ(name, body, t)
-            raise errors.branch_mismatch(name, body, describe(t), describe(f))
-        merged = []
-        for a, b in zip(t_leaves, f_leaves):
-            if a is b or (a.__class__ is b.__class__ and a.__class__ in (bool, int, float, complex)
-                          and a == b):
-                merged.append(a)
-                continue
-            if a.__class__ is b.__class__ and not _is_array_like(a):
-                raise errors.python_values_differ(name, body, a)
-            va, vb = as_value(a, graph), as_value(b, graph)
-            if va.dtype != vb.dtype or va.weak != vb.weak:
-                if va.weak and not vb.weak and (va.dtype == vb.dtype or castable(va, vb.dtype)):
-                    va = coerce(va, vb.dtype, tb, graph)
-                elif vb.weak and not va.weak and (va.dtype == vb.dtype or castable(vb, va.dtype)):
-                    vb = coerce(vb, va.dtype, fb, graph)
-                else:
-                    raise errors.branch_mismatch(name, body, describe(a), describe(b))
-            shape = join_shapes(va.shape, vb.shape)
-            if shape is None:
-                raise errors.branch_mismatch(name, body, describe(a), describe(b))
-            out = graph.new_value(va.dtype, shape, weak=va.weak and vb.weak)
-            tb.results.append(va)
-            fb.results.append(vb)
-            outs.append(out)
-            merged.append(Tensor(out, graph))
-        return unflatten(t_tree, merged)
+    def zeros(self, aval: Aval):
+        shape = tuple(0 if d is None else d for d in aval.shape)
+        const = np.zeros(shape, aval.dtype)
+        const = const.item() if aval.weak else const
+        return Tensor(trace.current().graph.new_value(aval.dtype, aval.shape, weak=aval.weak,
+                                                      const=const), trace.current().graph)
 
-    def if_exp(self, cond, if_true, if_false):
-        (value,) = self.if_stmt(cond, lambda: (if_true(),), lambda: (if_false(),), (),
-                                ("<conditional expression>",))
-        return value
+    def predicate(self, cond) -> Value:
+        return _value(cond)
 
-    def and_(self, value, rest):
-        return self.if_exp(value, rest, lambda: value)
+    def trace(self, fns, avals) -> list:
+        """One block per function, all on the same parameters (a loop's test and
+        body share them); the handle is (block, the leaves the function returned)."""
+        st = trace.current()
+        params = _outputs(avals)
+        tensors = [Tensor(p, st.graph) for p in params]
+        handles = []
+        for fn in fns:
+            block = Block(params)
+            leaves = _in(block, lambda: fn(*tensors))
+            block.results = [_value(x) for x in leaves]
+            handles.append((block, leaves))
+        return handles
 
-    def or_(self, value, rest):
-        return self.if_exp(value, lambda: value, rest)
+    def cond(self, pred, handles, finish, avals) -> list:
+        blocks = []
+        for (block, leaves), make in zip(handles, finish):
+            block.results = [_value(x) for x in _in(block, lambda: make(leaves))]
+            blocks.append(block)
+        outs = _outputs(avals)
+        if outs or any(op.has_effects() for b in blocks for op in b.ops):
+            trace.current().append(Op("cond", None, (pred,), {}, outs, None,
+                                      {"true": blocks[0], "false": blocks[1]},
+                                      source=trace.user_source()))
+        return self._tensors(outs)
+
+    def while_loop(self, test, body, init) -> list:
+        (tb, _), (bb, _) = test, body
+        return self._loop("while", (self._inits(init),), {}, {"test": tb, "body": bb})
+
+    @staticmethod
+    def _inits(init) -> list:
+        return [_value(x) for x in init]
+
+    def _loop(self, kind, args, kwargs, blocks) -> list:
+        bb = blocks["body"]
+        n_items = len(bb.params) - len(args[-1])
+        outs = [trace.current().graph.new_value(p.dtype, p.shape, weak=p.weak)
+                for p in bb.params[n_items:]]
+        trace.current().append(Op(kind, None, args, kwargs, outs, None, blocks,
+                                  source=trace.user_source()))
+        return self._tensors(outs)
+
+    @staticmethod
+    def _tensors(values) -> list:
+        graph = trace.current().graph
+        return [Tensor(v, graph) for v in values]
+
+    # --- what staging leaves to the framework ----------------------------------------
+    def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
+        desc, item = self._iteration(iterable, trace.current())
+        item_values: list = []
+        _collect(item, item_values)
+        carry = Carry(self, tuple(state), names, shared, "for loop", body)
+        avals = [Aval(v.dtype, v.shape, v.weak) for v in item_values]
+        (handle,) = carry.trace(lambda xs, s: body(_pattern(item, iter(xs)), *s), avals,
+                                extra_test=extra_test)
+        bb = handle[0]
+        bb.pattern = _pattern(item, iter(bb.params))
+        kwargs = {"extra": True} if extra_test is not None else {}
+        return carry.finish(self._loop("for", (desc, self._inits(carry.init())), kwargs,
+                                       {"body": bb}))
 
     def not_(self, value):
-        _condition(value, trace.current())
+        staging.predicate(self, value, "'not' expression", None)
         return trace.record("unop", "not", (value,), weak_result=True)
 
-    # --- loops ----------------------------------------------------------------------
-    def while_stmt(self, test, body, state, names, cond):
-        return self._loop("while loop", None, test, body, state, names, None)
-
-    def for_stmt(self, iterable, body, state, names, extra_test):
-        return self._loop("for loop", iterable, None, body, state, names, extra_test)
-
-    def _loop(self, construct, iterable, test, body, state, names, extra_test):
-        st = trace.current()
-        graph = st.graph
-        init = list(state)
-        names = tuple(names) + tuple(f"<state {i}>" for i in range(len(names), len(init)))
-        strong: dict = {}  # (variable index, leaf index) whose Python scalar became an array -> its dtype
-        for _attempt in range(8):
-            params, carried, specs = self._loop_params(init, strong, graph)
-            iter_desc, item = self._iteration(iterable, st) if iterable is not None else (None, None)
-            item_params = []
-            if item is not None:
-                _collect(item, item_params)
-            tb = None
-            if test is not None:
-                tb, c = _trace_block(st, lambda: test(*carried), params)
-                tb.results = [_condition(c, st)]
-            bb = Block(item_params + params)
-            st.blocks.append(bb)
-            try:
-                out = tuple(body(*carried) if item is None else body(trace.wrap(item, st), *carried))
-                flag = extra_test(*out) if extra_test is not None else None
-            finally:
-                st.blocks.pop()
-            changed = self._settle(construct, body, names, init, out, specs, strong, graph)
-            if not changed:
-                break
-        else:
-            raise errors.StagingError(f"{construct} at {errors.where(body)}: the loop variables "
-                                      f"did not settle to fixed types after 8 traces.")
-        return self._finish(construct, iterable, iter_desc, item, tb, bb, init, out, specs, flag,
-                            params, st, body)
-
-    def _loop_params(self, init, strong, graph):
-        """Placeholders for the loop variables: (params, values for the body, leaf specs)."""
-        params, carried, specs = [], [], []
-        for i, v in enumerate(init):
-            if v.__class__ is Undefined or v is NO_RETURN:
-                carried.append(v)
-                specs.append(None)
-                continue
-            leaves = []
-            tree = flatten(v, leaves)
-            leaf_specs, tensors = [], []
-            for j, leaf in enumerate(leaves):
-                value = as_value(leaf, graph)
-                if value.weak and (i, j) in strong:
-                    p = graph.new_value(strong[(i, j)], value.shape, weak=False)
-                else:
-                    p = graph.new_value(value.dtype, value.shape, weak=value.weak)
-                params.append(p)
-                leaf_specs.append(p)
-                tensors.append(Tensor(p, graph))
-            carried.append(unflatten(tree, tensors))
-            specs.append((tree, leaf_specs))
-        return params, carried, specs
-
-    def _settle(self, construct, body, names, init, out, specs, strong, graph) -> bool:
-        """Check one traced iteration against the loop variables; True if they must change."""
-        changed = False
-        for i, (v, o) in enumerate(zip(init, out)):
-            name = names[i]
-            if v.__class__ is Undefined:
-                if o.__class__ is not Undefined and o is not NO_RETURN:
-                    raise errors.undefined_loop_variable(name, construct, body)
-                continue
-            if v is NO_RETURN:
-                if o is not NO_RETURN and o is not None:
-                    init[i] = zeros_like(o, graph)
-                    changed = True
-                continue
-            tree, leaf_specs = specs[i]
-            leaves = []
-            o_tree = flatten(o, leaves) if o.__class__ is not Undefined else None
-            if o_tree is None or not same_structure(tree, o_tree):
-                if v.__class__ is list and o.__class__ is list and len(v) != len(o):
-                    raise errors.list_length_changed(name, construct, body, len(v), len(o))
-                raise errors.loop_variable_changed(name, construct, body, describe(v), describe(o))
-            for j, (p, leaf) in enumerate(zip(leaf_specs, leaves)):
-                ov = as_value(leaf, graph)
-                if p.weak and not ov.weak:
-                    # A Python scalar that the body turns into an array (0 + int32 array):
-                    # carry the array's dtype from the start, as NumPy's promotion would.
-                    strong[(i, j)] = ov.dtype
-                    changed = True
-                elif ov.dtype != p.dtype and not (castable(ov, p.dtype) and not p.weak):
-                    raise errors.loop_variable_changed(name, construct, body, p.type_str(),
-                                                       ov.type_str())
-                if len(ov.shape) != len(p.shape) or any(
-                        d is not None and d != e for d, e in zip(p.shape, ov.shape)):
-                    raise errors.loop_variable_changed(name, construct, body, p.type_str(),
-                                                       ov.type_str())
-        return changed
-
-    def _finish(self, construct, iterable, iter_desc, item, tb, bb, init, out, specs, flag,
-                params, st, body):
-        graph = st.graph
-        outer = st.blocks[-1]
-        init_values, outputs, results = [], [], []
-        final = []
-        for i, (v, o) in enumerate(zip(init, out)):
-            if specs[i] is None:
-                final.append(v)
-                continue
-            tree, leaf_specs = specs[i]
-            v_leaves, o_leaves = [], []
-            flatten(v, v_leaves)
-            flatten(o, o_leaves)
-            tensors = []
-            for p, a, b in zip(leaf_specs, v_leaves, o_leaves):
-                va, vb = as_value(a, graph), as_value(b, graph)
-                if va.weak and not p.weak:
-                    va = coerce(va, p.dtype, outer, graph)
-                if vb.weak and not p.weak:
-                    vb = coerce(vb, p.dtype, bb, graph)
-                init_values.append(va)
-                results.append(vb)
-                out_value = graph.new_value(p.dtype, p.shape, weak=p.weak)
-                outputs.append(out_value)
-                tensors.append(Tensor(out_value, graph))
-            final.append(unflatten(tree, tensors))
-        bb.results = results
-        blocks = {"body": bb}
-        kwargs = {}
-        if tb is not None:
-            blocks["test"] = tb
-        if flag is not None:
-            bb.results = results + [_condition(flag, st)]
-            kwargs["extra"] = True
-        args = (init_values,) if iter_desc is None else (iter_desc, init_values)
-        if item is not None:
-            bb.pattern = item
-        kind = "while" if iterable is None else "for"
-        st.append(Op(kind, None, args, kwargs, outputs, None, blocks, source=_source(body)))
-        return tuple(final)
-
     def _iteration(self, iterable, st):
-        """(iteration descriptor with Values, item structure of new params)."""
+        """(iteration descriptor with Values, item structure of new Values)."""
         graph = st.graph
         if iterable.__class__ is Tensor:
             value = trace.to_value(iterable, st)
@@ -341,7 +210,8 @@ class GraphBackend(Backend):
         if iterable.__class__ is GraphZip:
             parts = [self._iteration(it, st) for it in iterable.iterables]
             return ("zip", *[p[0] for p in parts]), tuple(p[1] for p in parts)
-        raise TypeError(f"autograph.function cannot loop over {describe(iterable)} in a graph")
+        raise TypeError(f"autograph.function cannot loop over {staging.describe(iterable, self)} "
+                        f"in a graph")
 
     # --- builtins ---------------------------------------------------------------------
     def range_(self, start, stop, step):
@@ -367,12 +237,14 @@ class GraphBackend(Backend):
     def setitem(self, target, index, value):
         if target.__class__ is Tensor:
             return setitem(target, index, value)
-        raise TypeError(f"autograph.function: cannot assign into {describe(target)} here")
+        raise TypeError(f"autograph.function: cannot assign into "
+                        f"{staging.describe(target, self)} here")
 
     def assert_stmt(self, cond, message):
         st = trace.current()
-        c = _condition(cond, st)
-        mb, msg = _trace_block(st, (lambda: message()) if message is not None else (lambda: None))
+        c = staging.predicate(self, cond, "assert statement", message)
+        mb = Block()
+        msg = _in(mb, (lambda: message()) if message is not None else (lambda: None))
         mb.results = [trace.to_value(msg, st)]
         st.append(Op("assert", None, (c,), {}, [], None, {"message": mb},
                      source=trace.user_source(), effect=True))
@@ -391,6 +263,13 @@ def _collect(item, found: list):
     else:
         for x in item:
             _collect(x, found)
+
+
+def _pattern(item, values):
+    """``item``'s structure with its Values replaced, in order, by ``values``."""
+    if item.__class__ is Value:
+        return next(values)
+    return tuple(_pattern(x, values) for x in item)
 
 
 BACKEND = GraphBackend()

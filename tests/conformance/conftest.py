@@ -5,7 +5,8 @@ and runs on each backend by what it asks of the fixture:
     def test_something(backend):
         backend.check(fn, np.int32(3), np.arange(4.0))   # staged == eager, leaf by leaf
         backend.check_raises(fn, ValueError, "message", np.int32(-1))  # same error, staged and eager
-        backend.staging_error(fn, "pinned text", np.int32(1))           # StagingError text
+        text = backend.staging_error(fn, np.int32(1))   # the StagingError text, to pin
+        backend.at(fn, "if x > 0:")   # file:line (`if x > 0:`), as messages locate a construct
 
 Arguments that are NumPy arrays or NumPy scalars become the backend's arrays (and are
 traced); anything else is a Python value held fixed for the trace. A case that needs
@@ -18,6 +19,7 @@ backend's framework is installed; a missing framework is a test error, never a s
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 
 import numpy as np
@@ -35,7 +37,10 @@ class Backend:
 
     name = "backend"
     xp = np
-    python_outputs_become_arrays = False  # jax.jit returns every output as an array
+    # A Python number that depends on a staged value comes back as a 0-d array of
+    # the same kind (bool, int, float) and value: a graph cannot return a Python
+    # number it only knows at run time. (jax.jit returns every output as an array.)
+    python_outputs_become_arrays = True
 
     def asarray(self, value):
         raise NotImplementedError
@@ -81,6 +86,16 @@ class Backend:
             self.staged(fn, *args, **kwargs)
         return str(info.value)
 
+    @staticmethod
+    def at(fn, text: str) -> str:
+        """``file:line (`text`)`` of the first line of ``fn`` that reads ``text``:
+        where a pinned error message points."""
+        lines, first = inspect.getsourcelines(fn)
+        for offset, line in enumerate(lines):
+            if line.strip() == text:
+                return f"{inspect.getsourcefile(fn)}:{first + offset} (`{text}`)"
+        raise AssertionError(f"{text!r} not in {fn.__name__}")
+
     def assert_same(self, expected, actual, path="result"):
         if expected is None or isinstance(expected, (str, bytes)):
             assert actual == expected, path
@@ -98,7 +113,9 @@ class Backend:
             return
         if type(expected) in (bool, int, float, complex):
             if self.python_outputs_become_arrays and _is_backend_array(actual):
-                assert self.to_numpy(actual).shape == () and actual == expected, (path, actual)
+                a = self.to_numpy(actual)
+                kind = {bool: "b", int: "iu", float: "f", complex: "c"}[type(expected)]
+                assert a.shape == () and a.dtype.kind in kind and a == expected, (path, actual)
                 return
             assert type(actual) is type(expected) and actual == expected, (path, actual, expected)
             return
@@ -136,7 +153,6 @@ class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
 
     name = "jax"
-    python_outputs_become_arrays = True
 
     def __init__(self) -> None:
         import jax  # a missing framework is an error here, never a skip

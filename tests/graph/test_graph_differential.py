@@ -1,26 +1,12 @@
 """Every function here runs three ways: as plain Python on NumPy arrays, and as an
 autograph.function (traced, compiled). Values, dtypes and shapes must agree."""
 
-import os
-import sys
 
 import numpy as np
 import pytest
 
 import autograph as ag
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from staged_cases import (  # noqa: E402
-    attributes_in_branches,
-    attributes_in_while,
-    captured_in_branch,
-    captured_in_tensor_for,
-    captured_in_while,
-    captured_with_tensor_break,
-    dict_updated_in_while,
-    list_item_set_in_branch,
-    nonlocal_counter_in_branch,
-)
 
 
 def collatz(n):
@@ -172,25 +158,6 @@ def chained_temporaries(x, w):
     return x
 
 
-# Lists and dicts updated in place inside staged branches and loops: each traced
-# branch works on its own copy, the construct's result is the updated container.
-def dict_updated_in_branch(x, flag):
-    out = {"a": x, "b": x * 2} if flag else {"a": -x, "b": x}
-    if x > 0:
-        out["a"] = out["a"] + 1
-    return out
-
-
-def dict_accumulated_in_tensor_for(xs):
-    stats = {"pos": xs[0] * 0, "neg": xs[0] * 0}
-    for v in xs:
-        if v > 0:
-            stats["pos"] += v
-        else:
-            stats["neg"] -= v
-    return stats
-
-
 CASES = [
     (collatz, (np.array(27),)),
     (collatz, (np.array(1),)),
@@ -220,23 +187,6 @@ CASES = [
     (where_and_clip, (np.array([-2.0, 0.5, 3.0]),)),
     (views_keep_buffers_alive, (np.arange(4.0),)),
     (chained_temporaries, (np.ones((2, 3)), np.full((3, 3), 0.1))),
-    (captured_in_branch, (np.array([1.0, 2.0]),)),
-    (captured_in_branch, (np.array([-1.0, -2.0]),)),
-    (captured_in_while, (np.array([1.0, 2.0]),)),
-    (captured_in_tensor_for, (np.array([1.0, 2.0, 4.0]),)),
-    (captured_with_tensor_break, (np.array([1.0, 2.0, 3.0, 4.0]),)),
-    (captured_with_tensor_break, (np.array([0.5, 0.5, 0.5, 0.5]),)),
-    (nonlocal_counter_in_branch, (np.array(3.0),)),
-    (nonlocal_counter_in_branch, (np.array(-3.0),)),
-    (attributes_in_branches, (np.array(3.0),)),
-    (attributes_in_branches, (np.array(-3.0),)),
-    (attributes_in_while, (np.array(3.0),)),
-    (dict_updated_in_branch, (np.array(2.0), True)),
-    (dict_updated_in_branch, (np.array(-2.0), False)),
-    (dict_updated_in_while, (np.array(3.0),)),
-    (dict_accumulated_in_tensor_for, (np.array([1.0, -2.0, 3.0]),)),
-    (list_item_set_in_branch, (np.array(2.0),)),
-    (list_item_set_in_branch, (np.array(0.5),)),
 ]
 
 

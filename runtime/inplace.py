@@ -1,0 +1,179 @@
+"""State that staged bodies change in place instead of returning it.
+
+Two kinds, both carried through a backend's op after the returned state:
+
+- ``Side``: the variables the converter names in ``shared=(get, put, names)``
+  (captured by closures, ``nonlocal``/``global``, attributes ``self.total``); the
+  generated functions assign them in place.
+- ``InPlace``: dict items, list items and attributes of user objects reachable from
+  the bodies' closures (and from the state), updated in place by code such as
+  ``x['a']['b'] = 1`` or ``tc.x['z'].x += 1``. Each traced body starts from the
+  contents they had before the construct (``restore``); what a body changed
+  (``changes``) is joined or carried like a variable, named by its path, and the
+  result is written back in place after the op (``put``).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from .undefined import Undefined
+
+_MAX_NODES = 2000
+_NOT_USER = ("builtins", "numpy", "jax", "jaxlib", "autograph", "torch", "tensorflow")
+
+
+class Side:
+    """The ``shared`` variables of a construct (getter, setter, names)."""
+
+    def __init__(self, shared) -> None:
+        if shared is None:
+            self.get, self.set, self.names = (lambda: ()), None, ()
+        else:
+            self.get, self.set, self.names = shared[0], shared[1], tuple(shared[2])
+        self.before = tuple(self.get())
+
+    @classmethod
+    def of(cls, shared) -> Side:
+        return cls(shared)
+
+    def put(self, values) -> None:
+        if self.set is not None:
+            self.set(tuple(values))
+
+    def restore(self) -> None:
+        self.put(self.before)
+
+
+class _Missing:
+    """A dict key or attribute that does not exist (on one side, or yet)."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING = _Missing()
+
+
+def _generated(fn):
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    return fn
+
+
+def _user_object(obj) -> bool:
+    cls = type(obj)
+    module = cls.__module__ or ""
+    if module.partition(".")[0] in _NOT_USER or not getattr(cls, "__dictoffset__", 0):
+        return False
+    if isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType)):
+        return False
+    path = getattr(sys.modules.get(module), "__file__", None) or ""
+    return "site-packages" not in path
+
+
+class InPlace:
+    """Containers reachable from ``fns``' closures and from ``state``, with the
+    contents they had when the construct started."""
+
+    def __init__(self, fns, state, names) -> None:
+        self.nodes: list = []  # (container, label)
+        self.snapshots: list = []
+        self._seen: set = set()
+        roots = []
+        for fn in fns:
+            fn = _generated(fn)
+            cells = getattr(fn, "__closure__", None) or ()
+            for name, cell in zip(getattr(fn, "__code__", None).co_freevars if cells else (), cells):
+                try:
+                    roots.append((name, cell.cell_contents))
+                except ValueError:  # an empty cell
+                    continue
+        roots.extend(zip(names, state))
+        for name, value in roots:
+            self._walk(value, name)
+        self._remembered: dict = {}
+
+    def _walk(self, value, label: str) -> None:
+        if len(self.nodes) >= _MAX_NODES:
+            return
+        cls = value.__class__
+        if cls is dict or cls is list or _user_object(value):
+            if id(value) in self._seen:
+                return
+            self._seen.add(id(value))
+            self.nodes.append((value, label))
+            contents = self._contents(value)
+            self.snapshots.append(contents)
+            for key, item in contents.items():
+                self._walk(item, label + self._suffix(value, key))
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                fields = getattr(value, "_fields", None)
+                self._walk(item, label + (f".{fields[i]}" if fields else f"[{i}]"))
+
+    @staticmethod
+    def _contents(node) -> dict:
+        cls = node.__class__
+        if cls is dict:
+            return dict(node)
+        if cls is list:
+            return dict(enumerate(node))
+        return dict(vars(node))
+
+    @staticmethod
+    def _suffix(node, key) -> str:
+        if node.__class__ is dict or node.__class__ is list:
+            from .staged_state import key_label
+
+            return key_label(key)
+        return f".{key}"
+
+    def changes(self, skip=()) -> dict:
+        """{(node index, key): new value} for every item changed since the start;
+        a removed item is MISSING. Attributes holding a value of ``skip`` (the
+        shared variables, carried by name) are left out."""
+        skip_ids = {id(x) for x in skip}
+        found = {}
+        for i, ((node, _), before) in enumerate(zip(self.nodes, self.snapshots)):
+            now = self._contents(node)
+            is_object = node.__class__ is not dict and node.__class__ is not list
+            for key in before.keys() | now.keys():
+                old, new = before.get(key, MISSING), now.get(key, MISSING)
+                if old is new or (is_object and id(new) in skip_ids):
+                    continue
+                found[(i, key)] = new
+        return found
+
+    def restore(self) -> None:
+        """Every container as it was at the start (same objects, old contents)."""
+        for (node, _), before in zip(self.nodes, self.snapshots):
+            cls = node.__class__
+            if cls is dict:
+                node.clear()
+                node.update(before)
+            elif cls is list:
+                node[:] = [before[i] for i in range(len(before))]
+            else:
+                contents = vars(node)
+                contents.clear()
+                contents.update(before)
+
+    def before(self, entry):
+        return self.snapshots[entry[0]].get(entry[1], MISSING)
+
+    def label(self, entry) -> str:
+        node, label = self.nodes[entry[0]]
+        return label + self._suffix(node, entry[1])
+
+    def put(self, entries, values) -> None:
+        """Write ``values`` into the items ``entries`` name (in place)."""
+        for (i, key), value in zip(entries, values):
+            node = self.nodes[i][0]
+            if value is MISSING or value.__class__ is Undefined:
+                continue
+            if node.__class__ is dict or node.__class__ is list:
+                node[key] = value
+            else:
+                setattr(node, key, value)

@@ -1,0 +1,190 @@
+"""A staged ``if``: both branches traced, their state joined leaf by leaf.
+
+Each branch runs in a trace of its own on the same inputs; what it changed in place
+(``inplace``) is recorded and undone before the other branch runs. The two records
+are then joined (``BranchJoin``): equal Python objects stay Python, arrays and
+Python numbers meet in one ``Aval``, and anything else is a ``StagingError`` naming
+the leaf. The backend builds one cond op whose branches give the joined outputs.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from .inplace import MISSING, InPlace, Side
+from .staged_state import (
+    ZEROS,
+    Slot,
+    array_leaves,
+    copy_tree,
+    describe,
+    filler,
+    fill,
+    fits_constant,
+    is_node,
+    is_number,
+    items,
+    join_avals,
+    key_label,
+    label_of,
+    predicate,
+    remake,
+    same,
+)
+from .undefined import NO_RETURN, Undefined
+
+
+class BranchJoin:
+    """How both branches of a staged ``if`` give the same outputs.
+
+    ``values`` are the two sides' values (one per label), recorded in each branch's
+    trace; ``leaves`` the array leaves each branch returned to its trace. ``avals``
+    are the op's outputs; ``outputs(side, leaves)`` builds them inside a branch;
+    ``rebuild(outs)`` gives the joined values.
+    """
+
+    def __init__(self, backend, labels, where_fn, values, leaves):
+        self.backend, self.where_fn = backend, where_fn
+        self.avals: list[Aval] = []
+        self.sources: tuple[list, list] = ([], [])
+        self._index = [{id(x): k for k, x in enumerate(side)} for side in leaves]
+        self.template = [self._join(label, t, f) for label, t, f in zip(labels, *values)]
+
+    def _join(self, label, t, f):
+        t_absent = t.__class__ is Undefined or t is MISSING
+        f_absent = f.__class__ is Undefined or f is MISSING
+        if t_absent or f_absent:
+            if t_absent and f_absent:
+                return t
+            raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
+                                               self.where_fn)
+        if (t is NO_RETURN) != (f is NO_RETURN):
+            t, f = (filler(f, self.backend), f) if t is NO_RETURN else (t, filler(t, self.backend))
+        if is_node(t) or is_node(f):
+            return self._join_nodes(label, t, f)
+        return self._join_leaf(label, t, f)
+
+    def _join_nodes(self, label, t, f):
+        if type(t) is not type(f) or (t.__class__ is not dict and len(items(t)) != len(items(f))):
+            raise errors.branch_mismatch(label, self.where_fn, describe(t, self.backend),
+                                         describe(f, self.backend))
+        if t.__class__ is dict:
+            for side, a, b in (("true", t, f), ("false", f, t)):
+                for k in a:
+                    if k not in b:
+                        raise errors.defined_in_one_branch(label + key_label(k), side,
+                                                           self.where_fn)
+            return {k: self._join(label + key_label(k), t[k], f[k]) for k in t}
+        return remake(t, [self._join(label + suffix, a, b)
+                          for (suffix, a), (_, b) in zip(items(t), items(f))])
+
+    def _join_leaf(self, label, t, f):
+        backend = self.backend
+        if t is f or same(t, f):
+            return t
+        ta = None if t is ZEROS else backend.aval(t)
+        fa = None if f is ZEROS else backend.aval(f)
+        ta, fa = ta or (fa if t is ZEROS else None), fa or (ta if f is ZEROS else None)
+        if ta is None and fa is None and type(t) is type(f):
+            raise errors.python_values_differ(label, self.where_fn, t)
+        joined = None if ta is None or fa is None else join_avals(ta, fa, backend.unknown_dims)
+        if joined is not None and not all(fits_constant(x, joined.dtype)
+                                          for x in (t, f) if is_number(x)):
+            joined = None
+        if joined is None:
+            raise errors.branch_mismatch(label, self.where_fn, describe(t, backend),
+                                         describe(f, backend))
+        self.avals.append(joined)
+        for side, x in ((0, t), (1, f)):
+            k = self._index[side].get(id(x))
+            self.sources[side].append(("zeros", None) if x is ZEROS else
+                                      ("value", x) if k is None else ("leaf", k))
+        return Slot(len(self.avals) - 1)
+
+    def outputs(self, side: int, leaves) -> list:
+        """The op's outputs as branch ``side`` gives them (call in that branch)."""
+        backend, out = self.backend, []
+        for (kind, x), aval in zip(self.sources[side], self.avals):
+            if kind == "zeros":
+                out.append(backend.zeros(aval))
+            else:
+                out.append(backend.cast(leaves[x] if kind == "leaf" else x, aval))
+        return out
+
+    def rebuild(self, outs) -> list:
+        return [fill(t, outs) for t in self.template]
+
+
+def stage_if(backend, cond, body, orelse, state, names, shared=None,
+             construct: str = "if statement"):
+    """``body(*state) if cond else orelse(*state)`` as the backend's cond op.
+
+    Both branches are traced on the same inputs; what one changes in place is
+    undone before the other runs, and joined like the returned state after both.
+    """
+    side = Side(shared)
+    inplace = InPlace([body, orelse], state, names)
+    pred = predicate(backend, cond, construct, body)
+    handles, records, failures = [], [], []
+    for fn in (body, orelse):
+        record: dict = {}
+
+        def run(fn=fn, record=record):
+            out = tuple(fn(*state))
+            shared_now = tuple(side.get())
+            record["n"] = len(out)
+            record["values"] = [copy_tree(v) for v in out + shared_now]
+            record["changes"] = {e: copy_tree(v) for e, v in inplace.changes(shared_now).items()}
+            record["leaves"] = array_leaves([record["values"], list(record["changes"].values())],
+                                            backend, [])
+            return record["leaves"]
+
+        try:
+            handles.extend(backend.trace([run], []))
+        except KeyError as e:
+            failures.append(e)
+            handles.append(None)
+        finally:
+            inplace.restore()
+            side.restore()
+        records.append(record)
+    if failures:
+        path = _defining_path(failures[0], records, names, inplace)
+        raise errors.key_read_in_one_branch(path, body) from failures[0]
+    t, f = records
+    entries = sorted(t["changes"].keys() | f["changes"].keys(), key=str)
+    labels = ([label_of(names, i) for i in range(t["n"])] + list(side.names)
+              + [inplace.label(e) for e in entries])
+    values = [r["values"] + [r["changes"].get(e, inplace.before(e)) for e in entries]
+              for r in records]
+    join = BranchJoin(backend, labels, body, values, [t["leaves"], f["leaves"]])
+    outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
+                                        lambda lv: join.outputs(1, lv)], join.avals)
+    result = join.rebuild(outs)
+    n, k = t["n"], t["n"] + len(side.names)
+    side.put(result[n:k])
+    inplace.put(entries, result[k:])
+    return tuple(result[:n])
+
+
+def _defining_path(error, records, names, inplace) -> str:
+    """The path of the dict key a branch read (``error``) that the other branch defines."""
+    key = error.args[0] if len(error.args) == 1 else MISSING
+    for record in records:
+        for label, value in zip(names, record.get("values", ())):
+            found = _find_key(value, key, label)
+            if found:
+                return found
+        for entry in record.get("changes", ()):
+            if entry[1] == key and inplace.before(entry) is MISSING:
+                return inplace.label(entry)
+    raise error
+
+
+def _find_key(value, key, label):
+    if value.__class__ is dict and key in value:
+        return label + key_label(key)
+    for suffix, v in items(value) if is_node(value) else ():
+        found = _find_key(v, key, label + suffix)
+        if found:
+            return found
+    return None

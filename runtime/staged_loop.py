@@ -1,0 +1,233 @@
+"""A staged loop: its carry settled over traced iterations.
+
+The loop's state becomes a carry of ``Aval`` leaves (Python numbers weakly typed)
+and Python values. The body is traced on placeholders of the carry; if an
+iteration changes a leaf's type where no value is lost (a Python number that
+becomes an array, a weak type that widens), a return value set for the first
+time, or an item updated in place that was not carried yet, the carry changes and
+the body is traced again, at most ``MAX_TRACES`` times. The backend then builds its
+loop op from the last traces.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from . import errors
+from .inplace import MISSING, InPlace, Side
+from .staged_state import (
+    ZEROS,
+    Aval,
+    Slot,
+    carry_aval,
+    describe,
+    fill,
+    fits_constant,
+    is_node,
+    is_number,
+    items,
+    key_label,
+    label_of,
+    predicate,
+    remake,
+    same,
+)
+from .undefined import NO_RETURN, Undefined
+
+MAX_TRACES = 6  # traces of a loop body while its carry types settle
+
+
+class _Seed(NamedTuple):
+    """A carried leaf for the next trace: its type and its value before the loop."""
+
+    aval: Aval
+    first: object
+
+
+class Carry:
+    """The state of a staged loop, settled over traced iterations.
+
+    ``specs`` has one template per carried value: ``Slot`` leaves index ``avals``
+    (and ``firsts``, each leaf's value before the loop); other leaves are Python
+    values that stay as they are. ``trace`` traces the body (and test) on
+    placeholders until the types settle; ``init`` gives the op's initial carry and
+    ``finish`` the state from the op's results. In-place updates the body makes to
+    reachable containers join the carry on the way.
+    """
+
+    def __init__(self, backend, state, names, shared, construct, body, test=None):
+        self.backend, self.construct, self.where_fn = backend, construct, body
+        self.side = Side(shared)
+        self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
+        self.entries: list = []
+        self.n_state = len(state)
+        labels = [label_of(names, i) for i in range(len(state))]
+        self.labels = labels + list(self.side.names)
+        self._respec(list(state) + list(self.side.before))
+
+    def _respec(self, seeds) -> None:
+        self.avals: list[Aval] = []
+        self.firsts: list = []
+        self.specs = [self._spec(x) for x in seeds]
+
+    def _spec(self, x):
+        if x.__class__ is _Seed:
+            self.avals.append(x.aval)
+            self.firsts.append(x.first)
+            return Slot(len(self.avals) - 1)
+        if is_node(x):
+            return remake(x, [self._spec(v) for _, v in items(x)])
+        aval = self.backend.aval(x)
+        return x if aval is None else self._spec(_Seed(aval, x))
+
+    def init(self) -> list:
+        """The op's initial carry: each leaf's value before the loop, cast."""
+        return [self.backend.zeros(a) if x is ZEROS else self.backend.cast(x, a)
+                for x, a in zip(self.firsts, self.avals)]
+
+    def _enter(self, flat) -> tuple:
+        values = [fill(s, flat) for s in self.specs]
+        n, k = self.n_state, self.n_state + len(self.side.names)
+        self.side.put(values[n:k])
+        self.inplace.put(self.entries, values[k:])
+        return tuple(values[:n])
+
+    def finish(self, flat) -> tuple:
+        """The state after the loop op; shared and in-place state are written back."""
+        return self._enter(flat)
+
+    def trace(self, step: Callable, item_avals=(), test: Callable = None,
+              extra_test: Callable = None) -> list:
+        """Trace ``step(items, state)`` (returning the next state), and ``test(*state)``
+        if given, until the carry settles. Returns the backend's handles (test
+        first). With ``extra_test`` the body also returns its truth last."""
+        n_items = len(item_avals)
+        for _ in range(MAX_TRACES):
+            self._next = None
+            fns = []
+            if test is not None:
+                fns.append(self._guarded(lambda flat: [predicate(
+                    self.backend, test(*self._enter(flat[n_items:])), self.construct,
+                    self.where_fn)]))
+
+            def run_body(flat):
+                out = tuple(step(list(flat[:n_items]), self._enter(flat[n_items:])))
+                shared_now = tuple(self.side.get())
+                changes = self.inplace.changes(shared_now)
+                values = list(out) + list(shared_now) + [
+                    changes.get(e, MISSING) for e in self.entries]
+                dyn = self._fit(values, [e for e in changes if e not in self.entries])
+                if extra_test is not None:
+                    dyn.append(predicate(self.backend, extra_test(*out), self.construct,
+                                         self.where_fn))
+                return dyn
+
+            fns.append(self._guarded(run_body))
+            handles = self.backend.trace(fns, list(item_avals) + self.avals)
+            if self._next is None:
+                return handles
+            self._respec(self._next)
+        raise errors.StagingError(
+            f"{self.construct} at {errors.where(self.where_fn)}: the types of the loop "
+            f"variables did not settle after {MAX_TRACES} traces of the body. Give the loop "
+            f"variables their final dtype before the loop.")
+
+    def _guarded(self, fn):
+        def run(*flat):
+            try:
+                return fn(flat)
+            finally:
+                self.inplace.restore()
+                self.side.restore()
+        return run
+
+    def _fit(self, values, new_entries) -> list:
+        """Check one iteration's ``values`` against the carry and return the carried
+        leaves cast to their types; a change of types is kept in ``_next``."""
+        for e in new_entries:
+            if self.inplace.before(e) is MISSING:
+                raise errors.undefined_loop_variable(self.inplace.label(e), self.construct,
+                                                     self.where_fn)
+        dyn: list = []
+        seeds, changed = [], bool(new_entries)
+        labels = self.labels + [self.inplace.label(e) for e in self.entries]
+        for label, spec, value in zip(labels, self.specs, values):
+            seed, ch = self._fit_one(label, spec, value, dyn)
+            seeds.append(seed)
+            changed = changed or ch
+        if changed:
+            self.entries = self.entries + new_entries
+            self._next = seeds + [self.inplace.before(e) for e in new_entries]
+        return dyn
+
+    def _fit_one(self, label, spec, value, dyn):
+        """(seed for the next trace, changed?) of one carried value."""
+        backend = self.backend
+        if spec.__class__ is Undefined:
+            if value.__class__ is not Undefined and value is not NO_RETURN:
+                raise errors.undefined_loop_variable(label, self.construct, self.where_fn)
+            return spec, False
+        if spec is NO_RETURN:
+            if value is NO_RETURN:
+                return spec, False
+            return _learned(value, backend), True
+        if spec.__class__ is Slot:
+            return self._fit_slot(label, spec.index, value, dyn)
+        if is_node(spec):
+            return self._fit_node(label, spec, value, dyn)
+        if same(spec, value):
+            return spec, False
+        if is_number(spec) and backend.aval(value) is not None:
+            return _Seed(backend.aval(spec), spec), True  # a number the body makes an array
+        raise errors.loop_variable_changed(label, self.construct, self.where_fn,
+                                           describe(spec, backend), describe(value, backend))
+
+    def _fit_slot(self, label, k, value, dyn):
+        backend, aval, first = self.backend, self.avals[k], self.firsts[k]
+        out = None if value is MISSING else backend.aval(value)
+        joined = None if out is None else carry_aval(aval, out)
+        if joined is not None and is_number(first) and not fits_constant(first, joined.dtype):
+            joined = None
+        if joined is None:
+            before = describe(first) if aval.weak and is_number(first) else str(aval)
+            raise errors.loop_variable_changed(label, self.construct, self.where_fn, before,
+                                               describe(value, backend))
+        dyn.append(backend.cast(value, joined))
+        return _Seed(joined, first), joined != aval
+
+    def _fit_node(self, label, spec, value, dyn):
+        backend = self.backend
+        if type(spec) is not type(value) or len(items(spec)) != len(items(value)) or (
+                spec.__class__ is dict and spec.keys() != value.keys()):
+            if spec.__class__ is list and value.__class__ is list:
+                raise errors.list_length_changed(label, self.construct, self.where_fn,
+                                                 len(spec), len(value))
+            if spec.__class__ is dict and value.__class__ is dict and set(value) - set(spec):
+                key = next(iter(set(value) - set(spec)))
+                raise errors.undefined_loop_variable(label + key_label(key), self.construct,
+                                                     self.where_fn)
+            raise errors.loop_variable_changed(
+                label, self.construct, self.where_fn, describe(fill(spec, self.avals), backend),
+                describe(value, backend))
+        seeds, changed = [], False
+        for (suffix, s), (_, v) in zip(items(spec), items(value)):
+            seed, ch = self._fit_one(label + suffix, s, v, dyn)
+            seeds.append(seed)
+            changed = changed or ch
+        return remake(spec, seeds), changed
+
+
+def _learned(value, backend):
+    """The seed of a return value set for the first time in a loop: its arrays are
+    carried, starting from zeros (the return flag guards them)."""
+    if is_node(value):
+        return remake(value, [_learned(v, backend) for _, v in items(value)])
+    aval = None if is_number(value) else backend.aval(value)
+    return value if aval is None else _Seed(aval, ZEROS)
+
+
+def stage_while(backend, test, body, state, names, shared=None):
+    """``while test(*state): state = body(*state)`` as the backend's while loop."""
+    carry = Carry(backend, state, names, shared, "while loop", body, test)
+    test_handle, body_handle = carry.trace(lambda _, s: body(*s), test=test)
+    return carry.finish(backend.while_loop(test_handle, body_handle, carry.init()))
