@@ -45,10 +45,11 @@ def main(argv) -> None:
         for b, result in results.items():
             counts[b] += result == "matches"
         jax_applicable += not case.jax
-        blockers = [f"{b}: {BLOCKED[case.name, b]}" for b in ("numpy", "jax")
+        blockers = [f"{label}: {BLOCKED[case.name, b]}"
+                    for b, label in (("numpy", "`ag.function`"), ("jax", "`jax.jit`"))
                     if (case.name, b) in BLOCKED]
         if case.jax:
-            blockers.append(f"JAX n/a: {case.jax}")
+            blockers.append(f"`jax.jit` n/a: {case.jax}")
         print(f"| `{case.name}` | {case.source} | {results['numpy']} | {results['jax']} "
               f"| {'; '.join(blockers)} |")
     print()

@@ -23,6 +23,8 @@ WRITE_ARG = "writing into an argument array (the caller's array is left unchange
 WRITE_OWN = "writing into an array the function made (issue 9 item 10)"
 NONE = "None as a value on some paths"
 LIST_INDEX = "staged index into a Python list"
+WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
+                  "keeps its old items: wrong value)")
 
 # First blocker of each (case, backend) pair that does not match eager today.
 BLOCKED = {
@@ -56,11 +58,17 @@ BLOCKED = {
         "other: np.linalg.eigh under ag.function returns raw graph values in its result "
         "(TypeError in np.clip)",
     ("sklearn._cg", "numpy"): ASARRAY,
+    ("statsmodels._bisection_search_conservative", "numpy"): RAISE,
+    ("statsmodels._lowess_update_nn", "numpy"): WRITE_ARG_LIST,
+    ("statsmodels._lowess_update_nn", "jax"): WRITE_ARG_LIST,
+    ("statsmodels.van_der_corput", "numpy"): BUILTINS,
+    ("statsmodels.van_der_corput", "jax"):
+        "other: a list grown in a staged loop (sequence.append; a clear StagingError)",
     ("networkx._fruchterman_reingold", "numpy"): BUILTINS,
     ("networkx.rescale_layout", "numpy"): WRITE_ARG,
     ("numpy.polynomial.polyutils.trimseq", "numpy"):
-        "other: the length of the result depends on the values; first, 'i' is carried out "
-        "of the staged if though only its own branch reads it",
+        "other: the length of the result depends on the values (the StagingError names "
+        "'i', assigned in one branch only)",
     ("numpy.polynomial.polyutils.trimseq", "jax"):
         "other: the length of the result depends on the values (no fixed-shape graph)",
     ("colorsys.rgb_to_hls", "numpy"): BUILTINS,
