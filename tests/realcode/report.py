@@ -9,6 +9,7 @@ Each case runs eagerly, under ``ag.function`` and under ``jax.jit(ag.convert(f))
 
 from __future__ import annotations
 
+import collections
 import os
 import sys
 import traceback
@@ -29,7 +30,9 @@ def outcome(case, backend: str, verbose: bool) -> str:
         if verbose:
             print(f"--- {case.name} [{backend}]", file=sys.stderr)
             traceback.print_exc()
-        return "wrong value" if isinstance(error, AssertionError) else f"error ({type(error).__name__})"
+        if isinstance(error, AssertionError):
+            return "wrong value"
+        return f"error ({type(error).__name__})"
     return "matches"
 
 
@@ -56,6 +59,11 @@ def main(argv) -> None:
     print(f"matches eager: {counts['numpy']} of {len(cases)} under ag.function, "
           f"{counts['jax']} of {len(cases)} under jax.jit "
           f"({jax_applicable} of {len(cases)} can run under jax.jit at all)")
+    for backend, label in (("numpy", "ag.function"), ("jax", "jax.jit")):
+        print(f"\nfirst blockers under {label}:")
+        tally = collections.Counter(b for (_, on), b in BLOCKED.items() if on == backend)
+        for blocker, n in tally.most_common():
+            print(f"  {n:2d}  {blocker}")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 Every (case, backend) pair that does not match eager today is in ``BLOCKED`` with its
 first blocker; those run as strict xfails, so a pair that starts to match fails the
 suite until its entry is removed (that is how a new mechanism shows up here). A case
-whose copied code calls NumPy functions on its arrays cannot run under ``jax.jit``
-at all, eager or not: its ``Case.jax`` says so, and its JAX pair is skipped.
+whose copied code calls NumPy functions on its arrays (or writes into them) cannot be
+traced by ``jax.jit`` whatever the conversion does, since NumPy takes no JAX tracer
+and JAX arrays are immutable: its ``Case.jax`` says so, and its JAX pair is skipped.
 """
 
 from __future__ import annotations
