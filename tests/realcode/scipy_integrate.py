@@ -216,6 +216,8 @@ def _decay(t, y, xp):
 
 
 def drive_rk_step(t, y, h, K, xp):
+    # rk_step's own loop runs over the (static) tableau: it is here for how it returns
+    # its stages, by writing them into the caller's K (issue 22, item 4).
     f = _decay(t, y, xp)
     y_new, f_new = rk_step(lambda t, y: _decay(t, y, xp), t, y, f, h,
                            xp.asarray(RK23_A), xp.asarray(RK23_B), xp.asarray(RK23_C), K)
