@@ -24,6 +24,7 @@ WRITE_ARG = "writing into an argument array (the caller's array is left unchange
 WRITE_OWN = "writing into an array the function made (issue 9 item 10)"
 NONE = "None as a value on some paths"
 LIST_INDEX = "staged index into a Python list"
+STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
                   "keeps its old items: wrong value)")
 
@@ -32,6 +33,7 @@ BLOCKED = {
     ("scipy.optimize.bracket", "numpy"): ASARRAY,
     ("scipy.optimize.Brent.optimize", "numpy"): RAISE,
     ("scipy.optimize.scalar_search_wolfe2", "numpy"): NONE,
+    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"): STRING,
     ("scipy.optimize._cubicmin", "numpy"): WRITE_OWN,
     ("scipy.optimize._quadmin", "numpy"): NONE,
     ("scipy.optimize.scalar_search_armijo", "numpy"): NONE,
