@@ -48,7 +48,7 @@ def main(argv) -> None:
         for b, result in results.items():
             counts[b] += result == "matches"
         jax_applicable += not case.jax
-        blockers = [f"{label}: {BLOCKED[case.name, b]}"
+        blockers = [f"{label}: {BLOCKED[case.name, b][0]}"
                     for b, label in (("numpy", "`ag.function`"), ("jax", "`jax.jit`"))
                     if (case.name, b) in BLOCKED]
         if case.jax:
@@ -61,7 +61,7 @@ def main(argv) -> None:
           f"({jax_applicable} of {len(cases)} can run under jax.jit at all)")
     for backend, label in (("numpy", "ag.function"), ("jax", "jax.jit")):
         print(f"\nfirst blockers under {label}:")
-        tally = collections.Counter(b for (_, on), b in BLOCKED.items() if on == backend)
+        tally = collections.Counter(b[0] for (_, on), b in BLOCKED.items() if on == backend)
         for blocker, n in tally.most_common():
             print(f"  {n:2d}  {blocker}")
 
