@@ -1,0 +1,27 @@
+"""One case of the real-code corpus: a copied function, the driver that calls it the
+way its library does, and inputs (NumPy arrays of fixed shapes and dtypes) that take
+different paths through the one trace a backend builds for them."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Optional
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str  # the table's key: library.module.function
+    source: str  # library version, file
+    driver: Callable  # driver(*arrays, xp=numpy or jax.numpy)
+    inputs: tuple  # tuples of NumPy arrays: each one a different path
+    jax: Optional[str] = None  # None: runs under jax.jit; else why it cannot
+
+
+def all_cases() -> list:
+    from . import (networkx_layout, numpy_polynomial, python_stdlib, scipy_integrate,
+                   scipy_optimize, scipy_radau, scipy_stats, sklearn_pieces,
+                   statsmodels_pieces)
+
+    modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, sklearn_pieces,
+               statsmodels_pieces, networkx_layout, numpy_polynomial, python_stdlib)
+    return [case for module in modules for case in module.CASES]
