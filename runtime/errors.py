@@ -51,9 +51,8 @@ class StagingError(Exception):
         ...     f(np.array(1.0))
         ... except ag.StagingError as e:
         ...     print(str(e)[str(e).index("'y'"):])
-        'y' is assigned in the true branch but not in the false branch, and the condition is a
-        staged value, so both branches run in the graph. Assign 'y' before the if statement, or
-        in both branches.
+        'y' is defined in the true branch only, and the condition is a staged value, so both
+        branches run in the graph. Define 'y' before the if statement, or in both branches.
     """
 
 
