@@ -186,8 +186,11 @@ def keeps_value(kind: str, dtype: np.dtype) -> bool:
 
 
 def fits_constant(value, dtype: np.dtype) -> bool:
+    """True if the Python number ``value`` keeps its value as a ``dtype`` array
+    (NaN keeps NaN: a float into a float array)."""
     try:
-        return bool(np.asarray(value).astype(dtype) == value)
+        cast = np.asarray(value).astype(dtype)
+        return bool(cast == value) or bool(np.isnan(cast) & (value != value))
     except (OverflowError, ValueError, TypeError):
         return False
 

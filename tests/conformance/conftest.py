@@ -115,9 +115,11 @@ class Backend:
             if self.python_outputs_become_arrays and _is_backend_array(actual):
                 a = self.to_numpy(actual)
                 kind = {bool: "b", int: "iu", float: "f", complex: "c"}[type(expected)]
-                assert a.shape == () and a.dtype.kind in kind and a == expected, (path, actual)
+                assert a.shape == () and a.dtype.kind in kind, (path, actual)
+                assert a == expected or (a != a and expected != expected), (path, actual)
                 return
-            assert type(actual) is type(expected) and actual == expected, (path, actual, expected)
+            assert type(actual) is type(expected), (path, actual, expected)
+            assert actual == expected or (actual != actual and expected != expected), path
             return
         e, a = self.to_numpy(expected), self.to_numpy(actual)
         assert a.shape == e.shape, (path, a.shape, e.shape)

@@ -345,3 +345,15 @@ def test_a_key_first_added_in_a_staged_loop(backend):
         f"while loop at {where}: 'd[\"b\"]' is first assigned inside the loop and used after "
         f"it, but the loop runs in the graph, where it may run zero times. Assign 'd[\"b\"]' "
         f"before the loop.")
+
+
+def nan_on_one_side(a, b):
+    if a == b:
+        return float("nan")
+    return a - b
+
+
+def test_python_nan_joins_a_float_array(backend):
+    """A Python NaN keeps its value as a float array: no 'value lost' refusal."""
+    backend.check(nan_on_one_side, np.float32(1.0), np.float32(1.0))
+    backend.check(nan_on_one_side, np.float32(2.0), np.float32(1.0))

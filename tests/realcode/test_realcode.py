@@ -82,7 +82,7 @@ BLOCKED = {
     ("networkx.rescale_layout", "numpy"): (WRITE_ARG, "arguments after the call[0]"),
     ("numpy.polynomial.polyutils.trimseq", "numpy"):
         ("other: the length of the result depends on the values (the StagingError names "
-         "'i', assigned in one branch only)", "'i' is assigned in the false branch"),
+         "'i', assigned in one branch only)", "'i' is defined in the false branch only"),
     ("numpy.polynomial.polyutils.trimseq", "jax"):
         ("other: the length of the result depends on the values (no fixed-shape graph)",
          "return seq[:i + 1]"),
