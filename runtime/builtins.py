@@ -94,7 +94,7 @@ def print_(*args, sep=" ", end="\n", file=None, flush=False):
     Outside any trace it is the builtin ``print``. Inside a trace, the backend of
     the first staged argument (or the tracing graph engine) stages the print.
     """
-    backend = first_backend(args) or backends.tracing_backend
+    backend = first_backend(args) or backends.tracing_backend()
     if backend is None:
         print(*args, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
         return None
