@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import gc
 import sys
+import threading
 import types
 
 import gast
@@ -225,27 +226,33 @@ def _explicit_super(body, fn_node) -> None:
 
 # (code object, file, recursive) -> (converted code, staged-only node). Code objects
 # compare equal across files when their contents match, hence the file in the key.
+# A miss converts under ``_convert_lock``, so that threads asking for the same
+# function at once convert it once; a hit takes no lock.
 _code_cache: dict = {}
+_convert_lock = threading.RLock()
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
     """The converted version of ``fn``; raises ConversionError if it cannot be."""
-    key = (fn.__code__, fn.__code__.co_filename, recursive)
-    entry = _code_cache.get(key)
-    if entry is None:
-        entry = _convert_code(fn, recursive)
-        _code_cache[key] = entry
-    code = entry[0]
+    code = _cache_entry(fn, recursive)[0]
     if code is None:
         return fn
     return _function_from_code(fn, code)
 
 
 def staged_source_node(fn: types.FunctionType, recursive: bool = True):
+    return _cache_entry(fn, recursive)[1]
+
+
+def _cache_entry(fn: types.FunctionType, recursive: bool):
     key = (fn.__code__, fn.__code__.co_filename, recursive)
-    if key not in _code_cache:
-        _code_cache[key] = _convert_code(fn, recursive)
-    return _code_cache[key][1]
+    entry = _code_cache.get(key)
+    if entry is None:
+        with _convert_lock:
+            entry = _code_cache.get(key)
+            if entry is None:
+                entry = _code_cache[key] = _convert_code(fn, recursive)
+    return entry
 
 
 def _convert_code(fn, recursive: bool):
