@@ -26,6 +26,7 @@ import gc
 import sys
 import threading
 import types
+import weakref
 
 import gast
 
@@ -224,11 +225,13 @@ def _explicit_super(body, fn_node) -> None:
 
 # --- compiling a live function --------------------------------------------------
 
-# (code object, file, recursive) -> (converted code, staged-only node). Code objects
-# compare equal across files when their contents match, hence the file in the key.
-# A miss converts under ``_convert_lock``, so that threads asking for the same
-# function at once convert it once; a hit takes no lock.
-_code_cache: dict = {}
+# code object -> {(file, recursive): (converted code, staged-only node)}. Code
+# objects compare equal across files when their contents match, hence the file in
+# the inner key. Weak: an entry goes with the last function of its code object (a
+# notebook cell run again makes new ones). A miss converts under ``_convert_lock``,
+# so that threads asking for the same function at once convert it once; a hit
+# takes no lock.
+_code_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _convert_lock = threading.RLock()
 
 
@@ -245,13 +248,15 @@ def staged_source_node(fn: types.FunctionType, recursive: bool = True):
 
 
 def _cache_entry(fn: types.FunctionType, recursive: bool):
-    key = (fn.__code__, fn.__code__.co_filename, recursive)
-    entry = _code_cache.get(key)
+    code = fn.__code__
+    key = (code.co_filename, recursive)
+    entry = _code_cache.get(code, {}).get(key)
     if entry is None:
         with _convert_lock:
-            entry = _code_cache.get(key)
+            entries = _code_cache.setdefault(code, {})
+            entry = entries.get(key)
             if entry is None:
-                entry = _code_cache[key] = _convert_code(fn, recursive)
+                entry = entries[key] = _convert_code(fn, recursive)
     return entry
 
 
@@ -354,5 +359,6 @@ def _function_from_code(fn, code) -> types.FunctionType:
     if hasattr(fn, "__type_params__"):  # def f[T](...), Python 3.12+
         new.__type_params__ = fn.__type_params__
     new.__dict__.update(fn.__dict__)
+    new.__dict__.pop(runtime.calls.ATTRIBUTE, None)  # that cache entry is the original's
     new.__wrapped__ = fn
     return new

@@ -2,9 +2,15 @@
 
 The converter turns ``f(a, b)`` into ``ag__.converted(f)(a, b)``. ``converted``
 returns what to call: the converted version of a user function (converted once,
-then cached by function object), or the callable itself for builtins, classes,
-library code (the standard library, numpy, jax, ...) and anything marked with
-``do_not_convert``. A cache hit is one dictionary lookup.
+then cached), or the callable itself for builtins, classes, library code (the
+standard library, numpy, jax, ...) and anything marked with ``do_not_convert``.
+
+A Python function's answer is cached on the function itself (an attribute that
+names the function it belongs to, so a wrapper that copies ``__dict__`` does not
+inherit it): it lives exactly as long as the function, and a function made anew
+on every call (a closure, a notebook cell run again) leaves nothing behind. Other
+callables (builtins, classes) are cached in a bounded dictionary. Either hit is
+one lookup.
 
 The runtime knows nothing about how conversion is done: the conversion pipeline
 registers itself with ``set_converter``.
@@ -16,11 +22,14 @@ import functools
 import os
 import sysconfig
 import types
+import weakref
 from typing import Callable, Optional
 
 _converter: Optional[Callable] = None
 _cache: dict = {}
-converted_codes: set = set()  # code objects produced by conversion: called as they are
+# Code objects produced by conversion: called as they are. Weak: a converted
+# function's code goes when the last function made from it does.
+converted_codes: weakref.WeakSet = weakref.WeakSet()
 _CACHE_LIMIT = 4096
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
@@ -37,15 +46,43 @@ def set_converter(converter: Callable) -> None:
     """``converter(fn)`` returns the converted function, or ``fn`` if it cannot."""
     global _converter
     _converter = converter
-    _cache.clear()
+    _cache.clear()  # functions converted by an earlier converter keep its answer
+
+
+ATTRIBUTE = "__autograph_converted__"  # on a function: (that function, what to call)
 
 
 def converted(f):
     """What converted code calls in place of ``f``."""
+    if f.__class__ is types.FunctionType:
+        entry = getattr(f, ATTRIBUTE, None)
+        if entry is not None and entry[0] is f:
+            return entry[1]
     try:
         return _cache[f]
     except (KeyError, TypeError):
         return _resolve(f)
+
+
+def cached(f):
+    """What ``converted(f)`` found earlier, or None (for tests and tools)."""
+    entry = getattr(f, ATTRIBUTE, None) if isinstance(f, types.FunctionType) else None
+    if entry is not None and entry[0] is f:
+        return entry[1]
+    try:
+        return _cache.get(f)
+    except TypeError:
+        return None
+
+
+def forget(f) -> None:
+    """Drop what ``converted(f)`` cached."""
+    if isinstance(f, types.FunctionType):
+        f.__dict__.pop(ATTRIBUTE, None)
+    try:
+        _cache.pop(f, None)
+    except TypeError:
+        pass
 
 
 def _resolve(f):
@@ -60,6 +97,9 @@ def _resolve(f):
             result = f
         else:
             result = _converter(f)
+        if result is not f and _converter is not None:
+            setattr(f, ATTRIBUTE, (f, result))
+            return result
     elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
         result = f
     else:
@@ -94,5 +134,5 @@ def do_not_convert(f):
         setattr(target, DO_NOT_CONVERT, True)
     except (AttributeError, TypeError):
         pass
-    _cache.pop(target, None)
+    forget(target)
     return f
