@@ -30,7 +30,7 @@ from ..undefined import NO_RETURN, Undefined
 from . import messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
-from .ir import Graph, VarRef, escaped_value, type_str
+from .ir import Graph, VarRef, escaped_value, is_namedtuple, type_str
 from .optimize import optimize
 from .tensor import Tensor
 from .variables import Variable
@@ -450,6 +450,8 @@ def _strip(obj):
         return None
     if obj.__class__ in (tuple, list):
         return obj.__class__(_strip(x) for x in obj)
+    if is_namedtuple(obj):
+        return obj.__class__(*(_strip(x) for x in obj))
     if obj.__class__ is dict:
         return {k: _strip(v) for k, v in obj.items()}
     return obj

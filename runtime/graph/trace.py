@@ -28,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-from .ir import Block, Graph, Op, Value, VarRef, map_values, walk_values
+from .ir import Block, Graph, Op, Value, VarRef, is_namedtuple, map_values, walk_values
 
 _RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(np.__file__)
@@ -111,6 +111,8 @@ def to_value(obj, state: TraceState):
         return {k: to_value(v, state) for k, v in obj.items()}
     if cls is slice:
         return slice(to_value(obj.start, state), to_value(obj.stop, state), to_value(obj.step, state))
+    if is_namedtuple(obj):
+        return cls(*(to_value(x, state) for x in obj))
     return obj
 
 
