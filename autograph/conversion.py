@@ -24,7 +24,6 @@ from __future__ import annotations
 import copy
 import gc
 import sys
-import threading
 import types
 import weakref
 
@@ -47,6 +46,7 @@ from autograph.converters import (
     variables,
 )
 from autograph.runtime.errors import ConversionError
+from autograph.runtime.locks import AST_LOCK
 
 from . import origins, parsing, templates, trees
 from .naming import Namer
@@ -232,7 +232,7 @@ def _explicit_super(body, fn_node) -> None:
 # so that threads asking for the same function at once convert it once; a hit
 # takes no lock.
 _code_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_convert_lock = threading.RLock()
+_convert_lock = AST_LOCK  # also keeps parsing away from the graph engine's (CPython 3.11)
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:

@@ -25,6 +25,7 @@ import sys
 
 import numpy as np
 
+from ..locks import AST_LOCK
 from . import numpy_api
 from .ir import Block, Graph, Op, Value, walk_values
 from .render import Namer, expr, literal, render, subscript, target_pattern
@@ -135,14 +136,15 @@ def _compile_at_origins(source: str, origins: dict, name: str):
         return compile(source, f"<autograph graph {name}>", "exec")
     filename = files.most_common(1)[0][0]
     first = min(line for f, line in origins.values() if f == filename)
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if "lineno" in node._attributes:
-            where = origins.get(node.lineno)
-            line = where[1] if where is not None and where[0] == filename else first
-            node.lineno = node.end_lineno = line
-            node.col_offset, node.end_col_offset = _whole_line(filename, line)
-    return compile(tree, filename, "exec")
+    with AST_LOCK:
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if "lineno" in node._attributes:
+                where = origins.get(node.lineno)
+                line = where[1] if where is not None and where[0] == filename else first
+                node.lineno = node.end_lineno = line
+                node.col_offset, node.end_col_offset = _whole_line(filename, line)
+        return compile(tree, filename, "exec")
 
 
 def _whole_line(filename: str, line: int) -> tuple:
