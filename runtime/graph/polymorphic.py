@@ -27,7 +27,7 @@ from .. import backends
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import messages, trace
+from . import escapes, messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, is_namedtuple, type_str
@@ -263,6 +263,9 @@ class Function:
         escaped = escaped_value(graph)
         if escaped is not None:
             raise messages.escaped_value(*escaped)
+        escaped = escapes.find(graph, self.python_function, self._param_names, args)
+        if escaped is not None:
+            raise messages.escaped_tensor(self._name, escaped[1], escaped[0])
         optimize(graph)
         concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, self._param_names,
                                     self._name, layout)
