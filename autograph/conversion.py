@@ -359,6 +359,5 @@ def _function_from_code(fn, code) -> types.FunctionType:
     if hasattr(fn, "__type_params__"):  # def f[T](...), Python 3.12+
         new.__type_params__ = fn.__type_params__
     new.__dict__.update(fn.__dict__)
-    new.__dict__.pop(runtime.calls.ATTRIBUTE, None)  # that cache entry is the original's
     new.__wrapped__ = fn
     return new

@@ -5,12 +5,12 @@ returns what to call: the converted version of a user function (converted once,
 then cached), or the callable itself for builtins, classes, library code (the
 standard library, numpy, jax, ...) and anything marked with ``do_not_convert``.
 
-A Python function's answer is cached on the function itself (an attribute that
-names the function it belongs to, so a wrapper that copies ``__dict__`` does not
-inherit it): it lives exactly as long as the function, and a function made anew
-on every call (a closure, a notebook cell run again) leaves nothing behind. Other
-callables (builtins, classes) are cached in a bounded dictionary. Either hit is
-one lookup.
+A Python function's answer is cached weakly, so that a function made anew on
+every call (a closure, a notebook cell run again) leaves nothing behind and the
+user's function objects are not touched: a weak-keyed table maps the function to
+"call it as it is" or to a weak reference to its converted version, which is
+rebuilt from the cached compiled code if it was dropped. Other callables
+(builtins, classes) are cached in a bounded dictionary.
 
 The runtime knows nothing about how conversion is done: the conversion pipeline
 registers itself with ``set_converter``.
@@ -46,39 +46,34 @@ def set_converter(converter: Callable) -> None:
     """``converter(fn)`` returns the converted function, or ``fn`` if it cannot."""
     global _converter
     _converter = converter
-    _cache.clear()  # functions converted by an earlier converter keep its answer
+    _cache.clear()
+    _functions.clear()
 
 
-ATTRIBUTE = "__autograph_converted__"  # on a function: (that function, what to call)
+_functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_AS_IS = None  # in ``_functions``: the function is called as it is
 
 
 def converted(f):
     """What converted code calls in place of ``f``."""
     if f.__class__ is types.FunctionType:
-        entry = getattr(f, ATTRIBUTE, None)
-        if entry is not None and entry[0] is f:
-            return entry[1]
+        try:
+            ref = _functions[f]
+        except KeyError:
+            return _resolve(f)
+        if ref is _AS_IS:
+            return f
+        return ref() or _resolve(f)
     try:
         return _cache[f]
     except (KeyError, TypeError):
         return _resolve(f)
 
 
-def cached(f):
-    """What ``converted(f)`` found earlier, or None (for tests and tools)."""
-    entry = getattr(f, ATTRIBUTE, None) if isinstance(f, types.FunctionType) else None
-    if entry is not None and entry[0] is f:
-        return entry[1]
-    try:
-        return _cache.get(f)
-    except TypeError:
-        return None
-
-
 def forget(f) -> None:
     """Drop what ``converted(f)`` cached."""
     if isinstance(f, types.FunctionType):
-        f.__dict__.pop(ATTRIBUTE, None)
+        _functions.pop(f, None)
     try:
         _cache.pop(f, None)
     except TypeError:
@@ -97,10 +92,10 @@ def _resolve(f):
             result = f
         else:
             result = _converter(f)
-        if result is not f and _converter is not None:
-            setattr(f, ATTRIBUTE, (f, result))
-            return result
-    elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
+        if _converter is not None:
+            _functions[f] = _AS_IS if result is f else weakref.ref(result)
+        return result
+    if isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
         result = f
     else:
         call = getattr(type(f), "__call__", None)
