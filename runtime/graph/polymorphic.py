@@ -195,9 +195,9 @@ class Function:
                 if pending is None and not self._concrete:
                     pending = next(iter(self._pending.values()), None)  # the first trace
                 if pending is None or pending.owner == me:
+                    specs = self._specs_for(args, key)  # may raise: before registering
                     mine = _Pending(me)
                     self._pending.setdefault(key, mine)
-                    specs = self._specs_for(args, key)
                     break
             pending.done.wait()
         try:
