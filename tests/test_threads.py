@@ -284,3 +284,10 @@ def test_jax_jit_from_threads_with_python_mode_and_graph_traces(round_):
     for result in run_together(work):
         if result is not None:
             assert result[0] == pytest.approx(result[1])
+
+
+def test_a_failed_signature_check_leaves_no_trace_under_way():
+    fn = ag.function(clipped_sum, input_signature=[ag.TensorSpec((None,))])
+    for _ in range(2):  # the second call would wait forever for a trace never started
+        with pytest.raises(TypeError, match="input_signature has 1 entries"):
+            fn(np.ones(2), 1.0)
