@@ -64,6 +64,14 @@ def _in_context() -> bool:
     return _depth.get() > 0
 
 
+def _in_context_or(framework_test):
+    """The exact test while a graph trace runs somewhere and one framework is imported."""
+    def test() -> bool:
+        return _depth.get() > 0 or framework_test()
+
+    return test
+
+
 def _test(name: str, load):
     test = _tests.get(name)
     if test is None:
@@ -87,7 +95,8 @@ def _choose_test() -> bool:
     for name, load in active:
         _test(name, load)  # loading may import: done before the lock is taken
     if _active:
-        test = staging if active else _in_context
+        test = _in_context if not active else (
+            _in_context_or(_test(*active[0])) if len(active) == 1 else staging)
     elif not active:
         test = _never
     elif len(active) == 1:
