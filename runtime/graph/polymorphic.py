@@ -9,6 +9,13 @@ tensors in place of the arrays and compiles the graph into a ``ConcreteFunction`
 a hit calls the compiled code directly, which for plain positional arguments is
 a tuple, a dictionary lookup and the generated function.
 
+The cache is keyed, never scanned: a miss costs the same with two thousand concrete
+functions as with one (only the few traced with ``None`` dimensions or unhashable
+Python values are tried one by one). It is thread-safe: a key is traced once, by
+the first caller, while later callers of that key wait for the result; other keys
+trace in parallel. After a trace, a symbolic tensor left in a global or in an
+object that outlives the call is an error (``escapes``).
+
 A ``ConcreteFunction`` is one graph. Called directly it checks every argument
 against what it was traced for and names the parameter that does not fit.
 """
