@@ -25,6 +25,7 @@ import copy
 import gc
 import sys
 import types
+import weakref
 
 import gast
 
@@ -45,6 +46,7 @@ from autograph.converters import (
     variables,
 )
 from autograph.runtime.errors import ConversionError
+from autograph.runtime.locks import AST_LOCK
 
 from . import origins, parsing, templates, trees
 from .naming import Namer
@@ -223,29 +225,39 @@ def _explicit_super(body, fn_node) -> None:
 
 # --- compiling a live function --------------------------------------------------
 
-# (code object, file, recursive) -> (converted code, staged-only node). Code objects
-# compare equal across files when their contents match, hence the file in the key.
-_code_cache: dict = {}
+# code object -> {(file, recursive): (converted code, staged-only node)}. Code
+# objects compare equal across files when their contents match, hence the file in
+# the inner key. Weak: an entry goes with the last function of its code object (a
+# notebook cell run again makes new ones). A miss converts under ``_convert_lock``,
+# so that threads asking for the same function at once convert it once; a hit
+# takes no lock.
+_code_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_convert_lock = AST_LOCK  # also keeps parsing away from the graph engine's (CPython 3.11)
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
     """The converted version of ``fn``; raises ConversionError if it cannot be."""
-    key = (fn.__code__, fn.__code__.co_filename, recursive)
-    entry = _code_cache.get(key)
-    if entry is None:
-        entry = _convert_code(fn, recursive)
-        _code_cache[key] = entry
-    code = entry[0]
+    code = _cache_entry(fn, recursive)[0]
     if code is None:
         return fn
     return _function_from_code(fn, code)
 
 
 def staged_source_node(fn: types.FunctionType, recursive: bool = True):
-    key = (fn.__code__, fn.__code__.co_filename, recursive)
-    if key not in _code_cache:
-        _code_cache[key] = _convert_code(fn, recursive)
-    return _code_cache[key][1]
+    return _cache_entry(fn, recursive)[1]
+
+
+def _cache_entry(fn: types.FunctionType, recursive: bool):
+    code = fn.__code__
+    key = (code.co_filename, recursive)
+    entry = _code_cache.get(code, {}).get(key)
+    if entry is None:
+        with _convert_lock:
+            entries = _code_cache.setdefault(code, {})
+            entry = entries.get(key)
+            if entry is None:
+                entry = entries[key] = _convert_code(fn, recursive)
+    return entry
 
 
 def _convert_code(fn, recursive: bool):

@@ -15,6 +15,8 @@ seen (which means the framework is already imported by the user).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 from typing import Any, Callable, Optional, Sequence
 
@@ -138,9 +140,26 @@ class Backend:
         raise NotImplementedError(f"{self.name}: printing staged values")
 
 
-# The backend whose trace is running, if it stages even Python-only code (the
-# graph engine sets this while tracing, so ``ag.print("x")`` prints per run).
-tracing_backend: Optional[Backend] = None
+# The backend whose trace is running in this context (thread, asyncio task), if it
+# stages even Python-only code: the graph engine sets it while it traces, so that
+# ``ag.print("x")`` prints at every run.
+_tracing_backend: contextvars.ContextVar[Optional[Backend]] = contextvars.ContextVar(
+    "autograph_tracing_backend", default=None)
+
+
+def tracing_backend() -> Optional[Backend]:
+    """The backend tracing in this context that stages Python-only code, or None."""
+    return _tracing_backend.get()
+
+
+@contextlib.contextmanager
+def tracing_with(backend: Backend):
+    """Make ``backend`` this context's ``tracing_backend()`` for the block."""
+    token = _tracing_backend.set(backend)
+    try:
+        yield
+    finally:
+        _tracing_backend.reset(token)
 
 
 _loaded: list[Backend] = []
@@ -189,8 +208,9 @@ def _find_owner(cls: type) -> Optional[Backend]:
 def tracing_now() -> Optional[Backend]:
     """The backend staging Python-only code right now: the graph engine while it
     traces, or a loaded framework whose trace is running (``jax.jit``)."""
-    if tracing_backend is not None:
-        return tracing_backend
+    tracing = _tracing_backend.get()
+    if tracing is not None:
+        return tracing
     for backend in _loaded:
         if backend.is_tracing():
             return backend

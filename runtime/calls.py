@@ -2,9 +2,15 @@
 
 The converter turns ``f(a, b)`` into ``ag__.converted(f)(a, b)``. ``converted``
 returns what to call: the converted version of a user function (converted once,
-then cached by function object), or the callable itself for builtins, classes,
-library code (the standard library, numpy, jax, ...) and anything marked with
-``do_not_convert``. A cache hit is one dictionary lookup.
+then cached), or the callable itself for builtins, classes, library code (the
+standard library, numpy, jax, ...) and anything marked with ``do_not_convert``.
+
+A Python function's answer is cached weakly, so that a function made anew on
+every call (a closure, a notebook cell run again) leaves nothing behind and the
+user's function objects are not touched: a weak-keyed table maps the function to
+"call it as it is" or to a weak reference to its converted version, which is
+rebuilt from the cached compiled code if it was dropped. Other callables
+(builtins, classes) are cached in a bounded dictionary.
 
 The runtime knows nothing about how conversion is done: the conversion pipeline
 registers itself with ``set_converter``.
@@ -16,13 +22,16 @@ import functools
 import os
 import sysconfig
 import types
+import weakref
 from typing import Any, Callable, Optional, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _converter: Optional[Callable] = None
 _cache: dict = {}
-converted_codes: set = set()  # code objects produced by conversion: called as they are
+# Code objects produced by conversion: called as they are. Weak: a converted
+# function's code goes when the last function made from it does.
+converted_codes: weakref.WeakSet = weakref.WeakSet()
 _CACHE_LIMIT = 4096
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
@@ -40,14 +49,37 @@ def set_converter(converter: Callable) -> None:
     global _converter
     _converter = converter
     _cache.clear()
+    _functions.clear()
+
+
+_functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_AS_IS = None  # in ``_functions``: the function is called as it is
 
 
 def converted(f):
     """What converted code calls in place of ``f``."""
+    if f.__class__ is types.FunctionType:
+        try:
+            ref = _functions[f]
+        except KeyError:
+            return _resolve(f)
+        if ref is _AS_IS:
+            return f
+        return ref() or _resolve(f)
     try:
         return _cache[f]
     except (KeyError, TypeError):
         return _resolve(f)
+
+
+def forget(f) -> None:
+    """Drop what ``converted(f)`` cached."""
+    if isinstance(f, types.FunctionType):
+        _functions.pop(f, None)
+    try:
+        _cache.pop(f, None)
+    except TypeError:
+        pass
 
 
 def _resolve(f):
@@ -62,7 +94,10 @@ def _resolve(f):
             result = f
         else:
             result = _converter(f)
-    elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
+        if _converter is not None:
+            _functions[f] = _AS_IS if result is f else weakref.ref(result)
+        return result
+    if isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
         result = f
     else:
         call = getattr(type(f), "__call__", None)
@@ -118,5 +153,5 @@ def do_not_convert(f: F) -> F:
         setattr(target, DO_NOT_CONVERT, True)
     except (AttributeError, TypeError):
         pass
-    _cache.pop(target, None)
+    forget(target)
     return f

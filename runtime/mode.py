@@ -5,31 +5,47 @@ when nothing is being traced, and the staged body, in which control flow goes
 through the functional operators (``if_stmt``, ``while_stmt`` ...). The entry test
 the converter emits is ``if ag__.mode.python or not ag__.mode.staging():``.
 
-``mode.python`` is a plain attribute, so on the common path the test costs one
-attribute read. It is True while no tracing framework can be active: the built-in
-graph engine is not tracing and no foreign framework (JAX, ...) has been imported.
-When it is False, ``mode.staging()`` answers precisely, and cheaply: it is the
-cheapest exact test for the current situation (always True inside a graph-engine
-trace or a forced staged run; with one framework imported, that framework's own
-is-tracing test, a single read of its trace state), chosen on its first call after
-anything changed.
+The answer belongs to the caller's context: a trace in one thread (or asyncio
+task) never switches another thread onto staged bodies. Two levels keep the
+common path cheap:
+
+- ``mode.python`` is a process-wide *hint*, a plain attribute, so the common
+  test costs one attribute read. It is True only while nothing can be staging in
+  any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
+  and no foreign framework (JAX, ...) has been imported.
+- When it is False, ``mode.staging()`` answers exactly for the calling context.
+  Graph-engine traces and ``force_staged()`` blocks are counted in a
+  ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
+  framework's own is-tracing test is per thread already. ``mode.staging`` is the
+  cheapest exact test for the situation, chosen on its first call after anything
+  changed (with one framework imported and no graph trace anywhere: that
+  framework's test alone, a single read of its trace state).
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import sys
+import threading
 
 
 class Mode:
-    __slots__ = ("python", "staging", "tracing_depth", "forced")
+    __slots__ = ("python", "staging")
 
     def __init__(self) -> None:
-        self.python = True
-        self.staging = _choose_test  # the exact test, when ``python`` is False
-        self.tracing_depth = 0  # nesting of graph-engine traces
-        self.forced = 0  # nesting of force_staged() blocks
+        self.python = True  # hint: nothing can be staging anywhere
+        self.staging = _choose_test  # the exact test for this context, when ``python`` is False
 
+
+# Graph-engine traces and forced staged runs open in this context (thread, task).
+_depth: contextvars.ContextVar[int] = contextvars.ContextVar("autograph_staging_depth", default=0)
+
+# The same, summed over every context of the process; guarded by ``_lock``, which
+# is never held while anything is imported (the import watcher takes it).
+_lock = threading.RLock()
+_active = 0
+_generation = 0  # bumped on every change of ``_active`` or of the imported frameworks
 
 # Foreign frameworks that can trace: (top-level module name, loader of its
 # is-tracing test). A loader runs once, after the framework was imported.
@@ -38,10 +54,22 @@ _tests: dict = {}
 
 
 def staging() -> bool:
-    """True when converted functions must run their staged body."""
-    if mode.tracing_depth or mode.forced:
+    """True when converted functions called in this context must run their staged body."""
+    if _depth.get():
         return True
     return any(_test(name, load)() for name, load in _probes if name in sys.modules)
+
+
+def _in_context() -> bool:
+    return _depth.get() > 0
+
+
+def _in_context_or(framework_test):
+    """The exact test while a graph trace runs somewhere and one framework is imported."""
+    def test() -> bool:
+        return _depth.get() > 0 or framework_test()
+
+    return test
 
 
 def _test(name: str, load):
@@ -55,40 +83,47 @@ def _test(name: str, load):
     return test
 
 
-def _always() -> bool:
-    return True
-
-
 def _never() -> bool:
     return False
 
 
 def _choose_test() -> bool:
     """``mode.staging`` after a change: install the cheapest exact test, run it."""
-    if mode.tracing_depth or mode.forced:
-        mode.staging = _always
+    generation = _generation
+    active = [(name, load) for name, load in _probes
+              if name in sys.modules or name in _ImportWatcher.seen]
+    for name, load in active:
+        _test(name, load)  # loading may import: done before the lock is taken
+    if _active:
+        test = _in_context if not active else (
+            _in_context_or(_test(*active[0])) if len(active) == 1 else staging)
+    elif not active:
+        test = _never
+    elif len(active) == 1:
+        test = _test(*active[0])
     else:
-        active = [(name, load) for name, load in _probes if name in sys.modules]
-        if not active:
-            mode.staging = _never
-        elif len(active) == 1:
-            mode.staging = _test(*active[0])
-        else:
-            mode.staging = staging
-    return mode.staging()
+        test = staging
+    with _lock:
+        if generation == _generation:
+            mode.staging = test
+    return staging()
 
 
 mode = Mode()
 
 
-def refresh() -> None:
-    """Recompute ``mode`` after a framework was imported or a trace began or ended."""
-    mode.python = not (
-        mode.tracing_depth
-        or mode.forced
-        or any(name in sys.modules for name, _ in _probes)
-    )
+def _changed() -> None:
+    """Recompute the hint after a trace began or ended anywhere (``_lock`` held)."""
+    global _generation
+    _generation += 1
+    mode.python = not (_active or any(name in sys.modules for name, _ in _probes))
     mode.staging = _choose_test
+
+
+def refresh() -> None:
+    """Recompute ``mode`` after a framework was imported."""
+    with _lock:
+        _changed()
 
 
 def add_probe(module_name: str, load) -> None:
@@ -100,27 +135,31 @@ def add_probe(module_name: str, load) -> None:
 
 
 @contextlib.contextmanager
+def _staging_here():
+    global _active
+    token = _depth.set(_depth.get() + 1)
+    with _lock:
+        _active += 1
+        _changed()
+    try:
+        yield
+    finally:
+        _depth.reset(token)
+        with _lock:
+            _active -= 1
+            _changed()
+
+
 def tracing():
-    """Mark a graph-engine trace: converted functions run staged inside it."""
-    mode.tracing_depth += 1
-    refresh()
-    try:
-        yield
-    finally:
-        mode.tracing_depth -= 1
-        refresh()
+    """Mark a graph-engine trace: converted functions called in this context
+    (thread, asyncio task) run staged inside it."""
+    return _staging_here()
 
 
-@contextlib.contextmanager
 def force_staged():
-    """Run converted functions staged even on Python values (tests, benchmarks)."""
-    mode.forced += 1
-    refresh()
-    try:
-        yield
-    finally:
-        mode.forced -= 1
-        refresh()
+    """Run converted functions in this context staged even on Python values (tests,
+    benchmarks)."""
+    return _staging_here()
 
 
 class _ImportWatcher:
@@ -129,11 +168,16 @@ class _ImportWatcher:
     False without any per-call check of ``sys.modules``."""
 
     names: set = set()
+    seen: set = set()  # names whose import began (they may not be in sys.modules yet)
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname in self.names:
-            mode.python = False
-            mode.staging = _choose_test
+            global _generation
+            self.seen.add(fullname)
+            with _lock:
+                _generation += 1
+                mode.python = False
+                mode.staging = _choose_test
         return None
 
 

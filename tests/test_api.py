@@ -376,7 +376,6 @@ def test_to_code_of_methods_compiles(m):
 def test_converting_twice_reuses_the_compiled_code(m, monkeypatch):
     first = ag.to_graph(m.loopy)
     code_before = ag.to_code(m.loopy)
-    size = len(conversion._code_cache)
 
     def fail(*args):
         raise AssertionError("converted again")
@@ -385,14 +384,12 @@ def test_converting_twice_reuses_the_compiled_code(m, monkeypatch):
     second = ag.to_graph(m.loopy)
     assert second.__code__ is first.__code__
     assert ag.to_code(m.loopy) == code_before
-    assert len(conversion._code_cache) == size
 
 
-def test_new_closure_instances_reuse_the_compiled_code(m):
+def test_new_closure_instances_reuse_the_compiled_code(m, monkeypatch):
     first = ag.to_graph(m.make_counter(0))
-    size = len(conversion._code_cache)
+    monkeypatch.setattr(conversion, "_convert_code", lambda *args: pytest.fail("converted again"))
     converted = [ag.to_graph(m.make_counter(start)) for start in range(10)]
-    assert len(conversion._code_cache) == size
     assert all(c.__code__ is first.__code__ for c in converted)
     # ... and each keeps its own cell.
     assert [c(1) for c in converted] == list(range(1, 11))
@@ -401,34 +398,50 @@ def test_new_closure_instances_reuse_the_compiled_code(m):
 # --- recursive conversion ------------------------------------------------------------
 
 
-def test_staged_call_converts_helpers_and_leaves_library_and_do_not_convert(m):
+@pytest.fixture
+def conversions(monkeypatch):
+    """The user functions converted code asks ``calls`` to convert, in order."""
+    asked = []
+    convert = calls._converter
+
+    def recording(fn):
+        result = convert(fn)
+        asked.append((fn, result))
+        return result
+
+    monkeypatch.setattr(calls, "_converter", recording)
+    return asked
+
+
+def test_staged_call_converts_helpers_and_leaves_library_and_do_not_convert(m, conversions):
+    calls.forget(m.loopy)
     converted = ag.to_graph(m.caller)
     m.RAN.clear()
     with force_staged():
         assert converted(4) == m.caller(4) == 6 + 6 + 6
-    helper = calls._cache.get(m.loopy)
-    assert helper is not None and helper is not m.loopy
-    assert helper.__code__ in calls.converted_codes
-    assert calls._cache.get(m.dnc, m.dnc) is m.dnc
+    (fn, helper), = [(f, r) for f, r in conversions if f is m.loopy]
+    assert helper is not m.loopy and helper.__code__ in calls.converted_codes
+    assert all(f is not m.dnc for f, _ in conversions)
     assert m.RAN == [("dnc", False), ("dnc", False)]  # staged call, then the original's
     assert ag.to_code(m.caller).count("ag__.converted(") == 2  # np.sum, np.arange, int: direct
 
 
-def test_default_path_calls_helpers_as_they_are(m):
-    calls._cache.pop(m.loopy, None)
+def test_default_path_calls_helpers_as_they_are(m, conversions):
+    calls.forget(m.loopy)
     assert ag.to_graph(m.caller)(4) == 18
-    assert m.loopy not in calls._cache
+    assert conversions == []
 
 
-def test_recursive_false_does_not_convert_helpers(m):
-    calls._cache.pop(m.loopy, None)
+def test_recursive_false_does_not_convert_helpers(m, conversions):
+    calls.forget(m.loopy)
     converted = ag.convert(recursive=False)(m.caller)
     with force_staged():
         assert converted(4) == 18
-    assert m.loopy not in calls._cache
+    assert conversions == []
 
 
-def test_numpy_functions_are_called_as_they_are(m):
+def test_numpy_functions_are_called_as_they_are(m, conversions):
+    calls.forget(m.loopy)
     converted = ag.to_graph(m.apply)
     for fn in (np.sum, np.asarray_chkfinite, np.base_repr):
         assert calls.converted(fn) is fn
@@ -436,7 +449,26 @@ def test_numpy_functions_are_called_as_they_are(m):
         assert converted(np.sum, np.arange(4)) == 6
         assert converted(np.base_repr, 5) == "101"
         assert converted(m.loopy, 4) == 6
-    assert calls._cache[m.loopy] is not m.loopy
+    assert [f for f, _ in conversions] == [m.loopy]
+
+
+def test_the_cache_of_converted_helpers_is_weak_and_leaves_functions_untouched(m):
+    def make(k):
+        def helper(x):
+            return x + k
+        return helper
+
+    fresh = make(1)
+    converted = calls.converted(fresh)
+    assert converted is not fresh and converted(1) == 2
+    assert "__autograph_converted__" not in vars(fresh) and vars(fresh) == {}
+    import gc
+    import weakref
+
+    alive = weakref.ref(fresh)
+    del fresh, converted
+    gc.collect()
+    assert alive() is None  # the cache kept nothing alive
 
 
 # --- tracebacks ----------------------------------------------------------------------

@@ -18,10 +18,14 @@ instead of copying it.
 
 from __future__ import annotations
 
+import ast
+import collections
+import linecache
 import sys
 
 import numpy as np
 
+from ..locks import AST_LOCK
 from . import numpy_api
 from .ir import Block, Graph, Op, Value, walk_values
 from .render import Namer, expr, literal, render, subscript, target_pattern
@@ -97,12 +101,58 @@ def compile_graph(graph: Graph, layout) -> callable:
     lines += ["    " + line for line in prologue]
     lines += body
     lines.append("    return " + _render_outputs(graph.outputs, namer, emitter))
-    source = "\n".join(lines) + "\n"
-    code = compile(source, f"<autograph graph {graph.name}>", "exec")
-    exec(code, ns)
+    source, origins = _take_marks(lines, emitter.sources)
+    exec(_compile_at_origins(source, origins, graph.name), ns)
     fn = ns[_identifier(graph.name)]
     fn.__autograph_source__ = source
     return fn
+
+
+# Each generated line that an op produced ends with this mark and the index of the
+# op's source in ``_Emitter.sources``; ``_take_marks`` removes the marks.
+_MARK = "  #@op "
+
+
+def _take_marks(lines: list, sources: list) -> tuple:
+    """(the source without marks, {generated line number: user's (file, line)})."""
+    clean, origins = [], {}
+    for number, line in enumerate("\n".join(lines).split("\n"), 1):
+        at = line.rfind(_MARK)
+        if at >= 0:
+            origins[number] = sources[int(line[at + len(_MARK):])]
+            line = line[:at]
+        clean.append(line)
+    return "\n".join(clean) + "\n", origins
+
+
+def _compile_at_origins(source: str, origins: dict, name: str):
+    """Compile the generated code under the user's file name, each statement at the
+    line of the user's code that made its op: an error or a NumPy warning raised
+    while the graph runs points at the user's line. The file is the one most ops
+    come from; statements from other files, and the glue between ops, take the
+    first line of that file's ops."""
+    files = collections.Counter(f for f, _ in origins.values())
+    if not files:
+        return compile(source, f"<autograph graph {name}>", "exec")
+    filename = files.most_common(1)[0][0]
+    first = min(line for f, line in origins.values() if f == filename)
+    with AST_LOCK:
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if "lineno" in node._attributes:
+                where = origins.get(node.lineno)
+                line = where[1] if where is not None and where[0] == filename else first
+                node.lineno = node.end_lineno = line
+                node.col_offset, node.end_col_offset = _whole_line(filename, line)
+        return compile(tree, filename, "exec")
+
+
+def _whole_line(filename: str, line: int) -> tuple:
+    """The columns of a user's line without its indentation: a traceback then shows
+    the line without markers under a part of it (the generated code's columns
+    mean nothing there)."""
+    text = linecache.getline(filename, line).rstrip()
+    return len(text) - len(text.lstrip()), len(text)
 
 
 def _identifier(name: str) -> str:
@@ -226,6 +276,13 @@ class _Emitter:
     def __init__(self, namer: CodeNamer):
         self.namer = namer
         self.shared: set = set()  # top-level values that may alias constants or variables
+        self.sources: list = []  # the user's (file, line) of ops, indexed by line marks
+
+    def _mark(self, op: Op) -> str:
+        if not op.source:
+            return ""
+        self.sources.append(tuple(op.source))
+        return f"{_MARK}{len(self.sources) - 1}"
 
     def block(self, block: Block, escaping: set, depth: int) -> list[str]:
         plan = _Plan(block, escaping)
@@ -233,8 +290,10 @@ class _Emitter:
         lines: list[str] = []
         pad = "    " * depth
         for k, op in enumerate(block.ops):
+            mark = self._mark(op)
             for line in self.op(op, k, plan, pool, escaping, depth):
-                lines.append(pad + line if not line.startswith("\0") else line[1:])
+                line = pad + line if not line.startswith("\0") else line[1:]
+                lines.append(line if _MARK in line else line + mark)
             self._release(plan.dying.get(k, ()), plan, pool)
         if depth == 1:
             self._mark_shared(block)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import messages
-from .ir import Graph, Value, type_str
+from .ir import Graph, Value, is_namedtuple, type_str
 
 
 class ConcreteFunction:
@@ -239,4 +239,7 @@ def describe_output(out) -> str:
         return f"[{inner}]" if out.__class__ is list else f"({inner})"
     if out.__class__ is dict:
         return "{" + ", ".join(f"{k!r}: {describe_output(v)}" for k, v in out.items()) + "}"
+    if is_namedtuple(out):
+        inner = ", ".join(f"{k}={describe_output(v)}" for k, v in zip(out._fields, out))
+        return f"{type(out).__name__}({inner})"
     return f"python {type(out).__name__} {out!r}"

@@ -151,7 +151,8 @@ class Graph:
 
 
 def walk_values(structure, visit) -> None:
-    """Call ``visit`` on every Value in a nested tuple/list/dict/slice structure."""
+    """Call ``visit`` on every Value in a nested tuple/list/dict/slice structure
+    (named tuples included)."""
     cls = structure.__class__
     if cls is Value:
         visit(structure)
@@ -163,6 +164,13 @@ def walk_values(structure, visit) -> None:
             walk_values(item, visit)
     elif cls is slice:
         walk_values((structure.start, structure.stop, structure.step), visit)
+    elif is_namedtuple(structure):
+        for item in structure:
+            walk_values(item, visit)
+
+
+def is_namedtuple(obj) -> bool:
+    return isinstance(obj, tuple) and hasattr(obj.__class__, "_fields")
 
 
 def map_values(structure, fn):
@@ -176,6 +184,8 @@ def map_values(structure, fn):
         return {key: map_values(item, fn) for key, item in structure.items()}
     if cls is slice:
         return slice(*(map_values(v, fn) for v in (structure.start, structure.stop, structure.step)))
+    if is_namedtuple(structure):
+        return cls(*(map_values(item, fn) for item in structure))
     return structure
 
 

@@ -85,3 +85,14 @@ def escaped_value(reader_source, value) -> StagingError:
         f"loop body{_at(made)}, is used after it{used}. A value that leaves a staged "
         f"if/while/for must be assigned there to a variable or an attribute, not stored in a "
         f"container or by a method call.")
+
+
+def escaped_tensor(function_name: str, tensor, where: str) -> StagingError:
+    """A symbolic tensor was stored where it outlives its trace."""
+    value = tensor._value
+    made = value.op.source if value.op is not None else None
+    return StagingError(
+        f"autograph.function '{function_name}': the symbolic tensor {value.name} "
+        f"({value.type_str()}) made while tracing{_at(made)} was stored in {where}, which "
+        f"outlives the trace; it has no value outside the graph. Return it from the function, "
+        f"or keep the state in an autograph.Variable and assign to it (v.assign(x), v += x).")

@@ -9,6 +9,13 @@ tensors in place of the arrays and compiles the graph into a ``ConcreteFunction`
 a hit calls the compiled code directly, which for plain positional arguments is
 a tuple, a dictionary lookup and the generated function.
 
+The cache is keyed, never scanned: a miss costs the same with two thousand concrete
+functions as with one (only the few traced with ``None`` dimensions or unhashable
+Python values are tried one by one). It is thread-safe: a key is traced once, by
+the first caller, while later callers of that key wait for the result; other keys
+trace in parallel. After a trace, a symbolic tensor left in a global or in an
+object that outlives the call is an error (``escapes``).
+
 A ``ConcreteFunction`` is one graph. Called directly it checks every argument
 against what it was traced for and names the parameter that does not fit.
 """
@@ -19,6 +26,7 @@ import functools
 import inspect
 import operator
 import re
+import threading
 from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
@@ -27,15 +35,16 @@ from .. import backends
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import captures, messages, trace
+from . import captures, escapes, messages, trace
 from .backend import BACKEND
 from .codegen import compile_graph
-from .ir import Graph, VarRef, escaped_value, type_str
+from .ir import Graph, VarRef, escaped_value, is_namedtuple, type_str
 from .optimize import optimize
 from .tensor import Tensor
 from .variables import Variable
 
 _EAGER = [False]
+_SIGNATURE = object()  # the cache key of a Function's input_signature trace
 _PY_STATIC = (int, float, bool, str, bytes, complex, type(None))
 RETRACE_WARNING_AT = 5
 
@@ -224,9 +233,12 @@ class Function:
         self._simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
         self._nparams = len(params)
         self.input_signature = None if input_signature is None else tuple(input_signature)
-        self._by_rank: dict = {}  # input_signature with unknown ranks: traced specs -> concrete
-        self._cache: dict = {}
-        self._concrete: list[ConcreteFunction] = []
+        self._cache: dict = {}  # arg_key tuple -> ConcreteFunction
+        self._concrete: list[ConcreteFunction] = []  # every trace, in order
+        self._general: list[ConcreteFunction] = []  # those a key miss must still try
+        self._pending: dict = {}  # key -> _Pending, traces under way
+        self._lock = threading.Lock()
+        self._by_rank: dict = {}  # unknown-rank input_signature: traced specs -> concrete
         self._last_args = None
         self._warned = False
         self._name = getattr(fn, "__name__", "function")
@@ -236,18 +248,16 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if _EAGER[0]:
             return self.python_function(*args, **kwargs)
-        if trace._stack:  # called from another traced function: trace inline
+        if trace.active():  # called from another traced function: trace inline
             return self._callee()(*args, **kwargs)
         if kwargs or len(args) != self._nparams or not self._simple:
             args = self._canonical(args, kwargs)
         if self.input_signature is not None:
             return self._signature_function(args)(*args)
-        try:
-            concrete = self._cache[tuple(map(arg_key, args))]
-        except KeyError:
-            concrete = self._lookup(args)
-        except TypeError:
-            concrete = self._lookup(args)
+        key = tuple(map(arg_key, args))
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._lookup(args, key)
         return concrete._fn(*args)
 
     def _callee(self):
@@ -271,18 +281,59 @@ class Function:
                 args.append(value)
         return fn(*args, **kwargs)
 
-    def _lookup(self, args):
-        key = tuple(map(arg_key, args))
-        for concrete in self._concrete:
-            if concrete._accepts(args):
-                self._cache[key] = concrete
-                return concrete
-        specs = [_spec_of(a) for a in args]
-        if self._reduce_retracing:
-            specs = self._relaxed(specs)
-        concrete = self._trace(args, specs)
-        self._cache[key] = concrete
+    def _lookup(self, args, key) -> ConcreteFunction:
+        """The concrete function for ``args`` (cache ``key``), traced if there is none.
+
+        Thread-safe: a key is traced once; callers of a key whose trace is under way
+        wait for it and use its result (a failed trace leaves the key to the next
+        caller). Traces of different keys run in parallel, except that a Function's
+        very first trace, which creates its Variables, runs alone.
+        """
+        me = threading.get_ident()
+        while True:
+            with self._lock:
+                concrete = self._find(args, key)
+                if concrete is not None:
+                    return concrete
+                pending = self._pending.get(key)
+                if pending is None and not self._concrete:
+                    pending = next(iter(self._pending.values()), None)  # the first trace
+                if pending is None or pending.owner == me:
+                    specs = self._specs_for(args, key)  # may raise: before registering
+                    mine = _Pending(me)
+                    self._pending.setdefault(key, mine)
+                    break
+            pending.done.wait()
+        try:
+            return self._trace(args, specs, key)
+        finally:
+            with self._lock:
+                if self._pending.get(key) is mine:
+                    del self._pending[key]
+            mine.done.set()
+
+    def _find(self, args, key):
+        """A concrete function that takes ``args``: by key, else among the few traced
+        for relaxed shapes or unhashable values (no scan of all of them)."""
+        if key is _SIGNATURE:
+            return self._concrete[0] if self._concrete else None
+        concrete = self._cache.get(key)
+        if concrete is None:
+            for candidate in self._general:
+                if candidate._accepts(args):
+                    self._cache[key] = concrete = candidate
+                    break
         return concrete
+
+    def _specs_for(self, args, key) -> list:
+        if key is _SIGNATURE:
+            specs = list(self.input_signature)
+            if len(specs) != self._nparams:
+                raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
+                                f"function has {self._nparams} parameters.")
+            return specs
+        specs = [_spec_of(a) for a in args]
+        return self._relaxed(specs) if self._reduce_retracing else specs
 
     def _relaxed(self, specs):
         """Specs with None where earlier traces saw other sizes (``reduce_retracing``)."""
@@ -302,8 +353,7 @@ class Function:
             raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
                             f"function has {self._nparams} parameters.")
         if not _has_unknown_rank(specs):
-            self._trace(specs, specs)
-            return self._concrete[0]
+            return self._lookup(self.input_signature, _SIGNATURE)
         if args is None:
             raise TypeError(f"{self._name}: its input_signature has a TensorSpec of unknown rank; "
                             f"pass arrays or TensorSpecs of known rank to get_concrete_function "
@@ -312,11 +362,11 @@ class Function:
         key = tuple(map(arg_key, specs))
         concrete = self._by_rank.get(key)
         if concrete is None:
-            concrete = self._by_rank[key] = self._trace(specs, specs)
+            concrete = self._by_rank[key] = self._lookup(specs, key)
         return concrete
 
     # --- tracing ------------------------------------------------------------------------
-    def _trace(self, args, specs) -> ConcreteFunction:
+    def _trace(self, args, specs, key) -> ConcreteFunction:
         graph = Graph(self._name)
         state = trace.TraceState(graph, self, first_trace=not self._concrete)
         layout, traced = [], []
@@ -324,24 +374,30 @@ class Function:
             leaves: list = []
             traced.append(_placeholder(spec, _safe_name(name), "", leaves, state))
             layout.append(leaves)
-        trace.push(state)
-        saved = backends.tracing_backend
-        backends.tracing_backend = BACKEND
+        token = trace.push(state)
         try:
-            with tracing(), captures.watch_random(self._name, self.python_function):
+            with backends.tracing_with(BACKEND), tracing(), \
+                    captures.watch_random(self._name, self.python_function):
                 result = self._call_python(self._callee(), traced)
         finally:
-            backends.tracing_backend = saved
-            trace.pop()
+            trace.pop(token)
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)
         if escaped is not None:
             raise messages.escaped_value(*escaped)
+        escaped = escapes.find(graph, self.python_function, self._param_names, args)
+        if escaped is not None:
+            raise messages.escaped_tensor(self._name, escaped[1], escaped[0])
         optimize(graph)
         concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, self._param_names,
                                     self._name, layout)
-        self._concrete.append(concrete)
-        self._note_retrace(args)
+        with self._lock:
+            self._concrete.append(concrete)
+            if key is not _SIGNATURE:
+                self._cache[key] = concrete
+            if _needs_scan(specs):
+                self._general.append(concrete)
+            self._note_retrace(args)
         return concrete
 
     def _note_retrace(self, args) -> None:
@@ -373,10 +429,8 @@ class Function:
         canonical = self._canonical(args, kwargs)
         if self.input_signature is not None:
             return self._signature_function(canonical)
-        try:
-            return self._cache[tuple(map(arg_key, canonical))]
-        except (KeyError, TypeError):
-            return self._lookup(canonical)
+        key = tuple(map(arg_key, canonical))
+        return self._cache.get(key) or self._lookup(canonical, key)
 
     def experimental_get_tracing_count(self) -> int:
         """How many graphs have been traced."""
@@ -414,6 +468,37 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<autograph.function {self._name}>"
+
+
+class _Pending:
+    """A trace under way in thread ``owner``; ``done`` is set when it ends."""
+
+    __slots__ = ("done", "owner")
+
+    def __init__(self, owner: int):
+        self.owner = owner
+        self.done = threading.Event()
+
+
+def _needs_scan(specs) -> bool:
+    """True if calls with other cache keys may fit these specs: a shape with None
+    dims, or a Python value that is not hashable (its key is its identity)."""
+    for spec in specs:
+        if isinstance(spec, TensorSpec):
+            if None in spec.shape:
+                return True
+        elif spec.__class__ in (tuple, list):
+            if _needs_scan(spec):
+                return True
+        elif spec.__class__ is dict:
+            if _needs_scan(spec.values()):
+                return True
+        elif not isinstance(spec, Variable):
+            try:
+                hash(spec)
+            except TypeError:
+                return True
+    return False
 
 
 class _BoundFunction:
@@ -600,6 +685,8 @@ def _strip(obj):
         return None
     if obj.__class__ in (tuple, list):
         return obj.__class__(_strip(x) for x in obj)
+    if is_namedtuple(obj):
+        return obj.__class__(*(_strip(x) for x in obj))
     if obj.__class__ is dict:
         return {k: _strip(v) for k, v in obj.items()}
     return obj

@@ -20,6 +20,7 @@ its result is a concrete array (constant folding during tracing).
 
 from __future__ import annotations
 
+import contextvars
 import operator as _operator
 import os
 import sys
@@ -27,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-from .ir import Block, Graph, Op, Value, VarRef, map_values, walk_values
+from .ir import Block, Graph, Op, Value, VarRef, is_namedtuple, map_values, walk_values
 
 _RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(np.__file__)
@@ -51,19 +52,28 @@ class TraceState:
         self.blocks[-1].ops.append(op)
 
 
-_stack: list[TraceState] = []
+# The traces open in this thread (or asyncio task), innermost last: a trace belongs
+# to the context that runs it, so threads trace in parallel without seeing each other.
+_stack: contextvars.ContextVar[tuple] = contextvars.ContextVar("autograph_traces", default=())
 
 
 def current() -> Optional[TraceState]:
-    return _stack[-1] if _stack else None
+    stack = _stack.get()
+    return stack[-1] if stack else None
 
 
-def push(state: TraceState) -> None:
-    _stack.append(state)
+def active() -> bool:
+    """True while this context traces a graph."""
+    return bool(_stack.get())
 
 
-def pop() -> None:
-    _stack.pop()
+def push(state: TraceState):
+    """Open ``state`` in this context; returns the token ``pop`` takes."""
+    return _stack.set(_stack.get() + (state,))
+
+
+def pop(token) -> None:
+    _stack.reset(token)
 
 
 def user_source():
@@ -101,6 +111,8 @@ def to_value(obj, state: TraceState):
         return {k: to_value(v, state) for k, v in obj.items()}
     if cls is slice:
         return slice(to_value(obj.start, state), to_value(obj.stop, state), to_value(obj.step, state))
+    if is_namedtuple(obj):
+        return cls(*(to_value(x, state) for x in obj))
     return obj
 
 
@@ -130,7 +142,7 @@ def wrap(structure, state: TraceState):
 def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, effect=False,
            weak_result=False):
     """Record one op in the current trace and return its result for user code."""
-    state = _stack[-1]
+    state = current()
     args = to_value(tuple(args), state)
     kwargs = to_value(dict(kwargs or {}), state)
     inputs: list[Value] = []

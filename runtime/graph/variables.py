@@ -9,7 +9,8 @@ global, ``self``) by a name bound to the object, and to a variable passed as an
 argument by that parameter, so each call updates the variable it was given.
 
 The stored array is never modified in place: ``assign`` replaces it with a new
-array of the variable's dtype. Values read earlier stay valid.
+array of the variable's dtype. Values read earlier stay valid. The in-place
+operators (``v += x``, ``self.w -= lr * g``) are assignments: ``v.assign(v + x)``.
 """
 
 from __future__ import annotations
@@ -229,6 +230,21 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"
     _f, _r = _operator(_name)
     setattr(Variable, f"__{_name}__", _f)
     setattr(Variable, f"__r{_name}__", _r)
+def _in_place(symbol):
+    """``v op= x`` on a Variable assigns ``v op x`` to it and keeps the Variable (eager
+    and inside a trace alike), as ``assign_add`` does for ``+=``."""
+    forward = _operator(symbol)[0]
+
+    def update(self, other):
+        self.assign(forward(self, other))
+        return self
+
+    return update
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+              "xor"):
+    setattr(Variable, f"__i{_name}__", _in_place(_name))
 for _name in ("lt", "le", "gt", "ge", "eq", "ne"):
     setattr(Variable, f"__{_name}__", _operator(_name)[0])
 Variable.__hash__ = object.__hash__

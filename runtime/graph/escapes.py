@@ -1,0 +1,81 @@
+"""Finding symbolic tensors that a trace left behind in long-lived places.
+
+A symbolic tensor means something only inside the graph being traced. Stored in
+a global, a closure variable, an attribute of an object that existed before the
+trace (an argument such as ``self``, an object held by a global) or a container
+reachable from those, it would outlive the call as a meaningless object. After
+each trace ``find`` looks in those places, a short way down, for a tensor of the
+new graph; the trace then fails with an error that names where it went.
+
+The search is bounded (two levels of attributes and containers, the last
+``_ITEMS`` items of each container), so its cost does not grow with the size of
+the user's data.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Optional
+
+from .tensor import Tensor
+
+_ITEMS = 256  # items of one container looked at (the last ones: appends go there)
+_DEPTH = 2
+_OPAQUE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+           types.MethodType, types.CodeType)
+
+
+def find(graph, fn, params, args) -> Optional[tuple]:
+    """``(where, tensor)`` for the first tensor of ``graph`` stored in a global or closure
+    variable of ``fn``, or in an attribute or container reachable from those or from an
+    argument; None if there is none."""
+    fn = getattr(fn, "__func__", fn)
+    roots = []
+    for name, value in list(getattr(fn, "__globals__", {}).items()):
+        roots.append((name, value, "the global", True))
+    code = getattr(fn, "__code__", None)
+    for name, cell in zip(code.co_freevars if code else (), getattr(fn, "__closure__", None) or ()):
+        try:
+            roots.append((name, cell.cell_contents, "the closure variable", True))
+        except ValueError:  # an empty cell
+            pass
+    for name, value in zip(params, args):
+        roots.append((name, value, "the argument", False))
+    for name, value, kind, direct in roots:
+        found = _search(graph, value, name, _DEPTH, direct)
+        if found is not None:
+            where, tensor = found
+            if where == name:
+                return f"{kind} '{name}'", tensor
+            return f"`{where}` (reached from {kind} '{name}')", tensor
+    return None
+
+
+def _search(graph, value, where: str, depth: int, direct: bool):
+    if value.__class__ is Tensor:
+        return (where, value) if direct and value._graph is graph else None
+    if depth == 0 or isinstance(value, _OPAQUE):
+        return None
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        start = max(0, len(value) - _ITEMS)
+        items = ((f"{where}[{i}]", value[i]) for i in range(start, len(value)))
+    elif cls is dict:
+        items = ((f"{where}[{k!r}]", v) for k, v in list(value.items())[-_ITEMS:])
+    else:
+        try:
+            attributes = object.__getattribute__(value, "__dict__")
+        except AttributeError:
+            return None
+        if not isinstance(attributes, dict) or cls.__module__.partition(".")[0] in _LIBRARIES:
+            return None
+        items = ((f"{where}.{k}", v) for k, v in list(attributes.items())[:_ITEMS])
+    for inner_where, inner in items:
+        found = _search(graph, inner, inner_where, depth - 1, True)
+        if found is not None:
+            return found
+    return None
+
+
+_LIBRARIES = frozenset({"autograph", "numpy", "jax", "jaxlib", "builtins", "functools",
+                        "collections", "threading", "asyncio", "_pytest", "pytest"})
