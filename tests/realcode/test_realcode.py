@@ -31,8 +31,6 @@ WRITE_ARG = "writing into an argument array (the caller's array is left unchange
 WRITE_OWN = "writing into an array the function made (issue 9 item 10)"
 NONE = "None as a value on some paths"
 LIST_INDEX = "staged index into a Python list"
-EIGH = ("other: np.linalg.eigh under ag.function returns raw graph values in its result "
-        "(TypeError in np.clip)")
 STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
                   "keeps its old items: wrong value)")
@@ -68,8 +66,9 @@ BLOCKED = {
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
         ("other: a staged condition inside a generator expression "
          "(next(col for col in y.T if np.any(...)))", "next(col for col in y.T if"),
-    ("sklearn._ica_par (logcosh)", "numpy"): (EIGH, "np.clip(s, a_min="),
-    ("sklearn._ica_par (exp)", "numpy"): (EIGH, "np.clip(s, a_min="),
+    ("sklearn._ica_par (logcosh)", "numpy"):
+        ("other: a ufunc writing into its argument (np.tanh(x, x), out=)", "gx = np.tanh(x, x)"),
+    ("sklearn._ica_par (exp)", "numpy"): (BUILTINS, "lim = max(abs(abs("),
     ("sklearn._cg", "numpy"): (ASARRAY, "xp.asarray(fgrad, copy=True)"),
     ("statsmodels._bisection_search_conservative", "numpy"): (RAISE, "problem with signs"),
     ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
