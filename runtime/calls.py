@@ -2,7 +2,9 @@
 
 The converter turns ``f(a, b)`` into ``ag__.converted(f)(a, b)``. ``converted``
 returns what to call: the converted version of a user function (converted once,
-then cached by function object), or the callable itself for builtins, classes,
+then cached by function object); for the builtins ``range``, ``enumerate``,
+``zip`` and ``len``, however they were reached, their twins that a staged
+argument can go through (``builtins.range_`` ...); the callable itself for other builtins, classes,
 library code (the standard library, numpy, jax, ...) and anything marked with
 ``do_not_convert``. A cache hit is one dictionary lookup.
 
@@ -18,6 +20,8 @@ import sysconfig
 import types
 from typing import Callable, Optional
 
+from .builtins import enumerate_, len_, range_, zip_
+
 _converter: Optional[Callable] = None
 _cache: dict = {}
 converted_codes: set = set()  # code objects produced by conversion: called as they are
@@ -30,6 +34,7 @@ LIBRARY_PACKAGES = frozenset(
     {"autograph", "numpy", "scipy", "jax", "jaxlib", "tensorflow", "keras", "torch",
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
+_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 
 
@@ -60,7 +65,9 @@ def _resolve(f):
             result = f
         else:
             result = _converter(f)
-    elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
+    elif isinstance(f, (type, types.BuiltinFunctionType)):
+        result = _STAGED_TWINS.get(f, f)
+    elif not callable(f):
         result = f
     else:
         call = getattr(type(f), "__call__", None)
