@@ -34,6 +34,7 @@ class Context:
         self.globals: set = set()
         self.nonlocals: set = set()
         self.labels: dict = {}  # generated state variable -> how runtime errors name it
+        self.finally_markers: dict = {}  # Try whose finally may jump -> its "jumped" marker (finally_jumps)
         self.construct_of: dict = {}  # id of a generated FunctionDef -> the If/While/For it lowers
         self.list_locals = None  # locals assigned only lists (converters.state), computed once
         self.liveness = None

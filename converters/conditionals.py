@@ -23,8 +23,6 @@ from . import shared, state
 class Conditionals(state.StagedControlFlow):
     def visit_If(self, node):
         ctx = self.ctx
-        if self.stays_python(node, node.body + node.orelse):
-            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body + node.orelse)
         before = self.placeholders(node, names)
         results = state.names_tuple(names)

@@ -27,8 +27,6 @@ from . import shared, state
 class Loops(state.StagedControlFlow):
     def visit_While(self, node):
         ctx = self.ctx
-        if self.stays_python(node, node.body):
-            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body)
         before = self.placeholders(node, names)
         test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx, node)
@@ -43,12 +41,6 @@ class Loops(state.StagedControlFlow):
 
     def visit_For(self, node):
         ctx = self.ctx
-        if self.stays_python(node, [node.target] + node.body):
-            node = self.generic_visit(node)
-            extra = ctx.extra_tests.get(node)
-            if extra is not None:
-                node.body += templates.replace("if ag__.not_(go_on):\n    break", go_on=extra)
-            return node
         names = state.carried(node, ctx, [node.target] + node.body)
         before = self.placeholders(node, names)
         target = node.target
