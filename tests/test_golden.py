@@ -762,6 +762,130 @@ CASES = [
         t, = ag__.for_stmt(ag__.converted(range)(n), loop_body, (t,), ('t',))
         return t
     """),
+    Case('finally_jumps', 'finally_break',
+        """\
+    def finally_break(xs):
+        for x in xs:
+            try:
+                print(x)
+            finally:
+                if x:
+                    break
+    """,
+        """\
+    def finally_break(xs):
+        break_ = False
+
+        def loop_body(x, break_):
+            pending_exc = None
+            try:
+                print(x)
+            except BaseException as caught:
+                pending_exc = caught
+            finally:
+                finally_jumped = False
+
+                def if_body(break_, finally_jumped):
+                    finally_jumped = True
+                    break_ = True
+                    return (break_, finally_jumped)
+
+                def else_body(break_, finally_jumped):
+
+                    def if_body_2():
+
+                        def if_body_3():
+                            raise pending_exc
+                        ag__.if_stmt(ag__.not_(finally_jumped), if_body_3, None, (), ())
+                        return ()
+                    ag__.if_stmt(pending_exc is not None, if_body_2, None, (), ())
+                    return (break_, finally_jumped)
+                break_, finally_jumped = ag__.if_stmt(x, if_body, else_body, (break_, finally_jumped), ('break_', 'finally_jumped'))
+            return (break_,)
+
+        def loop_test(break_):
+            return ag__.not_(break_)
+        break_, = ag__.for_stmt(xs, loop_body, (break_,), ('break_',), loop_test)
+    """),
+    Case('variables', 'except_name',
+        """\
+    def except_name(x):
+        try:
+            x = 1 / x
+        except ZeroDivisionError as e:
+            print(e)
+        return e
+    """,
+        """\
+    def except_name(x):
+        e = ag__.Undefined('e')
+        try:
+            x = 1 / x
+        except ZeroDivisionError as e:
+            print(e)
+        finally:
+            e = ag__.ldu(lambda: e, 'e')
+        return ag__.ld(e)
+    """),
+    Case('item_assignments', 'swap_items',
+        """\
+    def swap_items(xs, j):
+        xs[j], xs[j + 1] = xs[j + 1], xs[j]
+        return xs
+    """,
+        """\
+    def swap_items(xs, j):
+        item, item_2 = (xs[j + 1], xs[j])
+        xs = ag__.setitem(xs, j, item)
+        xs = ag__.setitem(xs, j + 1, item_2)
+        return xs
+    """),
+    Case('break_statements', 'try_else_break',
+        """\
+    def try_else_break(xs):
+        for x in xs:
+            try:
+                if x < 0:
+                    break
+            except ValueError:
+                pass
+            else:
+                print(x)
+    """,
+        """\
+    def try_else_break(xs):
+        break_ = False
+
+        def loop_body(x):
+            nonlocal break_
+            try:
+
+                def if_body():
+                    nonlocal break_
+                    break_ = True
+                    return ()
+
+                def get_shared():
+                    return (break_,)
+
+                def set_shared(ag__values):
+                    nonlocal break_
+                    break_ = ag__values[0]
+                ag__.if_stmt(x < 0, if_body, None, (), (), shared=(get_shared, set_shared, ('break_',)))
+            except ValueError:
+                pass
+            else:
+
+                def if_body_2():
+                    print(x)
+                    return ()
+                ag__.if_stmt(ag__.not_(break_), if_body_2, None, (), ())
+            return ()
+
+        def loop_test():
+            return ag__.not_(break_)
+        ag__.for_stmt(xs, loop_body, (), (), loop_test)
+    """),
 ]
 
 _counter = itertools.count()
@@ -785,7 +909,7 @@ def test_every_converter_has_golden_cases():
     assert converters == {
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
-        "continue_statements", "conditionals", "loops",
+        "continue_statements", "conditionals", "loops", "finally_jumps",
     }
 
 

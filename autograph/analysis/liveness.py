@@ -109,7 +109,7 @@ def _record(table: dict, node, live) -> None:
 
 def _kills(node) -> bool:
     """Whether the names a simple statement writes are certainly assigned by it."""
-    return not isinstance(node, (gast.AugAssign,))
+    return not isinstance(node, gast.AugAssign) and not (isinstance(node, gast.AnnAssign) and node.value is None)
 
 
 def analyze(body, extra_tests: dict) -> Liveness:
