@@ -36,7 +36,8 @@ class Loops(state.StagedControlFlow):
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        defs = [self.visit(test), self.visit(body)] + shared.carry(node, node.body, call, ctx)
+        in_place = shared.carry(node, node.body, call, ctx)  # before nested constructs are lowered
+        defs = [self.visit(test), self.visit(body)] + in_place
         return before + defs + state.assign_result(names, call)
 
     def visit_For(self, node):
@@ -61,7 +62,8 @@ class Loops(state.StagedControlFlow):
         )
         if extra is not None:
             call.args.append(templates.load(defs[-1].name))
-        defs = [self.visit(d) for d in defs] + shared.carry(node, [node.target] + node.body, call, ctx)
+        in_place = shared.carry(node, [node.target] + node.body, call, ctx)  # before nested constructs are lowered
+        defs = [self.visit(d) for d in defs] + in_place
         return before + defs + state.assign_result(names, call)
 
 

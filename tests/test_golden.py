@@ -865,13 +865,13 @@ CASES = [
                     break_ = True
                     return ()
 
-                def get_shared():
+                def get_shared_2():
                     return (break_,)
 
-                def set_shared(ag__values):
+                def set_shared_2(ag__values):
                     nonlocal break_
                     break_ = ag__values[0]
-                ag__.if_stmt(x < 0, if_body, None, (), (), shared=(get_shared, set_shared, ('break_',)))
+                ag__.if_stmt(x < 0, if_body, None, (), (), shared=(get_shared_2, set_shared_2, ('break_',)))
             except ValueError:
                 pass
             else:
@@ -884,7 +884,14 @@ CASES = [
 
         def loop_test():
             return ag__.not_(break_)
-        ag__.for_stmt(xs, loop_body, (), (), loop_test)
+
+        def get_shared():
+            return (break_,)
+
+        def set_shared(ag__values):
+            nonlocal break_
+            break_ = ag__values[0]
+        ag__.for_stmt(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
     """),
 ]
 

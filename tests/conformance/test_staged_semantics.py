@@ -192,3 +192,32 @@ def test_range_enumerate_zip_reached_through_a_variable(backend):
     backend.check(range_as_a_value, np.int32(5))
     backend.check(range_as_a_value, np.int32(0))
     backend.check(enumerate_and_zip_as_values, np.arange(4))
+
+
+def assigned_in_if_inside_try_inside_staged_if(a, b):
+    c = a
+    if 0 < a:
+        try:
+            a = a * 2
+            if 0 < b:
+                b = b * 3
+        except ZeroDivisionError:
+            a = a * 0
+    return a, b, c
+
+
+def closure_assigned_in_if_inside_with(a, b):
+    import contextlib
+
+    get_b = lambda: b  # noqa: E731
+    if 0 < a:
+        with contextlib.nullcontext():
+            if 0 < b:
+                b = b * 3
+    return b, get_b()
+
+
+def test_variables_assigned_in_place_under_try_and_with(backend):
+    for a, b in ((1, 1), (1, -1), (-1, 1)):
+        backend.check(assigned_in_if_inside_try_inside_staged_if, np.int32(a), np.int32(b))
+        backend.check(closure_assigned_in_if_inside_with, np.int32(a), np.int32(b))
