@@ -30,6 +30,7 @@ class Context:
         self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
         self.locals: set = set()
         self.cells: set = set()  # locals that nested user functions or lambdas capture
+        self.landing: set = set()  # cells only because an exception handler reads them (converters.state)
         self.preassigned: set = set()  # locals given a placeholder at the top of the body
         self.globals: set = set()
         self.nonlocals: set = set()

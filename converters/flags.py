@@ -25,7 +25,7 @@ LOOPS = (gast.While, gast.For, gast.AsyncFor)
 
 def contains(node, kind, *, cross_loops: bool) -> bool:
     """Whether ``node`` holds a ``kind`` statement of this scope (and loop level)."""
-    return any(True for _ in find(node, kind, cross_loops=cross_loops))
+    return next(find(node, kind, cross_loops=cross_loops), None) is not None
 
 
 def find(node, kind, *, cross_loops: bool):
@@ -54,7 +54,7 @@ def blocks(node):
     return []
 
 
-def guard(stmts, jump, flag: str, ctx=None) -> list:
+def guard(stmts, jump, flag: str, ctx) -> list:
     """Replace ``jump`` statements (Break or Continue) of this loop level in
     ``stmts`` by ``flag = True`` and guard what follows them. ``ctx`` gives the
     markers of the ``finally`` blocks that may jump (``finally_jumps``)."""
@@ -76,7 +76,7 @@ def guard(stmts, jump, flag: str, ctx=None) -> list:
 def _guard_children(stmt, jump, flag: str, ctx) -> None:
     if isinstance(stmt, gast.Try):
         body_jumps = any(contains(s, jump, cross_loops=False) for s in stmt.body)
-        pending = body_jumps or any(contains(s, jump, cross_loops=False) for s in try_exits(stmt))
+        pending = body_jumps or any(contains(s, jump, cross_loops=False) for s in _try_exits(stmt))
     for field in blocks(stmt):
         setattr(stmt, field, guard(getattr(stmt, field), jump, flag, ctx))
     if isinstance(stmt, gast.Try):
@@ -91,7 +91,7 @@ def _guard_children(stmt, jump, flag: str, ctx) -> None:
             case.body = guard(case.body, jump, flag, ctx)
 
 
-def try_exits(node) -> list:
+def _try_exits(node) -> list:
     """The statements of a ``try`` other than its body and ``finally``: its
     handlers and ``else``, which a jump may leave too."""
     return [s for h in node.handlers for s in h.body] + node.orelse
@@ -101,7 +101,7 @@ def run_finally(node, flag: str, ctx) -> None:
     """Give the ``finally`` of ``try`` statement ``node``, when it may jump, the
     flag of a jump pending from the ``try`` only at its end, unless it jumped:
     ``saved = flag; flag = False; finalbody; if not marker: flag = saved``."""
-    marker = ctx.finally_markers.get(node) if ctx is not None else None
+    marker = ctx.finally_markers.get(node)
     if marker is None:
         return
     saved = ctx.namer.new("pending_" + flag)

@@ -13,7 +13,7 @@ so that Python's order is kept where each item becomes its own statement: the
 right-hand side is evaluated (and unpacked) once, into fresh names, before any
 target is written, then the targets are assigned left to right::
 
-    xs[j], xs[j + 1] = xs[j + 1], xs[j]   ->   (item, item_2) = (xs[j + 1], xs[j])
+    xs[j], xs[j + 1] = xs[j + 1], xs[j]   ->   item, item_2 = (xs[j + 1], xs[j])
                                                xs = ag__.setitem(xs, j, item)
                                                xs = ag__.setitem(xs, j + 1, item_2)
 """
@@ -63,7 +63,6 @@ class ItemAssignments(transformer.Base):
             f"name = ag__.augitem(name, index, {_AUG_OPS[type(node.op)]!r}, value)",
             name=target.value.id, index=_index(target.slice), value=node.value,
         )
-
 
     def _split(self, node) -> list:
         """``node`` as one assignment of its value to fresh names, then one plain

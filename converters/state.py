@@ -105,7 +105,8 @@ class StagedControlFlow(transformer.Base):
         # per enclosing generated function: (its parameters, what is certainly
         # assigned where the construct it lowers starts)
         self.scopes: list = []
-        ctx.cells |= _landing(ctx)
+        ctx.landing = _landing(ctx) - ctx.cells
+        ctx.cells |= ctx.landing
 
     def visit_FunctionDef(self, node):
         if id(node) not in self.ctx.generated:
