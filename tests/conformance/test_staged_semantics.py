@@ -221,3 +221,29 @@ def test_variables_assigned_in_place_under_try_and_with(backend):
     for a, b in ((1, 1), (1, -1), (-1, 1)):
         backend.check(assigned_in_if_inside_try_inside_staged_if, np.int32(a), np.int32(b))
         backend.check(closure_assigned_in_if_inside_with, np.int32(a), np.int32(b))
+
+
+def jumps_in_try_with_closure_in_staged_loop(a, b):
+    c = a
+    get_c = lambda: c  # noqa: E731
+    for i in range(a % 4):
+        try:
+            if 0 < i:
+                break
+            else:
+                a = b
+                continue
+        except ZeroDivisionError:
+            return c, b, get_c()
+        else:
+            c = a + i
+            break
+    else:
+        a = get_c() * 2
+    a -= c
+    return a, b, c
+
+
+def test_jumps_in_try_with_closure_in_staged_loop(backend):
+    for a, b in ((6, -1), (3, 2), (4, 1)):
+        backend.check(jumps_in_try_with_closure_in_staged_loop, np.int32(a), np.int32(b))

@@ -262,3 +262,25 @@ def jumps_everywhere_in_try(n):
             out.append(("finally", i))
         out.append(("after", i))
     return out
+
+
+@cases((6, -1), (3, 2), (4, 1), (1, 0))
+def jumps_in_try_with_closure(a, b):
+    c = a
+    get_c = lambda: c
+    for i in range(a % 4):
+        try:
+            if 0 < i:
+                break
+            else:
+                a = b // i
+                continue
+        except ZeroDivisionError:
+            return c, b, get_c()
+        else:
+            c = a + i
+            break
+    else:
+        a = get_c() * 2
+    a -= c
+    return a, b, c
