@@ -110,7 +110,6 @@ class _Lowering:
             for case in stmt.cases:
                 case.body = self.block(case.body, in_loop)
 
-
     def _try(self, stmt, in_loop: bool) -> None:
         """A return in the body skips the ``else``; a return pending when a
         ``finally`` that may jump starts waits for its end (``flags.run_finally``),

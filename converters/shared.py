@@ -32,8 +32,8 @@ def names(ctx, node, parts) -> list:
     """Sorted in-place variables (``y``) and attributes (``self.total``) that
     construct ``node`` (statements ``parts``) assigns. An attribute of an object the
     construct rebinds is left out: it belongs to another object on each path. A
-    variable in place only for exception handlers (``state.landing``) counts where
-    it is live, as state does."""
+    variable in place only because an exception handler reads it (``ctx.landing``)
+    counts where it is live, as state does."""
     act = activity.of(parts)
     found = act.writes & (ctx.cells | ctx.nonlocals | ctx.globals)
     dead = (found & ctx.landing) - ctx.liveness.live_out.get(node, set()) - ctx.liveness.live_in.get(node, set())
