@@ -39,6 +39,7 @@ from autograph.converters import (
     conditional_expressions,
     conditionals,
     continue_statements,
+    finally_jumps,
     item_assignments,
     logical_expressions,
     loops,
@@ -65,11 +66,13 @@ def _control_flow(node, ctx) -> None:
     ControlFlow(ctx).visit(node)
 
 
-# The staged body's passes, in order. Blocks after a branch that always leaves
-# move into the other branch first (fewer flags), expression-level rewrites come
+# The staged body's passes, in order. A finally that may jump is made explicit
+# first (the jump passes then lower its jumps like any other). Blocks after a
+# branch that always leaves move into the other branch (fewer flags), expression-level rewrites come
 # next, then the remaining jumps are lowered to flags (return before break: a return in a loop
 # becomes a break), then control flow, which needs the analyses of the result.
 PASSES = (
+    finally_jumps.transform,
     branch_exits.transform,
     variables.transform,
     item_assignments.transform,

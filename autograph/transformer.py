@@ -30,10 +30,12 @@ class Context:
         self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
         self.locals: set = set()
         self.cells: set = set()  # locals that nested user functions or lambdas capture
+        self.landing: set = set()  # cells only because an exception handler reads them (converters.state)
         self.preassigned: set = set()  # locals given a placeholder at the top of the body
         self.globals: set = set()
         self.nonlocals: set = set()
         self.labels: dict = {}  # generated state variable -> how runtime errors name it
+        self.finally_markers: dict = {}  # Try whose finally may jump -> its "jumped" marker (finally_jumps)
         self.construct_of: dict = {}  # id of a generated FunctionDef -> the If/While/For it lowers
         self.list_locals = None  # locals assigned only lists (converters.state), computed once
         self.liveness = None

@@ -2,8 +2,9 @@
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
 Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
-except ``range``/``enumerate``/``zip``/``len``, which become their staged-aware
-twins (``ag__.range_`` ...); calls of functions of library modules when the
+except ``range``/``enumerate``/``zip``/``len``: ``ag__.converted(range)(n)`` looks
+the name up at run time, as Python does, and gives the builtin's staged-aware twin
+(``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of functions of library modules when the
 callee's root name resolves statically (through the function's globals) to a
 library module such as ``numpy``; and everything with ``recursive=False``.
 """
@@ -18,16 +19,17 @@ import gast
 from autograph import templates, transformer
 from autograph.runtime.calls import LIBRARY_PACKAGES
 
-STAGED_BUILTINS = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_", "len": "len_"}
+STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len"})
 
 
 class CallTrees(transformer.Base):
     def visit_Call(self, node):
         node = self.generic_visit(node)
         func = node.func
+        if isinstance(func, gast.Name) and func.id in STAGED_BUILTINS and func.id not in self.ctx.locals:
+            node.func = templates.replace_expr("ag__.converted(func)", func=func)
+            return node
         if isinstance(func, gast.Name) and self._is_builtin(func.id):
-            if func.id in STAGED_BUILTINS:
-                node.func = templates.replace_expr(f"ag__.{STAGED_BUILTINS[func.id]}")
             return node
         if _is_runtime_call(func) or not self.ctx.recursive or self._is_library(func):
             return node

@@ -23,8 +23,6 @@ from . import shared, state
 class Conditionals(state.StagedControlFlow):
     def visit_If(self, node):
         ctx = self.ctx
-        if self.stays_python(node, node.body + node.orelse):
-            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body + node.orelse)
         before = self.placeholders(node, names)
         results = state.names_tuple(names)
@@ -39,7 +37,8 @@ class Conditionals(state.StagedControlFlow):
             test=node.test, body=body.name, orelse=orelse or templates.constant(None), state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        defs = [self.visit(d) for d in defs] + shared.carry(node, node.body + node.orelse, call, ctx)
+        in_place = shared.carry(node, node.body + node.orelse, call, ctx)  # before nested constructs are lowered
+        defs = [self.visit(d) for d in defs] + in_place
         return before + defs + state.assign_result(names, call)
 
 

@@ -31,7 +31,7 @@ class ContinueStatements(transformer.Base):
             return node
         flag = self.ctx.namer.new("continue_")
         node.body = templates.replace("flag = False", flag=flag) + flags.guard(
-            node.body, gast.Continue, flag
+            node.body, gast.Continue, flag, self.ctx
         )
         return node
 

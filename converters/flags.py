@@ -6,6 +6,11 @@ return its state at the end, so a jump becomes ``flag = True`` and the rest of
 every enclosing block (up to the loop, or the function) runs under
 ``if ag__.not_(flag):``. Code after an unconditional jump is unreachable in
 Python and is dropped.
+
+A jump out of a ``try`` skips its ``else`` (guarded by the flag too) and runs its
+``finally``. A ``finally`` that may jump itself (see ``finally_jumps``) runs with
+the flag cleared, so that what it does is not skipped for a jump pending from the
+``try``, and gets the pending flag back at its end unless it jumped.
 """
 
 from __future__ import annotations
@@ -14,23 +19,28 @@ import gast
 
 from autograph import origins, templates, trees
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
-_LOOPS = (gast.While, gast.For, gast.AsyncFor)
+SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+LOOPS = (gast.While, gast.For, gast.AsyncFor)
 
 
 def contains(node, kind, *, cross_loops: bool) -> bool:
     """Whether ``node`` holds a ``kind`` statement of this scope (and loop level)."""
+    return next(find(node, kind, cross_loops=cross_loops), None) is not None
+
+
+def find(node, kind, *, cross_loops: bool):
+    """The ``kind`` statements ``node`` holds in this scope (and loop level)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, kind):
-            return True
-        if isinstance(n, _SCOPES) or isinstance(n, gast.expr):
+            yield n
             continue
-        if n is not node and isinstance(n, _LOOPS) and not cross_loops:
+        if isinstance(n, SCOPES) or isinstance(n, gast.expr):
+            continue
+        if n is not node and isinstance(n, LOOPS) and not cross_loops:
             continue
         stack.extend(trees.children(n))
-    return False
 
 
 def blocks(node):
@@ -44,33 +54,61 @@ def blocks(node):
     return []
 
 
-def guard(stmts, jump, flag: str) -> list:
+def guard(stmts, jump, flag: str, ctx) -> list:
     """Replace ``jump`` statements (Break or Continue) of this loop level in
-    ``stmts`` by ``flag = True`` and guard what follows them."""
+    ``stmts`` by ``flag = True`` and guard what follows them. ``ctx`` gives the
+    markers of the ``finally`` blocks that may jump (``finally_jumps``)."""
     out = []
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, jump):
             out.extend(templates.replace("flag = True", flag=flag))
             return out
         jumps = contains(stmt, jump, cross_loops=False)
-        _guard_children(stmt, jump, flag)
+        _guard_children(stmt, jump, flag, ctx)
         out.append(stmt)
         rest = stmts[i + 1:]
         if rest and jumps:
-            out.extend(guarded(guard(rest, jump, flag), flag))
+            out.extend(guarded(guard(rest, jump, flag, ctx), flag))
             return out
     return out
 
 
-def _guard_children(stmt, jump, flag: str) -> None:
+def _guard_children(stmt, jump, flag: str, ctx) -> None:
+    if isinstance(stmt, gast.Try):
+        body_jumps = any(contains(s, jump, cross_loops=False) for s in stmt.body)
+        pending = body_jumps or any(contains(s, jump, cross_loops=False) for s in _try_exits(stmt))
     for field in blocks(stmt):
-        setattr(stmt, field, guard(getattr(stmt, field), jump, flag))
+        setattr(stmt, field, guard(getattr(stmt, field), jump, flag, ctx))
     if isinstance(stmt, gast.Try):
         for handler in stmt.handlers:
-            handler.body = guard(handler.body, jump, flag)
+            handler.body = guard(handler.body, jump, flag, ctx)
+        if body_jumps and stmt.orelse:
+            stmt.orelse = guarded(stmt.orelse, flag)
+        if pending:
+            run_finally(stmt, flag, ctx)
     if isinstance(stmt, gast.Match):
         for case in stmt.cases:
-            case.body = guard(case.body, jump, flag)
+            case.body = guard(case.body, jump, flag, ctx)
+
+
+def _try_exits(node) -> list:
+    """The statements of a ``try`` other than its body and ``finally``: its
+    handlers and ``else``, which a jump may leave too."""
+    return [s for h in node.handlers for s in h.body] + node.orelse
+
+
+def run_finally(node, flag: str, ctx) -> None:
+    """Give the ``finally`` of ``try`` statement ``node``, when it may jump, the
+    flag of a jump pending from the ``try`` only at its end, unless it jumped:
+    ``saved = flag; flag = False; finalbody; if not marker: flag = saved``."""
+    marker = ctx.finally_markers.get(node)
+    if marker is None:
+        return
+    saved = ctx.namer.new("pending_" + flag)
+    start = templates.replace("saved = flag\nflag = False", saved=saved, flag=flag)
+    end = templates.replace("if ag__.not_(marker):\n    flag = saved", marker=marker, flag=flag, saved=saved)
+    origins.fill(start + end, node.finalbody[0])
+    node.finalbody = start + node.finalbody + end
 
 
 def guarded(stmts, flag: str) -> list:

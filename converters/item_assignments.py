@@ -6,13 +6,23 @@ return the same object, so nothing changes; a staged array (JAX, the graph
 engine) gets a new value, which the enclosing loop or branch then carries.
 Only plain local names are rewritten: rebinding a global or a closure variable
 would change what the name refers to.
+
+An assignment with several targets, or with a tuple or list target, one of them
+an item of a local (``xs[j], xs[j + 1] = xs[j + 1], xs[j]``), is first split
+so that Python's order is kept where each item becomes its own statement: the
+right-hand side is evaluated (and unpacked) once, into fresh names, before any
+target is written, then the targets are assigned left to right::
+
+    xs[j], xs[j + 1] = xs[j + 1], xs[j]   ->   item, item_2 = (xs[j + 1], xs[j])
+                                               xs = ag__.setitem(xs, j, item)
+                                               xs = ag__.setitem(xs, j + 1, item_2)
 """
 
 from __future__ import annotations
 
 import gast
 
-from autograph import templates, transformer
+from autograph import templates, transformer, trees
 
 _AUG_OPS = {
     gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=", gast.FloorDiv: "//=",
@@ -32,8 +42,11 @@ class ItemAssignments(transformer.Base):
         )
 
     def visit_Assign(self, node):
+        if any(self._local_target(n) for t in node.targets for n in trees.walk(t)) and (
+                len(node.targets) > 1 or isinstance(node.targets[0], (gast.Tuple, gast.List))):
+            return self.visit_block(self._split(node))
         node = self.generic_visit(node)
-        if len(node.targets) != 1 or not self._local_target(node.targets[0]):
+        if not self._local_target(node.targets[0]):
             return node
         target = node.targets[0]
         return templates.replace(
@@ -50,6 +63,25 @@ class ItemAssignments(transformer.Base):
             f"name = ag__.augitem(name, index, {_AUG_OPS[type(node.op)]!r}, value)",
             name=target.value.id, index=_index(target.slice), value=node.value,
         )
+
+    def _split(self, node) -> list:
+        """``node`` as one assignment of its value to fresh names, then one plain
+        assignment per target, in Python's order."""
+        namer = self.ctx.namer
+        if len(node.targets) > 1:
+            value = namer.new("value")
+            first = templates.replace("value = rhs", value=value, rhs=node.value)
+            return first + [templates.replace("target = value", target=t, value=value)[0] for t in node.targets]
+        target = node.targets[0]
+        fresh = [namer.new("item") for _ in target.elts]
+        names = [gast.Starred(value=templates.load(f), ctx=gast.Load()) if isinstance(e, gast.Starred)
+                 else templates.load(f) for f, e in zip(fresh, target.elts)]
+        unpack = templates.replace("targets = rhs", targets=gast.Tuple(elts=names, ctx=gast.Load()), rhs=node.value)
+        rest = []
+        for f, e in zip(fresh, target.elts):
+            inner = e.value if isinstance(e, gast.Starred) else e
+            rest += templates.replace("target = value", target=inner, value=f)
+        return unpack + rest
 
 
 def _index(node):

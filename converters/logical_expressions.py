@@ -1,9 +1,14 @@
 """``and``, ``or``, ``not`` and chained comparisons become runtime calls.
 
 ``a and b and c`` -> ``ag__.and_(a, lambda: b, lambda: c)`` (right operands lazy,
-Python's value semantics kept), ``not a`` -> ``ag__.not_(a)``, and ``a < b < c``
--> ``ag__.and_(a < b, lambda: b < c)`` when the shared operand ``b`` is a name or
-a constant (re-reading it is free of side effects); other chains are kept.
+Python's value semantics kept), ``not a`` -> ``ag__.not_(a)``.
+
+A chained comparison is a lazy ``and`` of its links in which each middle operand
+is evaluated once: ``a < b < c`` -> ``ag__.and_(a < b, lambda: b < c)`` when the
+shared operand ``b`` is a name or a constant (re-reading it is free of side
+effects), and otherwise ``ag__.compare(a, '<', lambda: f(), '<=', lambda: c)``,
+which evaluates each operand once, when Python would, and stages the ``and``
+of a staged link. A chain with a walrus stays as it is (it must bind in this scope).
 """
 
 from __future__ import annotations
@@ -60,11 +65,15 @@ class LogicalExpressions(transformer.Base):
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)
-        if len(node.ops) == 1:
+        if len(node.ops) == 1 or activity.has_walrus(node):
             return node
         middles = node.comparators[:-1]
         if not all(isinstance(m, (gast.Name, gast.Constant)) for m in middles):
-            return node
+            call = templates.replace_expr("ag__.compare(left)", left=node.left)
+            for op, right in zip(node.ops, node.comparators):
+                call.args.append(templates.constant(_OPERATORS[type(op)]))
+                call.args.append(templates.replace_expr("lambda: value", value=right))
+            return call
         left = node.left
         parts = []
         for op, right in zip(node.ops, node.comparators):
@@ -74,6 +83,12 @@ class LogicalExpressions(transformer.Base):
         call = templates.replace_expr("ag__.and_(first)", first=parts[0])
         call.args.extend(templates.replace_expr("lambda: value", value=p) for p in parts[1:])
         return call
+
+
+_OPERATORS = {
+    gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast.Eq: "==", gast.NotEq: "!=",
+    gast.Is: "is", gast.IsNot: "is not", gast.In: "in", gast.NotIn: "not in",
+}
 
 
 def _copy_operand(node):

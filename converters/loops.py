@@ -27,8 +27,6 @@ from . import shared, state
 class Loops(state.StagedControlFlow):
     def visit_While(self, node):
         ctx = self.ctx
-        if self.stays_python(node, node.body):
-            return self.generic_visit(node)
         names = state.carried(node, ctx, node.body)
         before = self.placeholders(node, names)
         test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx, node)
@@ -38,17 +36,12 @@ class Loops(state.StagedControlFlow):
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
-        defs = [self.visit(test), self.visit(body)] + shared.carry(node, node.body, call, ctx)
+        in_place = shared.carry(node, node.body, call, ctx)  # before nested constructs are lowered
+        defs = [self.visit(test), self.visit(body)] + in_place
         return before + defs + state.assign_result(names, call)
 
     def visit_For(self, node):
         ctx = self.ctx
-        if self.stays_python(node, [node.target] + node.body):
-            node = self.generic_visit(node)
-            extra = ctx.extra_tests.get(node)
-            if extra is not None:
-                node.body += templates.replace("if ag__.not_(go_on):\n    break", go_on=extra)
-            return node
         names = state.carried(node, ctx, [node.target] + node.body)
         before = self.placeholders(node, names)
         target = node.target
@@ -69,7 +62,8 @@ class Loops(state.StagedControlFlow):
         )
         if extra is not None:
             call.args.append(templates.load(defs[-1].name))
-        defs = [self.visit(d) for d in defs] + shared.carry(node, [node.target] + node.body, call, ctx)
+        in_place = shared.carry(node, [node.target] + node.body, call, ctx)  # before nested constructs are lowered
+        defs = [self.visit(d) for d in defs] + in_place
         return before + defs + state.assign_result(names, call)
 
 

@@ -37,7 +37,7 @@ def transform(node, ctx) -> None:
     do_return = ctx.namer.new("do_return")
     retval = ctx.namer.new("retval_")
     ctx.labels[retval] = "the return value"
-    lowering = _Lowering(do_return, retval)
+    lowering = _Lowering(do_return, retval, ctx)
     body = _without_tail_flag(lowering.block(node.body, in_loop=False), do_return)
     if _reads(body, do_return):
         start = "do_return = False\nretval = ag__.NO_RETURN"
@@ -58,9 +58,10 @@ def _has_nested_return(stmt) -> bool:
 
 
 class _Lowering:
-    def __init__(self, do_return: str, retval: str) -> None:
+    def __init__(self, do_return: str, retval: str, ctx) -> None:
         self.do_return = do_return
         self.retval = retval
+        self.ctx = ctx
         self.lowered = 0  # returns lowered so far: a statement whose lowering adds one may return
 
     def block(self, stmts, in_loop: bool) -> list:
@@ -100,14 +101,38 @@ class _Lowering:
             stmt.body = self.block(stmt.body, in_loop=True)
             stmt.orelse = self.block(stmt.orelse, in_loop)
             return
+        if isinstance(stmt, gast.Try):
+            self._try(stmt, in_loop)
+            return
         for field in flags.blocks(stmt):
             setattr(stmt, field, self.block(getattr(stmt, field), in_loop))
-        if isinstance(stmt, gast.Try):
-            for handler in stmt.handlers:
-                handler.body = self.block(handler.body, in_loop)
         if isinstance(stmt, gast.Match):
             for case in stmt.cases:
                 case.body = self.block(case.body, in_loop)
+
+    def _try(self, stmt, in_loop: bool) -> None:
+        """A return in the body skips the ``else``; a return pending when a
+        ``finally`` that may jump starts waits for its end (``flags.run_finally``),
+        the value with it: a ``break`` or ``continue`` there discards both."""
+        before = self.lowered
+        stmt.body = self.block(stmt.body, in_loop)
+        body_returns = self.lowered > before
+        for handler in stmt.handlers:
+            handler.body = self.block(handler.body, in_loop)
+        stmt.orelse = self.block(stmt.orelse, in_loop)
+        if body_returns and stmt.orelse and not in_loop:  # (in a loop, the break's flag guards it)
+            stmt.orelse = flags.guarded(stmt.orelse, self.do_return)
+        pending = self.lowered > before
+        stmt.finalbody = self.block(stmt.finalbody, in_loop)
+        marker = self.ctx.finally_markers.get(stmt)
+        if pending and marker is not None:
+            saved = self.ctx.namer.new("pending_value")
+            start = templates.replace("saved = retval\nretval = ag__.NO_RETURN", saved=saved, retval=self.retval)
+            end = templates.replace("if ag__.not_(marker):\n    retval = saved", marker=marker, retval=self.retval,
+                                    saved=saved)
+            origins.fill(start + end, stmt.finalbody[0])
+            stmt.finalbody = start + stmt.finalbody + end
+            flags.run_finally(stmt, self.do_return, self.ctx)
 
 
 def _without_tail_flag(stmts: list, flag: str) -> list:

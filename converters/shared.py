@@ -28,12 +28,16 @@ from autograph import templates
 from autograph.analysis import activity
 
 
-def names(ctx, parts) -> list:
-    """Sorted in-place variables (``y``) and attributes (``self.total``) that the
-    construct statements ``parts`` assign. An attribute of an object the construct
-    rebinds is left out: it belongs to another object on each path."""
+def names(ctx, node, parts) -> list:
+    """Sorted in-place variables (``y``) and attributes (``self.total``) that
+    construct ``node`` (statements ``parts``) assigns. An attribute of an object the
+    construct rebinds is left out: it belongs to another object on each path. A
+    variable in place only because an exception handler reads it (``ctx.landing``)
+    counts where it is live, as state does."""
     act = activity.of(parts)
     found = act.writes & (ctx.cells | ctx.nonlocals | ctx.globals)
+    dead = (found & ctx.landing) - ctx.liveness.live_out.get(node, set()) - ctx.liveness.live_in.get(node, set())
+    found -= dead - ctx.liveness.on_exception.get(node, set())
     found.update(d for d in act.attribute_writes if d.partition(".")[0] not in act.writes)
     return sorted(found)
 
@@ -42,7 +46,7 @@ def carry(node, parts, call, ctx) -> list:
     """The accessor definitions for what construct ``node`` (statements ``parts``)
     assigns in place, with the ``shared=`` keyword they need added to ``call``
     (its ``ag__.if_stmt``/``while_stmt``/``for_stmt``); nothing if there is none."""
-    in_place = names(ctx, parts)
+    in_place = names(ctx, node, parts)
     if not in_place:
         return []
     defs, argument = accessors(node, in_place, ctx)

@@ -3,7 +3,9 @@ the functions that carry it.
 
 A construct's state is what it assigns that is read later (``live_out``) or
 inside itself before being assigned (``live_in``), minus names declared
-``global``/``nonlocal`` and the variables nested user functions capture (cells):
+``global``/``nonlocal``, the variables nested user functions capture (cells), and
+those an exception handler or ``finally`` reads after a construct inside its
+``try`` (``_landing``: they are treated as cells):
 generated functions redeclare those ``global``/``nonlocal`` and assign them in
 place, so closures keep seeing one shared variable, as in Python. A state
 variable that may be unassigned when the construct starts gets a placeholder
@@ -83,6 +85,17 @@ def assign_result(names, call) -> list:
     return templates.replace("targets = call", targets=names_tuple(names, store=True), call=call)
 
 
+def _landing(ctx) -> set:
+    """Variables that a construct inside a ``try`` assigns and its handlers or
+    ``finally`` read. They are assigned in place, as closure cells are: when an
+    exception leaves a generated function midway, what it assigned before stays
+    assigned, as in Python (a backend op carries them through ``shared``)."""
+    found = set()
+    for node, landing in ctx.liveness.on_exception.items():
+        found |= activity.writes(node) & landing
+    return found - ctx.globals - ctx.nonlocals
+
+
 class StagedControlFlow(transformer.Base):
     """Base of the control-flow passes: tracks the generated functions it is inside,
     to know which state variables are bound where a construct starts."""
@@ -92,6 +105,8 @@ class StagedControlFlow(transformer.Base):
         # per enclosing generated function: (its parameters, what is certainly
         # assigned where the construct it lowers starts)
         self.scopes: list = []
+        ctx.landing = _landing(ctx) - ctx.cells
+        ctx.cells |= ctx.landing
 
     def visit_FunctionDef(self, node):
         if id(node) not in self.ctx.generated:
@@ -103,13 +118,6 @@ class StagedControlFlow(transformer.Base):
             return self.generic_visit(node)
         finally:
             self.scopes.pop()
-
-    def stays_python(self, node, parts) -> bool:
-        """A construct inside ``try`` that assigns variables the handler (or
-        ``finally``) reads stays a Python statement: a body function's
-        assignments would be lost when an exception leaves it midway."""
-        landing = self.ctx.liveness.on_exception.get(node)
-        return bool(landing) and bool(activity.writes(parts) & landing)
 
     def _certain_in(self, fn, node) -> frozenset:
         """What is certainly assigned where ``node`` starts, counting only ``fn``'s

@@ -3,7 +3,11 @@
 Requires: ``ctx.maybe_undefined`` (ids of Name loads and AugAssign statements
 whose variable may be unassigned there), from ``analysis.definedness`` on the
 original function. ``del x`` of a local
-becomes ``x = ag__.Undefined('x')``. Guarantees: reading a variable that holds an ``Undefined``
+becomes ``x = ag__.Undefined('x')``. The name of ``except E as e`` is deleted when
+the handler ends: where it is read outside its handler, the ``try`` gets a
+``finally`` that leaves ``e = ag__.ldu(lambda: e, 'e')`` (its value if still
+bound, else a placeholder), so that a generated function reading it raises
+Python's ``UnboundLocalError``, not a closure's ``NameError``. Guarantees: reading a variable that holds an ``Undefined``
 placeholder raises the ``UnboundLocalError`` Python would raise.
 """
 
@@ -11,7 +15,8 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates, transformer
+from autograph import templates, transformer, trees
+from autograph.analysis import activity
 
 
 class Variables(transformer.Base):
@@ -38,12 +43,32 @@ class Variables(transformer.Base):
             out.insert(0, node)
         return out
 
+    def visit_Try(self, node):
+        node = self.generic_visit(node)
+        deleted = sorted({h.name.id for h in node.handlers if h.name is not None} & self.ctx.locals)
+        read_after = [name for name in deleted if _read_outside(self.ctx.fn_node.body, node.handlers, name)]
+        if read_after:
+            restore = [templates.replace("name = ag__.ldu(lambda: name, label)", name=name, label=templates.constant(name))[0]
+                       for name in read_after]
+            node.finalbody = restore + node.finalbody
+        return node
+
     def visit_AugAssign(self, node):
         node = self.generic_visit(node)
         if id(node) in self.ctx.maybe_undefined:
             check = templates.replace("name = ag__.ld(name)", name=node.target.id)
             return check + [node]
         return node
+
+
+def _read_outside(body, handlers, name: str) -> bool:
+    """Whether ``name`` is read in ``body`` (or by a function nested in it) other
+    than in the ``handlers``."""
+    inside = {id(n) for h in handlers for n in trees.walk(h)}
+    return any(id(n) not in inside and (
+        (isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load))
+        or (isinstance(n, (gast.FunctionDef, gast.Lambda)) and name in activity.free_reads(n)))
+        for n in trees.walk_scope(body))
 
 
 def transform(node, ctx) -> None:

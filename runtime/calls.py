@@ -2,8 +2,11 @@
 
 The converter turns ``f(a, b)`` into ``ag__.converted(f)(a, b)``. ``converted``
 returns what to call: the converted version of a user function (converted once,
-then cached), or the callable itself for builtins, classes, library code (the
-standard library, numpy, jax, ...) and anything marked with ``do_not_convert``.
+then cached); for the builtins ``range``, ``enumerate``, ``zip`` and ``len``,
+however they were reached, their twins that a staged argument can go through
+(``builtins.range_`` ...); the callable itself for other builtins, classes, library
+code (the standard library, numpy, jax, ...) and anything marked with
+``do_not_convert``.
 
 A Python function's answer is cached weakly, so that a function made anew on
 every call (a closure, a notebook cell run again) leaves nothing behind and the
@@ -25,6 +28,8 @@ import types
 import weakref
 from typing import Any, Callable, Optional, TypeVar
 
+from .builtins import enumerate_, len_, range_, zip_
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _converter: Optional[Callable] = None
@@ -41,6 +46,7 @@ LIBRARY_PACKAGES = frozenset(
     {"autograph", "numpy", "scipy", "jax", "jaxlib", "tensorflow", "keras", "torch",
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
+_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 
 
@@ -97,7 +103,9 @@ def _resolve(f):
         if _converter is not None:
             _functions[f] = _AS_IS if result is f else weakref.ref(result)
         return result
-    if isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
+    if isinstance(f, (type, types.BuiltinFunctionType)):
+        result = _STAGED_TWINS.get(f, f)
+    elif not callable(f):
         result = f
     else:
         call = getattr(type(f), "__call__", None)

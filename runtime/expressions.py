@@ -8,6 +8,8 @@ with a cond where the framework needs it.
 
 from __future__ import annotations
 
+import operator
+
 from .backends import backend_of
 
 
@@ -33,6 +35,25 @@ def not_(value):
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return not value
     return backend.not_(value)
+
+
+_COMPARISONS = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne, "is": operator.is_, "is not": operator.is_not,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def compare(left, *links):
+    """``left op1 right1() op2 right2() ...``, a chained comparison: ``links`` are
+    pairs of an operator's symbol and a thunk of its right operand. Each operand
+    is evaluated once, and only if Python would; the links are combined as a lazy
+    ``and_``, so a staged link stages the rest of the chain."""
+    op, right = links[0], links[1]()
+    result = _COMPARISONS[op](left, right)
+    if len(links) == 2:
+        return result
+    return and_(result, lambda: compare(right, *links[2:]))
 
 
 def and_cond(value, *rest):

@@ -2,21 +2,35 @@
 
 ``programs()`` draws the source of a function ``f(a, b)`` (beside a helper
 ``step`` it may call, and in half the programs a closure ``get_c`` over ``c``) of nested
-``if``/``elif``/``else``, ``for`` (over ``range`` and over tuples with unpacking
-targets), bounded ``while``, ``for/else`` and ``while/else``, ``break``,
-``continue``, ``return`` anywhere, ``try/except ZeroDivisionError`` (divisors may
-be zero), ternaries, ``and``/``or``/``not``, chained comparisons and ``print``,
-over a few int variables (``d`` is only ever assigned on some paths, so reads of
-it may raise ``UnboundLocalError``). Every loop terminates: ``for`` loops run
-over at most four items and each ``while`` has its own counter, incremented
-first thing in the body. ``programs(for_graphs=True)`` leaves out what a graph
-cannot stage (print, try, division by a variable, ``d``).
+``if``/``elif``/``else``, ``for`` (over ``range``, over ``range`` reached through a
+variable, and over tuples with unpacking targets), bounded ``while``, ``for/else``
+and ``while/else``, ``break``, ``continue``, ``return`` anywhere,
+``try``/``except``/``else``/``finally`` with jumps in any of their blocks (a jump
+in ``finally`` replaces what was pending), ternaries, ``and``/``or``/``not``,
+chained comparisons whose middle operands are expressions, and ``print``, over a
+few int variables (``d`` is only ever assigned on some paths, so reads of it may
+raise ``UnboundLocalError``). Every loop terminates: ``for`` loops run over at most
+four items and each ``while`` has its own counter, incremented first thing in the
+body. Divisors may be zero (``ZeroDivisionError`` mid-run).
+
+Optional shapes (``SHAPES``), each drawn in about half the programs that allow it:
+a nested dict updated in branches (``x['k']['v']``, and on the Python path keys
+added in one branch), a namedtuple as the result, ``print`` of Python-only values
+(``ag.print`` in staged programs), a Python float carried into loops that assign
+it ints (``z``), and a variable read in a branch before any definition.
+
+``programs(for_graphs=True)`` draws what a graph can stage: int32 values, no
+division by a variable, no ``d`` assigned on some paths, one result structure on
+every path. The shapes in ``KNOWN_BUGS`` hit staging bugs being fixed in the
+runtime; staged programs leave them out unless ``shapes`` (or the environment
+variable ``AUTOGRAPH_PROGRAM_SHAPES``, comma-separated) asks for them.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
 import sys
 
 from hypothesis import strategies as st
@@ -24,19 +38,42 @@ from hypothesis import strategies as st
 CMP_OPS = ("<", "<=", ">", ">=", "==", "!=")
 ARITH = ("+", "-", "*", "%", "//")
 
+SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry", "undefined_read"})
+
+# Shapes that staged programs leave out by default: each hits a runtime bug that is
+# being fixed elsewhere (the issue and item), not the converter.
+KNOWN_BUGS = {
+    "nested_dict": "issue 9 item 2: a staged branch works on a shallow copy of a nested dict",
+    "namedtuple": "issue 9 item 4: ag.function returns symbolic tensors inside a namedtuple",
+    "python_print": "issue 9 item 5: under jax.jit, ag.print of Python values prints at trace time only",
+    "scalar_carry": "issue 19 item 6: a Python float carried into a staged int32 loop is cast",
+    "undefined_read": "issue 19 item 7: a staged branch reading an undefined variable raises while tracing",
+}
+
+
+def staged_shapes() -> frozenset:
+    """The optional shapes staged programs use: those not in ``KNOWN_BUGS``, and
+    those ``AUTOGRAPH_PROGRAM_SHAPES`` names."""
+    asked = {s.strip() for s in os.environ.get("AUTOGRAPH_PROGRAM_SHAPES", "").split(",") if s.strip()}
+    unknown = asked - SHAPES
+    if unknown:
+        raise ValueError(f"AUTOGRAPH_PROGRAM_SHAPES: unknown shapes {sorted(unknown)}; known: {sorted(SHAPES)}")
+    return (SHAPES - set(KNOWN_BUGS)) | asked
+
 
 class _ProgramWriter:
     """Draws one program, statement by statement, with a budget on its size."""
 
-    def __init__(self, draw, for_graphs: bool = False):
+    def __init__(self, draw, for_graphs: bool, shapes: frozenset):
         self.draw = draw
         self.loops = 0
         self.prints = 0
         self.budget = 14
-        # For graphs (the values become tensors): no print, no try/except, no
-        # division by a variable, and no variable that only some paths assign.
+        # For graphs (the values become tensors): no division by a variable, and no
+        # variable that only some paths assign.
         self.for_graphs = for_graphs
-        # In half of the programs, 'd' (assigned on some paths only) is read too.
+        self.shapes = {s for s in sorted(shapes) if draw(st.booleans())}
+        # In half of the Python programs, 'd' (assigned on some paths only) is read too.
         self.maybe_d = ("d",) if not for_graphs and draw(st.booleans()) else ()
         # In half, a closure reads 'c': every construct that assigns it must share it.
         self.closure = draw(st.booleans())
@@ -50,6 +87,7 @@ class _ProgramWriter:
 
     def expr(self, scope, depth=0):
         kinds = ["const", "var", "var"] + (["closure"] if self.closure else [])
+        kinds += ["dict"] if "nested_dict" in self.shapes else []
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "boolop", "call"]
         kind = self.pick(kinds)
@@ -57,6 +95,8 @@ class _ProgramWriter:
             return str(self.draw(st.integers(-3, 5)))
         if kind == "closure":
             return "get_c()"
+        if kind == "dict":
+            return "x['k']['v']"
         if kind == "call":  # a helper with its own control flow, converted when staged
             return f"step({self.expr(scope, depth + 1)})"
         if kind == "var":
@@ -75,7 +115,7 @@ class _ProgramWriter:
         return f"({self.expr(scope, depth + 1)} {op} {self.expr(scope, depth + 1)})"
 
     def cond(self, scope, depth=0):
-        kinds = ["cmp", "cmp", "truth", "chain"]
+        kinds = ["cmp", "cmp", "truth", "chain", "chain_expr"]
         if depth < 2:
             kinds += ["not", "boolop"]
         kind = self.pick(kinds)
@@ -86,28 +126,60 @@ class _ProgramWriter:
         if kind == "chain":
             lo = self.draw(st.integers(-3, 3))
             return f"{lo} < {self.var(scope)} <= {lo + self.draw(st.integers(0, 4))}"
+        if kind == "chain_expr":  # middle operands that are expressions, evaluated once each
+            links = [self.expr(scope, depth + 1) for _ in range(self.draw(st.integers(2, 3)))]
+            ops = [self.pick(CMP_OPS) for _ in links]
+            text = str(self.draw(st.integers(-3, 3)))
+            for op, operand in zip(ops, links):
+                text += f" {op} {operand}"
+            return text
         if kind == "not":
             return f"not ({self.cond(scope, depth + 1)})"
         op = self.pick(("and", "or"))
         return f"({self.cond(scope, depth + 1)}) {op} ({self.cond(scope, depth + 1)})"
 
-    def block(self, scope, depth, in_loop):
+    def result(self, first):
+        """A return value: one structure on every path."""
+        extras = "".join(f", {e}" for e in self.extras())
+        if "namedtuple" in self.shapes:
+            return f"Out({first}, (b, c{extras}))"
+        return f"{first}, b, c{extras}"
+
+    def extras(self):
+        out = []
+        if "scalar_carry" in self.shapes:
+            out.append("z")
+        if "nested_dict" in self.shapes:
+            out.append("x['k']['v']")
+            if not self.for_graphs:
+                out.append("x['k'].get('w')")
+        return out
+
+    def block(self, scope, depth, in_loop, in_branch=False):
         # A jump (return, break, continue) only ends a block, as people write it.
         size = self.draw(st.integers(1, 3))
         lines = []
         for i in range(size):
-            lines += self.statement(scope, depth, in_loop, last=i == size - 1)
+            lines += self.statement(scope, depth, in_loop, last=i == size - 1, in_branch=in_branch)
         return lines
 
-    def statement(self, scope, depth, in_loop, last):
+    def statement(self, scope, depth, in_loop, last, in_branch=False):
         self.budget -= 1
-        kinds = ["assign", "assign", "aug"] + ([] if self.for_graphs else ["print"])
+        kinds = ["assign", "assign", "aug"]
+        if not self.for_graphs or "python_print" in self.shapes:
+            kinds.append("print")
+        if "nested_dict" in self.shapes:
+            kinds.append("dict_update")
+        if "scalar_carry" in self.shapes and in_loop:
+            kinds.append("carry")
+        if "undefined_read" in self.shapes and in_branch:
+            kinds.append("undefined_read")
         if last:
             kinds += ["return"]
             if in_loop:
                 kinds += ["break", "continue"]
         if depth < 3 and self.budget > 0:
-            kinds += ["if", "if", "for", "while"] + ([] if self.for_graphs else ["try"])
+            kinds += ["if", "if", "for", "while", "try"]
         kind = self.pick(kinds)
         if kind == "assign":
             target = self.pick(("a", "b", "c", "c") + (() if self.for_graphs else ("d",)))
@@ -116,40 +188,69 @@ class _ProgramWriter:
             return [f"{self.pick(('a', 'b', 'c'))} {self.pick(('+=', '-=', '*='))} {self.expr(scope, 1)}"]
         if kind == "print":
             self.prints += 1
+            if self.for_graphs:  # Python-only arguments, printed at every run of the graph
+                return [f"ag.print('p{self.prints}', {self.draw(st.integers(-3, 5))})"]
             return [f"print('p{self.prints}', {self.var(scope)}, {self.expr(scope, 1)})"]
+        if kind == "dict_update":
+            key = "'v'" if self.for_graphs else self.pick(("'v'", "'w'"))
+            return [f"x['k'][{key}] = {self.expr(scope, 1)}"]
+        if kind == "carry":  # a Python float turned into the loop's int values
+            return [f"z = {self.expr(scope, 1)}"]
+        if kind == "undefined_read":  # 'u' is assigned at the end only: the read raises when it runs
+            return [f"{self.pick(('a', 'b'))} = u + {self.expr(scope, 1)}"]
         if kind == "return":
             if self.for_graphs:  # one structure on every path: a staged branch must merge them
-                return [f"return {self.expr(scope)}, b, c"]
+                return [f"return {self.result(self.expr(scope))}"]
             return [f"return {self.expr(scope)}"]
         if kind in ("break", "continue"):
             return [kind]
         if kind == "if":
             return self.if_statement(scope, depth, in_loop)
         if kind == "try":
-            return (["try:"] + _indent(self.block(scope, depth + 1, in_loop))
-                    + ["except ZeroDivisionError:"] + _indent(self.block(scope, depth + 1, in_loop)))
+            return self.try_statement(scope, depth, in_loop)
         return self.loop(kind, scope, depth)
 
     def if_statement(self, scope, depth, in_loop):
-        lines = [f"if {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop))
+        lines = [f"if {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop, True))
         for _ in range(self.draw(st.integers(0, 1))):
-            lines += [f"elif {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop))
+            lines += [f"elif {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop, True))
         if self.draw(st.booleans()):
+            lines += ["else:"] + _indent(self.block(scope, depth + 1, in_loop, True))
+        return lines
+
+    def try_statement(self, scope, depth, in_loop):
+        """``try`` with an ``except``, an ``else`` and a ``finally`` in any valid mix;
+        any of their blocks may end in a jump."""
+        handler, orelse, final = self.draw(st.sampled_from(
+            [(True, False, False), (True, True, False), (True, False, True), (True, True, True), (False, False, True)]))
+        lines = ["try:"] + _indent(self.block(scope, depth + 1, in_loop))
+        if handler:
+            lines += ["except ZeroDivisionError:"] + _indent(self.block(scope, depth + 1, in_loop))
+        if orelse:
             lines += ["else:"] + _indent(self.block(scope, depth + 1, in_loop))
+        if final:
+            lines += ["finally:"] + _indent(self.block(scope, depth + 1, in_loop))
         return lines
 
     def loop(self, kind, scope, depth):
         self.loops += 1
         k = self.loops
         if kind == "for":
-            if self.draw(st.booleans()):
-                header = f"for i{k} in range({self.var(scope)} % 4):"
+            shape = self.draw(st.integers(0, 2))
+            if shape < 2:
+                bound = f"{self.var(scope)} % 4"
+                if shape == 0:
+                    header = f"for i{k} in range({bound}):"
+                    prologue = []
+                else:  # range reached through a variable: still the builtin
+                    header = f"for i{k} in rng{k}({bound}):"
+                    prologue = [f"rng{k} = range"]
                 inner = (*scope, f"i{k}")
             else:
                 header = f"for x{k}, y{k} in (({self.var(scope)}, 1), (2, {self.var(scope)})):"
                 inner = (*scope, f"x{k}", f"y{k}")
+                prologue = []
             lines = [header] + _indent(self.block(inner, depth + 1, True))
-            prologue = []
         else:
             prologue = [f"w{k} = 0"]
             lines = [f"while w{k} < 4 and ({self.cond(scope)}):"]
@@ -164,17 +265,38 @@ def _indent(lines):
 
 
 @st.composite
-def programs(draw, for_graphs: bool = False):
-    """The source of one random ``def f(a, b)``."""
-    writer = _ProgramWriter(draw, for_graphs)
-    body = writer.block((), 0, False)
-    final = "return a, b, c, d" if writer.maybe_d and draw(st.booleans()) else "return a, b, c"
+def programs(draw, for_graphs: bool = False, shapes=None):
+    """The source of one random ``def f(a, b)``; ``shapes``: the optional shapes
+    it may use (all on the Python path; ``staged_shapes()`` for graphs)."""
+    if shapes is None:
+        shapes = staged_shapes() if for_graphs else SHAPES
+    writer = _ProgramWriter(draw, for_graphs, frozenset(shapes))
     head = ["def f(a, b):", "    c = a"] + (["    get_c = lambda: c"] if writer.closure else [])
+    if "nested_dict" in writer.shapes:
+        head.append("    x = {'k': {'v': b}}")
+    if "scalar_carry" in writer.shapes:
+        head.append("    z = 2.5")
+    body = writer.block((), 0, False)
+    if for_graphs:
+        final = "return " + writer.result("a")
+    elif writer.maybe_d and draw(st.booleans()):
+        final = "return a, b, c, d"
+    else:
+        final = "return " + writer.result("a") if writer.shapes & {"namedtuple", "nested_dict", "scalar_carry"} else "return a, b, c"
+    if "undefined_read" in writer.shapes:
+        body.append("u = 0")  # a local, read before this definition: UnboundLocalError
     lines = _HELPER + head + _indent(body) + ["    " + final]
     return "\n".join(lines) + "\n"
 
 
 _HELPER = [
+    "import collections",
+    "",
+    "import autograph as ag",
+    "",
+    "Out = collections.namedtuple('Out', 'first rest')",
+    "",
+    "",
     "def step(v):",
     "    if v > 2:",
     "        return v - 1",
@@ -182,6 +304,31 @@ _HELPER = [
     "",
     "",
 ]
+
+
+# Examples per backend in the slow run (``pytest -m slow``).
+SLOW_EXAMPLES = int(os.environ.get("AUTOGRAPH_SLOW_EXAMPLES", "2000"))
+
+
+def same_outcome(expected, actual, source: str) -> bool:
+    """Whether a staged run's ``(result, printed)`` is what the eager run's allows:
+    the same, or a StagingError the semantics permit — for a Python float carried
+    into a loop that assigns it ints (``z``: a value could be lost) and for a read
+    of a variable before its definition (``u``, on a backend that cannot raise when
+    the graph runs)."""
+    if expected == actual:
+        return True
+    result = actual[0]
+    if result[0] == "raise" and result[1].__name__ == "StagingError":
+        return ("'z'" in result[2] and "z = 2.5" in source) or ("'u'" in result[2] and "u = 0" in source)
+    return False
+
+
+def leaves(value) -> list:
+    """The values in a program's result, flattened (tuples, namedtuples, lists)."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for v in value for leaf in leaves(v)]
+    return [value]
 
 
 _counter = itertools.count()

@@ -264,7 +264,7 @@ def test_closure_with_nonlocal_shares_the_variable(m):
             def set_shared(ag__values):
                 nonlocal n
                 n = ag__values[0]
-            ag__.for_stmt(ag__.range_(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
+            ag__.for_stmt(ag__.converted(range)(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
             return n
         """))
 

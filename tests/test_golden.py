@@ -80,7 +80,7 @@ CASES = [
     """,
         """\
     def calls(x):
-        return ag__.converted(f)(x) + ag__.len_(x) + print(x)
+        return ag__.converted(f)(x) + ag__.converted(len)(x) + print(x)
     """),
     Case('logical_expressions', 'logical',
         """\
@@ -362,7 +362,7 @@ CASES = [
 
         def loop_test(break_, retval_):
             return ag__.not_(break_)
-        break_, retval_ = ag__.for_stmt(ag__.enumerate_(xs), loop_body, (break_, retval_), ('break_', 'the return value'), loop_test)
+        break_, retval_ = ag__.for_stmt(ag__.converted(enumerate)(xs), loop_body, (break_, retval_), ('break_', 'the return value'), loop_test)
 
         def if_body_2(retval_):
             retval_ = -1
@@ -483,7 +483,7 @@ CASES = [
             i, x = itr
             total += i * x
             return (total,)
-        total, = ag__.for_stmt(ag__.enumerate_(xs), loop_body, (total,), ('total',))
+        total, = ag__.for_stmt(ag__.converted(enumerate)(xs), loop_body, (total,), ('total',))
         return total
     """),
     Case('variables', 'var_aug',
@@ -538,20 +538,20 @@ CASES = [
     """,
         """\
     def call_lib(x):
-        return np.sum(x) + ag__.converted(helper)(x, k=1) + ag__.zip_(x, ag__.range_(3))
+        return np.sum(x) + ag__.converted(helper)(x, k=1) + ag__.converted(zip)(x, ag__.converted(range)(3))
     """),
-    Case('logical_expressions', 'logical_chain_kept',
+    Case('logical_expressions', 'chain_with_call',
         """\
     import numpy as np
 
     G = [0]
 
-    def logical_chain_kept(a, b):
+    def chain_with_call(a, b):
         return a < b() < 3
     """,
         """\
-    def logical_chain_kept(a, b):
-        return a < ag__.converted(b)() < 3
+    def chain_with_call(a, b):
+        return ag__.compare(a, '<', lambda: ag__.converted(b)(), '<', lambda: 3)
     """),
     Case('asserts', 'assert_nomsg',
         """\
@@ -759,8 +759,139 @@ CASES = [
                 return (j, t)
             j, t = ag__.while_stmt(loop_test, loop_body_2, (j, t), ('j', 't'))
             return (t,)
-        t, = ag__.for_stmt(ag__.range_(n), loop_body, (t,), ('t',))
+        t, = ag__.for_stmt(ag__.converted(range)(n), loop_body, (t,), ('t',))
         return t
+    """),
+    Case('finally_jumps', 'finally_break',
+        """\
+    def finally_break(xs):
+        for x in xs:
+            try:
+                print(x)
+            finally:
+                if x:
+                    break
+    """,
+        """\
+    def finally_break(xs):
+        break_ = False
+
+        def loop_body(x, break_):
+            pending_exc = None
+            try:
+                print(x)
+            except BaseException as caught:
+                pending_exc = caught
+            finally:
+                finally_jumped = False
+
+                def if_body(break_, finally_jumped):
+                    finally_jumped = True
+                    break_ = True
+                    return (break_, finally_jumped)
+
+                def else_body(break_, finally_jumped):
+
+                    def if_body_2():
+
+                        def if_body_3():
+                            raise pending_exc
+                        ag__.if_stmt(ag__.not_(finally_jumped), if_body_3, None, (), ())
+                        return ()
+                    ag__.if_stmt(pending_exc is not None, if_body_2, None, (), ())
+                    return (break_, finally_jumped)
+                break_, finally_jumped = ag__.if_stmt(x, if_body, else_body, (break_, finally_jumped), ('break_', 'finally_jumped'))
+            return (break_,)
+
+        def loop_test(break_):
+            return ag__.not_(break_)
+        break_, = ag__.for_stmt(xs, loop_body, (break_,), ('break_',), loop_test)
+    """),
+    Case('variables', 'except_name',
+        """\
+    def except_name(x):
+        try:
+            x = 1 / x
+        except ZeroDivisionError as e:
+            print(e)
+        return e
+    """,
+        """\
+    def except_name(x):
+        e = ag__.Undefined('e')
+        try:
+            x = 1 / x
+        except ZeroDivisionError as e:
+            print(e)
+        finally:
+            e = ag__.ldu(lambda: e, 'e')
+        return ag__.ld(e)
+    """),
+    Case('item_assignments', 'swap_items',
+        """\
+    def swap_items(xs, j):
+        xs[j], xs[j + 1] = xs[j + 1], xs[j]
+        return xs
+    """,
+        """\
+    def swap_items(xs, j):
+        item, item_2 = (xs[j + 1], xs[j])
+        xs = ag__.setitem(xs, j, item)
+        xs = ag__.setitem(xs, j + 1, item_2)
+        return xs
+    """),
+    Case('break_statements', 'try_else_break',
+        """\
+    def try_else_break(xs):
+        for x in xs:
+            try:
+                if x < 0:
+                    break
+            except ValueError:
+                pass
+            else:
+                print(x)
+    """,
+        """\
+    def try_else_break(xs):
+        break_ = False
+
+        def loop_body(x):
+            nonlocal break_
+            try:
+
+                def if_body():
+                    nonlocal break_
+                    break_ = True
+                    return ()
+
+                def get_shared_2():
+                    return (break_,)
+
+                def set_shared_2(ag__values):
+                    nonlocal break_
+                    break_ = ag__values[0]
+                ag__.if_stmt(x < 0, if_body, None, (), (), shared=(get_shared_2, set_shared_2, ('break_',)))
+            except ValueError:
+                pass
+            else:
+
+                def if_body_2():
+                    print(x)
+                    return ()
+                ag__.if_stmt(ag__.not_(break_), if_body_2, None, (), ())
+            return ()
+
+        def loop_test():
+            return ag__.not_(break_)
+
+        def get_shared():
+            return (break_,)
+
+        def set_shared(ag__values):
+            nonlocal break_
+            break_ = ag__values[0]
+        ag__.for_stmt(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
     """),
 ]
 
@@ -785,7 +916,7 @@ def test_every_converter_has_golden_cases():
     assert converters == {
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
-        "continue_statements", "conditionals", "loops",
+        "continue_statements", "conditionals", "loops", "finally_jumps",
     }
 
 
@@ -822,11 +953,11 @@ def test_call_trees_recursive_false_leaves_calls(tmp_path):
     # User calls stay direct; len keeps its staged-aware twin (not a conversion).
     assert canonical(ag.to_code(module.calls, recursive=False)) == canonical(textwrap.dedent("""\
         def calls(x):
-            return helper(x) + ag__.len_(x)
+            return helper(x) + ag__.converted(len)(x)
         """))
     assert canonical(ag.to_code(module.calls)) == canonical(textwrap.dedent("""\
         def calls(x):
-            return ag__.converted(helper)(x) + ag__.len_(x)
+            return ag__.converted(helper)(x) + ag__.converted(len)(x)
         """))
 
 

@@ -1,7 +1,8 @@
 """Property-based differential test: random small programs (see ``programs.py``),
 original vs converted. The converted function must match the original, on its
 default path and under ``force_staged()``, in return value, exception, and
-printed output.
+printed output. ``pytest -m slow`` runs many more examples
+(``AUTOGRAPH_SLOW_EXAMPLES``, 2000 by default).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from programs import load, programs
+from programs import SLOW_EXAMPLES, load, programs
+
+INPUTS = st.lists(st.tuples(st.integers(-4, 6), st.integers(-4, 6)), min_size=1, max_size=3)
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +42,7 @@ def _outcome(fn, args, staged=False):
     return result, out.getvalue()
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
-@given(source=programs(), inputs=st.lists(st.tuples(st.integers(-4, 6), st.integers(-4, 6)),
-                                          min_size=1, max_size=3))
-def test_random_program_matches_original(program_dir, source, inputs):
+def _check(program_dir, source, inputs):
     ag = pytest.importorskip("autograph")
     original = load(program_dir, source)
     converted = ag.to_graph(original)
@@ -54,3 +54,16 @@ def test_random_program_matches_original(program_dir, source, inputs):
                 f"{'staged' if staged else 'default'} path differs on f{args}\n"
                 f"--- program ---\n{source}--- original ---\n{expected}\n"
                 f"--- converted ---\n{actual}")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=programs(), inputs=INPUTS)
+def test_random_program_matches_original(program_dir, source, inputs):
+    _check(program_dir, source, inputs)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=programs(), inputs=INPUTS)
+def test_many_random_programs_match_original(program_dir, source, inputs):
+    _check(program_dir, source, inputs)

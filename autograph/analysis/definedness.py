@@ -72,6 +72,8 @@ class Definedness:
                 if handler.name is not None:
                     h_certain |= activity.writes(handler.name)
                 ch, ph = self.block(handler.body, h_certain, possible | pb)
+                if handler.name is not None and ch is not None:  # deleted when the handler ends
+                    ch = ch - activity.writes(handler.name)
                 result = _meet(result, ch)
                 pb = pb | ph
             if node.finalbody:
@@ -102,6 +104,8 @@ class Definedness:
                     self.maybe_undefined_reads.add(id(target))
             self._reads(node, certain)
             return certain - gone, possible
+        if isinstance(node, gast.AnnAssign) and node.value is None:
+            return certain, possible  # ``y: int`` makes y local, assigns nothing (nor evaluates int)
         self._reads(node, certain)
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
             if node.target.id in self.locals and node.target.id not in certain:

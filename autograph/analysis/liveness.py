@@ -9,7 +9,9 @@ For each ``if``/``while``/``for`` it records:
 A construct's state is then ``writes(construct) & (live_out | live_in)``.
 Exceptions are approximated: every statement in a ``try`` body may jump to its
 handlers (or its ``finally``), so their live variables are live throughout the
-body; ``on_exception`` records them per construct.
+body; ``on_exception`` records them per construct. A block analysed on more
+than one path (a ``finally`` runs after the body, and after an exception no
+handler catches) records the union of what is live on each.
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ class Liveness:
 
     def stmt(self, node, after: set, extra: frozenset) -> set:
         if isinstance(node, (gast.If, gast.While, gast.For)) and extra:
-            self.on_exception[node] = extra
+            _record(self.on_exception, node, extra)
         if isinstance(node, gast.If):
-            self.live_out[node] = set(after)
+            _record(self.live_out, node, after)
             inner = self.block(node.body, after, extra) | self.block(node.orelse, after, extra)
-            self.live_in[node] = inner
+            _record(self.live_in, node, inner)
             return inner | activity.reads(node.test)
         if isinstance(node, gast.While):
             return self._loop(node, after, extra, activity.reads(node.test), set())
@@ -71,7 +73,7 @@ class Liveness:
         return (after - killed) | act.reads
 
     def _loop(self, node, after, extra, head_reads, target_writes) -> set:
-        self.live_out[node] = set(after)
+        _record(self.live_out, node, after)
         head = set(after) | head_reads
         while True:
             body_live = self.block(node.body, head, extra) - target_writes
@@ -79,7 +81,7 @@ class Liveness:
             if new_head == head:
                 break
             head = new_head
-        self.live_in[node] = head
+        _record(self.live_in, node, head)
         if node.orelse:
             head |= self.block(node.orelse, after, extra)
         return head
@@ -101,9 +103,13 @@ class Liveness:
         return self.block(node.body, orelse, frozenset(extra | handlers)) | handlers
 
 
+def _record(table: dict, node, live) -> None:
+    table.setdefault(node, set()).update(live)
+
+
 def _kills(node) -> bool:
     """Whether the names a simple statement writes are certainly assigned by it."""
-    return not isinstance(node, (gast.AugAssign,))
+    return not isinstance(node, gast.AugAssign) and not (isinstance(node, gast.AnnAssign) and node.value is None)
 
 
 def analyze(body, extra_tests: dict) -> Liveness:

@@ -48,6 +48,8 @@ MODULES = [
     "combinations",
     "branch_exits",
     "numpy_values",
+    "try_jumps",
+    "assignments",
 ]
 if sys.version_info >= (3, 10):
     MODULES.append("matching")  # `match` is a syntax error before 3.10

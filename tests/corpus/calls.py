@@ -297,3 +297,44 @@ def enumerate_and_zip_builtins(s):
     for i, (a, b) in enumerate(zip(s, reversed(s))):
         out.append((i, a, b))
     return out, isinstance(s, (str, bytes)), callable(s)
+
+
+_builtin_range = range
+
+
+def _count_down(*args):
+    return list(reversed(_builtin_range(*args)))
+
+
+def _install_shadows():
+    globals()["range"] = _count_down
+    globals()["len"] = lambda xs: 2
+
+
+def _remove_shadows():
+    globals().pop("range", None)
+    globals().pop("len", None)
+
+
+@cases(([5, 6, 7], False), ([5, 6, 7], True), ([], True))
+def builtins_looked_up_at_call_time(xs, shadow):
+    if shadow:
+        _install_shadows()
+    try:
+        seen = []
+        for i in range(len(xs)):
+            if i > 0:
+                seen.append(i)
+        return seen
+    finally:
+        _remove_shadows()
+
+
+@cases((4,), (0,))
+def range_passed_as_a_value(n):
+    fn, count, pair = range, enumerate, zip
+    total = 0
+    for k, (i, j) in count(pair(fn(n), fn(1, n + 1))):
+        if i % 2:
+            total += k * j
+    return total

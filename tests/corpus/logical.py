@@ -159,3 +159,23 @@ def and_assign_then_use(a, b):
     if c:
         return c * 2
     return c
+
+
+@cases((1, 2, 3), (3, 2, 1), (1, 1, 1), (0, 5, 2))
+def chained_calls_in_if(a, b, c):
+    if _log("a", a) < _log("b", b) <= _log("c", c) != _log("d", 9):
+        return "in"
+    return "out"
+
+
+@cases((1, 2, 3), (3, 2, 1))
+def chained_calls_in_while_and_ternary(a, b, c):
+    n = 0
+    while n < 3 and -1 < _log("n", n) * b <= _log("c", c) + n:
+        n += 1
+    return ("low" if 0 <= _log("a", a) < 2 else "high"), n
+
+
+@cases(([1, 2], 2), ([3], 1), ([], 0))
+def chained_membership_and_identity(xs, k):
+    return k in xs is not None, None is not k in xs, len(xs) == k >= 1

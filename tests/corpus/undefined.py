@@ -221,3 +221,42 @@ def defined_in_except_read_after_guarded_return(x):
     except ZeroDivisionError:
         d = 0
     return d
+
+
+@cases((2,), (1,), (0,))
+def except_name_deleted_after_handler(n):
+    try:
+        if n > 0:
+            raise ValueError("x")
+    except ValueError as e:
+        print("handled", e)
+    if n > 1:
+        return e
+    return n
+
+
+@cases((1,), (0,))
+def except_name_assigned_again_after_handler(n):
+    try:
+        if n:
+            raise KeyError(n)
+    except KeyError as e:
+        pass
+    e = "again"
+    return e
+
+
+@cases((1,), (0,))
+def bare_annotation_then_branch(n):
+    y: int
+    if n:
+        y = 1
+    return y
+
+
+@cases((3,), (0,))
+def bare_annotation_then_loop(n):
+    y: int
+    for i in range(n):
+        y = i
+    return y

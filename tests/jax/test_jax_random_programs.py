@@ -1,10 +1,14 @@
 """Random programs (``tests/programs.py``, the graph-friendly kind) under ``jax.jit``:
 ``jax.jit(ag.convert(f))`` must compute what ``f`` computes eagerly on the same
 concrete int32 arrays (wrap-around included), through staged ``if``/``while``/
-``for`` with ``break``/``continue``/``return`` in any mix."""
+``for`` with ``break``/``continue``/``return`` in any mix, ``try``/``finally``
+blocks that jump, and chained comparisons. ``pytest -m slow`` runs many more
+examples (see ``tests/programs.py`` and ``AUTOGRAPH_SLOW_EXAMPLES``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 
@@ -18,7 +22,9 @@ from hypothesis import strategies as st
 import autograph as ag
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from programs import load, programs  # noqa: E402
+from programs import SLOW_EXAMPLES, leaves, load, programs, same_outcome  # noqa: E402
+
+INPUTS = st.lists(st.tuples(st.integers(-4, 6), st.integers(-4, 6)), min_size=1, max_size=2)
 
 
 @pytest.fixture(scope="module")
@@ -26,17 +32,36 @@ def program_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("jax_programs")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(source=programs(for_graphs=True),
-       inputs=st.lists(st.tuples(st.integers(-4, 6), st.integers(-4, 6)), min_size=1, max_size=2))
-def test_random_program_under_jit_matches_eager(program_dir, source, inputs):
+def _outcome(run):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            result = ("return", [float(np.asarray(v)) for v in leaves(run())])
+            jax.effects_barrier()
+        except Exception as e:  # noqa: BLE001 - the exception is the outcome
+            result = ("raise", type(e), str(e))
+    return result, out.getvalue()
+
+
+def _check(program_dir, source, inputs):
     f = load(program_dir, source)
     jitted = jax.jit(ag.convert(f))
     for a, b in inputs:
         args = (jnp.int32(a), jnp.int32(b))
-        expected = f(*args)
-        actual = jitted(*args)
-        assert len(actual) == len(expected), source
-        for e, x in zip(expected, actual):
-            assert int(np.asarray(x)) == int(np.asarray(e)), (
-                f"f{(a, b)}: eager {expected}, jit {actual}\n--- program ---\n{source}")
+        expected = _outcome(lambda: f(*args))
+        actual = _outcome(lambda: jitted(*args))
+        assert same_outcome(expected, actual, source), (
+            f"f{(a, b)}: eager {expected}, jit {actual}\n--- program ---\n{source}")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=programs(for_graphs=True), inputs=INPUTS)
+def test_random_program_under_jit_matches_eager(program_dir, source, inputs):
+    _check(program_dir, source, inputs)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=programs(for_graphs=True), inputs=INPUTS)
+def test_many_random_programs_under_jit(program_dir, source, inputs):
+    _check(program_dir, source, inputs)

@@ -1,0 +1,110 @@
+"""A ``finally`` that may jump (``return``, or ``break``/``continue`` of its loop)
+is made explicit, so that the jump passes can lower its jumps to flags.
+
+Python's rule: a jump in ``finally`` replaces whatever was pending when the
+``finally`` started — a return value, a ``break`` or ``continue`` from the ``try``,
+or an exception, which is then discarded. Once jumps are flags, nothing leaves
+the ``try`` for real and a flag set in the ``finally`` cannot discard an
+exception, so the ``try`` catches it and the ``finally`` re-raises it unless it
+jumped::
+
+    try:                          pending_exc = None
+        body                      try:
+    except E:                         try:
+        handler                           body
+    finally:              ->          except E:
+        if c:                             handler
+            return 1              except BaseException as caught:
+        cleanup                       pending_exc = caught
+                                  finally:
+                                      finally_jumped = False
+                                      if c:
+                                          finally_jumped = True
+                                          return 1
+                                      cleanup
+                                      if pending_exc is not None:
+                                          if not finally_jumped:
+                                              raise pending_exc
+
+The marker (``finally_jumped``) is recorded in ``ctx.finally_markers`` for the
+outer ``try``: each jump pass saves and clears its own flag where the ``finally``
+starts, so that the ``finally`` runs as if nothing were pending, and restores it
+at the end unless the ``finally`` jumped (``flags.run_finally``).
+Runs before ``branch_exits`` and the jump passes; guarantees: every ``finally``
+that may jump belongs to a ``try`` in ``ctx.finally_markers``.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import templates, transformer
+
+from . import flags
+
+_JUMPS = (gast.Return, gast.Break, gast.Continue)
+
+
+def jumps(stmts) -> list:
+    """The jumps that leave ``stmts``: returns, and breaks and continues outside
+    the loops nested in it."""
+    return [j for stmt in stmts for kind in _JUMPS
+            if kind is gast.Return or not isinstance(stmt, flags.LOOPS)
+            for j in flags.find(stmt, kind, cross_loops=kind is gast.Return)]
+
+
+class FinallyJumps(transformer.Base):
+    def visit_Try(self, node):
+        node = self.generic_visit(node)
+        if not node.finalbody or not jumps(node.finalbody):
+            return node
+        namer = self.ctx.namer
+        marker, pending, caught = namer.new("finally_jumped"), namer.new("pending_exc"), namer.new("caught")
+        _mark(node.finalbody, marker)
+        inner = node.body
+        if node.handlers or node.orelse:
+            inner = [gast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])]
+        (outer,) = templates.replace(
+            """
+            try:
+                inner
+            except BaseException as caught:
+                pending = caught
+            finally:
+                marker = False
+                final
+                if pending is not None:
+                    if not marker:
+                        raise pending
+            """,
+            inner=inner, caught=caught, pending=pending, marker=marker, final=node.finalbody,
+        )
+        self.ctx.finally_markers[outer] = marker
+        return templates.replace("pending = None", pending=pending) + [outer]
+
+
+def _mark(stmts, marker: str) -> None:
+    """``marker = True`` before every jump that leaves ``stmts``."""
+    targets = {id(j) for j in jumps(stmts)}
+    _insert_before(stmts, targets, marker)
+
+
+def _insert_before(stmts: list, targets: set, marker: str) -> None:
+    i = 0
+    while i < len(stmts):
+        stmt = stmts[i]
+        if id(stmt) in targets:
+            stmts.insert(i, templates.replace("marker = True", marker=marker)[0])
+            i += 2
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                _insert_before(block, targets, marker)
+        for part in getattr(stmt, "handlers", []) + getattr(stmt, "cases", []):
+            _insert_before(part.body, targets, marker)
+        i += 1
+
+
+def transform(node, ctx) -> None:
+    transformer.transform_function(FinallyJumps, ctx)
