@@ -91,6 +91,13 @@ class Backend:
         """Print at every execution of the graph, with the values of staged args."""
         raise NotImplementedError(f"{self.name}: printing staged values")
 
+    def raise_(self, exc: BaseException, branch) -> None:
+        """A traced ``branch`` raised ``exc`` (the user's program did): make the
+        graph raise it when that branch runs, or raise a StagingError."""
+        from .staged_raise import cannot_raise
+
+        raise cannot_raise(self.name, exc, branch) from None
+
 
 # The backend whose trace is running, if it stages even Python-only code (the
 # graph engine sets this while tracing, so ``ag.print("x")`` prints per run).

@@ -25,6 +25,7 @@ every value a branch or loop body changes.
 
 from __future__ import annotations
 
+from . import staged_raise
 from .backends import backend_of
 
 
@@ -38,12 +39,17 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    body, orelse = _on_copies(body), _on_copies(orelse or _keep)
+    branches = staged_raise.Branches(backend)
+    body = branches.catching(_on_copies(body), 0, len(state))
+    orelse = branches.catching(_on_copies(orelse or _keep), 1, len(state))
     if shared is None:
-        return backend.if_stmt(cond, body, orelse, state, names)
-    carry = _Shared(shared, state, names)
-    out = backend.if_stmt(cond, carry.body(body), carry.body(orelse), carry.state, carry.names)
-    return carry.result(out)
+        out = backend.if_stmt(cond, body, orelse, state, names)
+    else:
+        carry = _Shared(shared, state, names)
+        out = carry.result(backend.if_stmt(cond, carry.body(body), carry.body(orelse),
+                                           carry.state, carry.names))
+    branches.check()
+    return out
 
 
 def _on_copies(fn):

@@ -39,7 +39,7 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from . import backends, errors
+from . import backends, errors, staged_raise
 from .undefined import NO_RETURN, Undefined
 
 _trace_ref = _core.trace_state_strong_ref
@@ -728,6 +728,12 @@ class JaxBackend(backends.Backend):
                   flush=flush)
 
         jax.debug.callback(emit, *[leaves[i] for i in traced])
+
+    # -- numerical code (issue 22)
+
+    def raise_(self, exc, branch):
+        """A compiled JAX function cannot raise: a branch that raises is refused."""
+        raise staged_raise.cannot_raise("jax.jit", exc, branch) from None
 
 
 backend = JaxBackend()

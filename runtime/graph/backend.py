@@ -21,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
+from .. import staged_raise
 from ..backends import Backend
+from ..staged_raise import RAISED
 from ..undefined import NO_RETURN, Undefined
-from . import trace
+from . import raising, trace
 from .ir import Block, Op, Value
 from .merge import (
     as_value,
@@ -119,6 +121,10 @@ class GraphBackend(Backend):
 
     def _merge_branches(self, name, t, f, tb, fb, outs, st, body, orelse):
         graph = st.graph
+        if t is RAISED or f is RAISED:  # the raising side takes the other's values
+            if t is f:
+                return t
+            t, f = (_raised_fill(f, graph), f) if t is RAISED else (t, _raised_fill(t, graph))
         if t.__class__ is Undefined or f.__class__ is Undefined:
             if t.__class__ is f.__class__:
                 return t
@@ -383,6 +389,15 @@ class GraphBackend(Backend):
         kwargs = {"sep": sep, "end": end, "file": file, "flush": flush}
         st.append(Op("print", None, items, kwargs, [], None, source=trace.user_source(),
                      effect=True))
+
+    # --- numerical code (issue 22): run-time raises ------------------------------------
+    def raise_(self, exc, branch):
+        """Raise ``exc`` when the graph runs this branch (``staged_raise``)."""
+        raising.record_raise(exc)
+
+
+def _raised_fill(value, graph):
+    return staged_raise.fill(value, lambda v: zeros_like(v, graph) if v.__class__ is Tensor else v)
 
 
 def _collect(item, found: list):
