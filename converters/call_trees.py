@@ -2,10 +2,12 @@
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
 Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
-except ``range``/``enumerate``/``zip``/``len``, which become their staged-aware
-twins (``ag__.range_`` ...); calls of functions of library modules when the
-callee's root name resolves statically (through the function's globals) to a
-library module such as ``numpy``; and everything with ``recursive=False``.
+except ``range``/``enumerate``/``zip``/``len`` and the numeric ``min``/``max``/
+``abs``/``round``/``int``/``float``/``bool``, which become their staged-aware twins
+(``ag__.range_`` ...); calls of functions of library modules when the callee's
+root name resolves statically (through the function's globals) to a library
+module such as ``numpy`` (but ``np.asarray``/``np.array`` go through
+``ag__.converted``, which stages them); and everything with ``recursive=False``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ import gast
 from autograph import templates, transformer
 from autograph.runtime.calls import LIBRARY_PACKAGES
 
-STAGED_BUILTINS = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_", "len": "len_"}
+STAGED_BUILTINS = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_", "len": "len_",
+                   "min": "min_", "max": "max_", "abs": "abs_", "round": "round_",
+                   "int": "int_", "float": "float_", "bool": "bool_"}
+# Library functions that take staged values apart (``np.asarray``): called through
+# ``ag__.converted``, which stages them (``runtime.numeric_builtins``).
+STAGED_LIBRARY = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
 
 
 class CallTrees(transformer.Base):
@@ -29,7 +36,10 @@ class CallTrees(transformer.Base):
             if func.id in STAGED_BUILTINS:
                 node.func = templates.replace_expr(f"ag__.{STAGED_BUILTINS[func.id]}")
             return node
-        if _is_runtime_call(func) or not self.ctx.recursive or self._is_library(func):
+        if _is_runtime_call(func) or not self.ctx.recursive:
+            return node
+        if self._is_library(func) and not (isinstance(func, gast.Attribute)
+                                           and func.attr in STAGED_LIBRARY):
             return node
         node.func = templates.replace_expr("ag__.converted(func)", func=func)
         return node

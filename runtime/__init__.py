@@ -11,6 +11,7 @@ from .control_flow import assert_stmt, for_stmt, if_stmt, while_stmt
 from .expressions import and_, and_cond, if_exp, not_, or_, or_cond
 from . import calls
 from .mode import mode, staging
+from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "assert_stmt", "for_stmt", "if_stmt", "while_stmt",
     "and_", "and_cond", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
+    "abs_", "bool_", "float_", "int_", "max_", "min_", "round_",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
 

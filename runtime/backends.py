@@ -98,6 +98,11 @@ class Backend:
 
         raise cannot_raise(self.name, exc, branch) from None
 
+    def numeric(self, name: str, args, kwargs):
+        """``min``/``max``/``abs``/``round``/``int``/``float``/``bool``, ``math.<f>``,
+        ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
+        raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
+
 
 # The backend whose trace is running, if it stages even Python-only code (the
 # graph engine sets this while tracing, so ``ag.print("x")`` prints per run).

@@ -18,6 +18,8 @@ import sysconfig
 import types
 from typing import Callable, Optional
 
+from .numeric_builtins import staged_version
+
 _converter: Optional[Callable] = None
 _cache: dict = {}
 converted_codes: set = set()  # code objects produced by conversion: called as they are
@@ -49,6 +51,10 @@ def converted(f):
 
 
 def _resolve(f):
+    staged = staged_version(f)  # builtins, math, np.asarray on staged values (issue 22)
+    if staged is not None:
+        _cache[f] = staged
+        return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)
         return f if func is f.__func__ else types.MethodType(func, f.__self__)

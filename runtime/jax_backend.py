@@ -735,6 +735,11 @@ class JaxBackend(backends.Backend):
         """A compiled JAX function cannot raise: a branch that raises is refused."""
         raise staged_raise.cannot_raise("jax.jit", exc, branch) from None
 
+    def numeric(self, name, args, kwargs):
+        from . import jax_numeric
+
+        return jax_numeric.numeric(name, args, kwargs)
+
 
 backend = JaxBackend()
 backends.register(backend)

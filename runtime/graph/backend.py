@@ -25,7 +25,7 @@ from .. import staged_raise
 from ..backends import Backend
 from ..staged_raise import RAISED
 from ..undefined import NO_RETURN, Undefined
-from . import raising, trace
+from . import numeric, raising, trace
 from .ir import Block, Op, Value
 from .merge import (
     as_value,
@@ -394,6 +394,9 @@ class GraphBackend(Backend):
     def raise_(self, exc, branch):
         """Raise ``exc`` when the graph runs this branch (``staged_raise``)."""
         raising.record_raise(exc)
+
+    def numeric(self, name, args, kwargs):
+        return numeric.numeric(name, args, kwargs)
 
 
 def _raised_fill(value, graph):
