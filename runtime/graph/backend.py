@@ -25,7 +25,7 @@ from .. import staged_raise
 from ..backends import Backend
 from ..staged_raise import RAISED
 from ..undefined import NO_RETURN, Undefined
-from . import numeric, raising, trace
+from . import numeric, raising, trace, writes
 from .ir import Block, Op, Value
 from .merge import (
     as_value,
@@ -38,7 +38,7 @@ from .merge import (
     unflatten,
     zeros_like,
 )
-from .tensor import Tensor, setitem
+from .tensor import Tensor
 
 
 class GraphRange:
@@ -371,9 +371,7 @@ class GraphBackend(Backend):
         return len(value)
 
     def setitem(self, target, index, value):
-        if target.__class__ is Tensor:
-            return setitem(target, index, value)
-        raise TypeError(f"autograph.function: cannot assign into {describe(target)} here")
+        return writes.setitem(target, index, value)
 
     def assert_stmt(self, cond, message):
         st = trace.current()

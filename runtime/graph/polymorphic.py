@@ -26,7 +26,7 @@ from .. import backends, staged_raise
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import messages, trace
+from . import messages, trace, writes
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, type_str
@@ -231,9 +231,15 @@ class Function:
         escaped = escaped_value(graph)
         if escaped is not None:
             raise messages.escaped_value(*escaped)
+        written = writes.argument_writes(graph)  # arrays the function wrote into
+        if written:
+            graph.outputs = (graph.outputs, tuple(final for _, final in written))
         optimize(graph)
-        concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, self._param_names,
-                                    self._name, layout)
+        fn = compile_graph(graph, layout)
+        if written:
+            graph.outputs = graph.outputs[0]
+            fn = writes.with_writes(fn, layout, written)
+        concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)
         self._concrete.append(concrete)
         self._note_retrace(args)
         return concrete

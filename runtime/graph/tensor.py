@@ -14,6 +14,9 @@ that says what to do instead.
 
 Item assignment ``t[i] = v`` records an update and points this handle at the new
 value, so every Python reference to the handle sees it, as with a NumPy array.
+Converted code's ``ag__.setitem`` does the same where the handle was made in the
+block being traced, and otherwise (a branch writing into an array from outside it)
+returns a new handle that the branch carries out (see ``graph.writes``).
 """
 
 from __future__ import annotations
@@ -28,12 +31,15 @@ from .trace import current, record, stand_in, to_value, user_source
 class Tensor:
     """A symbolic array of a graph being traced."""
 
-    __slots__ = ("__weakref__", "_graph", "_value")
+    __slots__ = ("__weakref__", "_block", "_graph", "_value")
     __array_priority__ = 1000
 
     def __init__(self, value: Value, graph):
         self._value = value
         self._graph = graph
+        state = current()
+        # The block this handle was made in: item assignment may update it in place there.
+        self._block = state.blocks[-1] if state is not None and state.graph is graph else None
 
     # --- static properties ----------------------------------------------------------
     @property
@@ -148,6 +154,13 @@ class Tensor:
     def __setitem__(self, index, value):
         updated = setitem(self, index, value)
         self._value = updated._value
+
+    def _updatable(self) -> bool:
+        """True if item assignment may update this handle in place, as NumPy updates
+        an array: it was made in the block being traced (the function's body for its
+        arguments), so every Python reference to it is in that block's code too."""
+        state = current()
+        return (self._block or state.graph.body) is state.blocks[-1]
 
     # --- methods ----------------------------------------------------------------------
     def __getattr__(self, name):
