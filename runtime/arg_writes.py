@@ -27,7 +27,8 @@ class Written:
         self.filename, self.lineno = frame.f_code.co_filename, frame.f_lineno
 
 
-def _user_frames(frame):
+def user_frames(frame):
+    """The frames of converted user functions from ``frame`` outwards."""
     while frame is not None:
         code = frame.f_code
         if code in calls.converted_codes and not _GENERATED.match(code.co_name) \
@@ -38,7 +39,7 @@ def _user_frames(frame):
 
 def written_argument(target, depth: int = 2):
     """The ``Written`` argument ``target`` is, or None."""
-    frames = list(_user_frames(sys._getframe(depth)))
+    frames = list(user_frames(sys._getframe(depth)))
     for i, frame in enumerate(frames):
         code = frame.f_code
         n = code.co_argcount + code.co_kwonlyargcount

@@ -39,7 +39,7 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from . import backends, errors, staged_raise
+from . import backends, choices, errors, staged_raise
 from .undefined import NO_RETURN, Undefined
 
 _trace_ref = _core.trace_state_strong_ref
@@ -269,6 +269,11 @@ class _BranchPlan:
             else:
                 f_tree, f_leaves = t_tree, [_filler(x) for x in t_leaves]
         if t_tree != f_tree:
+            none_error = choices.none_on_one_side(
+                name, where_fn, jax.tree_util.tree_unflatten(t_tree, t_leaves),
+                jax.tree_util.tree_unflatten(f_tree, f_leaves))
+            if none_error is not None:
+                raise none_error
             raise errors.branch_mismatch(name, where_fn, _describe_spec((t_tree, t_leaves)),
                                          _describe_spec((f_tree, f_leaves)))
         joined = []

@@ -25,7 +25,7 @@ from .. import staged_raise
 from ..backends import Backend
 from ..staged_raise import RAISED
 from ..undefined import NO_RETURN, Undefined
-from . import numeric, raising, trace, writes
+from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
 from .merge import (
     as_value,
@@ -134,6 +134,7 @@ class GraphBackend(Backend):
             if t is f or (t is None or f is None):
                 return None if t is None or f is None else t
             t, f = (zeros_like(f, graph), f) if t is NO_RETURN else (t, zeros_like(t, graph))
+        t, f = maybe_none.pair(name, t, f, graph)  # None on one side, an array on the other
         t_leaves, f_leaves = [], []
         t_tree, f_tree = flatten(t, t_leaves), flatten(f, f_leaves)
         if not same_structure(t_tree, f_tree):

@@ -26,7 +26,7 @@ from .. import backends, staged_raise
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import messages, trace, writes
+from . import maybe_none, messages, trace, writes
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, type_str
@@ -227,18 +227,21 @@ class Function:
         finally:
             backends.tracing_backend = saved
             trace.pop()
+        result, none_paths = maybe_none.boundary(result)  # outputs that may be None
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)
         if escaped is not None:
             raise messages.escaped_value(*escaped)
         written = writes.argument_writes(graph)  # arrays the function wrote into
-        if written:
-            graph.outputs = (graph.outputs, tuple(final for _, final in written))
+        extras = written or none_paths
+        if extras:
+            graph.outputs = (graph.outputs, trace.to_value(tuple(f for _, f in none_paths), state),
+                             tuple(final for _, final in written))
         optimize(graph)
         fn = compile_graph(graph, layout)
-        if written:
+        if extras:
             graph.outputs = graph.outputs[0]
-            fn = writes.with_writes(fn, layout, written)
+            fn = writes.with_extras(fn, layout, written, none_paths)
         concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)
         self._concrete.append(concrete)
         self._note_retrace(args)

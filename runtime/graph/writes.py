@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..arg_writes import cannot_write, written_argument
+from . import maybe_none
 from .ir import Value
 from .raising import raise_copy
 from .tensor import Tensor
@@ -103,20 +104,22 @@ def _raises(block) -> bool:
     return any(op.kind == "call" and op.target is raise_copy for op in block.ops)
 
 
-def with_writes(fn, layout, written: list):
-    """``fn`` (the compiled graph, returning ``(outputs, finals)``) that copies each final
-    value into the caller's argument array and returns the outputs."""
+def with_extras(fn, layout, written: list, none_paths: list):
+    """``fn`` (the compiled graph, returning ``(outputs, None flags, final argument
+    values)``) that copies each final value into the caller's argument array, and
+    rebuilds each ``None`` whose flag is set (``maybe_none``)."""
     places = [next((i, eval(f"lambda a: a{access}"))  # noqa: S307 - our own accessor
                    for i, leaves in enumerate(layout) for access, leaf in leaves if leaf is value)
               for value, _ in written]
+    paths = [path for path, _ in none_paths]
 
     def run(*args):
-        out, finals = fn(*args)
+        out, flags, finals = fn(*args)
         for (i, get), final in zip(places, finals):
             dest = get(args[i])
             if isinstance(dest, np.ndarray):
                 np.copyto(dest, final, casting="unsafe")
-        return out
+        return maybe_none.rebuild(out, paths, flags) if paths else out
 
     run.__autograph_source__ = getattr(fn, "__autograph_source__", None)
     return run

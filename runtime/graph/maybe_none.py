@@ -1,0 +1,181 @@
+"""Values that are ``None`` on some staged paths (issue 22.5), on the NumPy engine.
+
+A graph holds arrays, never ``None``; but a function's boundary can rebuild it. When
+a staged ``if`` gives a variable ``None`` in one branch and an array (or a number)
+in the other, the variable becomes a ``MaybeNone``: a run-time flag (True where it
+is ``None``) and a placeholder value of the other branch's type. Both are ordinary
+graph values, carried and joined like any other pair of leaves. At the function's
+boundary (``boundary``), an output that is a ``MaybeNone`` comes back as ``None``
+exactly when its flag is set, so the caller sees what eager Python would return.
+
+Inside the function ``x is None`` / ``x is not None`` on it is a staged test (the
+converter routes these tests to ``ag__.is_none``); anything else done with it —
+arithmetic, comparisons, indexing — is a StagingError naming the variable.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .. import errors
+from . import trace
+from .ir import Block, Op, source_line, source_text
+from .raising import raise_copy
+from .tensor import Tensor
+from .merge import is_arraylike, zeros_like
+
+
+def _refuse(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"'{self.name}' is None on some paths of a staged if and an array on others, so "
+        f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
+        f"None', returned, and used in arithmetic and ordering comparisons (which raise "
+        f"Python's TypeError when the graph runs and it is None), but not here. Test it "
+        f"first and use it only where it is not None, or give it an array value (e.g. "
+        f"np.nan) instead of None.")
+
+
+class MaybeNone(NamedTuple):
+    """``None`` when ``flag`` is true at run time, else ``value``."""
+
+    flag: Any
+    value: Any
+    name: str
+
+    def is_none(self):
+        return self.flag
+
+
+def _type_name(obj) -> str:
+    """How Python's TypeError names the type of ``obj`` as eager code would hold it."""
+    if obj.__class__ is Tensor:
+        value = obj._value
+        if value.weak:
+            return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[value.dtype.kind]
+        return "numpy.ndarray" if value.shape else f"numpy.{value.dtype.type.__name__}"
+    cls = type(obj)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+
+
+def _raise_if_none(maybe: MaybeNone, exc: Exception) -> None:
+    """When the graph runs and ``maybe`` is None, raise ``exc`` (eager Python would)."""
+    st = trace.current()
+    flag = trace.to_value(maybe.flag, st)
+    raising = Block()
+    raising.ops.append(Op("call", raise_copy, (exc,), {}, [], None, source=trace.user_source(),
+                          effect=True))
+    st.append(Op("cond", None, (flag,), {}, [], None, {"true": raising, "false": Block()},
+                 source=trace.user_source()))
+
+
+def _binary(symbol: str, reverse: bool, compare: bool):
+    def op(self, other):
+        if other.__class__ is MaybeNone:
+            _refuse(self)
+        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+        if compare:
+            text = f"'{symbol}' not supported between instances of '{names[0]}' and '{names[1]}'"
+        else:
+            text = f"unsupported operand type(s) for {symbol}: '{names[0]}' and '{names[1]}'"
+        _raise_if_none(self, TypeError(text))
+        fn = trace.BINARY[symbol]
+        return fn(other, self.value) if reverse else fn(self.value, other)
+    return op
+
+
+def _unary(symbol: str):
+    def op(self):
+        text = ("bad operand type for abs(): 'NoneType'" if symbol == "abs"
+                else f"bad operand type for unary {symbol}: 'NoneType'")
+        _raise_if_none(self, TypeError(text))
+        return trace.UNARY[symbol](self.value)
+    return op
+
+
+for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
+                       ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("@", "matmul")]:
+    setattr(MaybeNone, f"__{_name}__", _binary(_symbol, False, False))
+    setattr(MaybeNone, f"__r{_name}__", _binary(_symbol, True, False))
+for _symbol, _name in [("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")]:
+    setattr(MaybeNone, f"__{_name}__", _binary(_symbol, False, True))
+for _symbol, _name in [("-", "neg"), ("+", "pos"), ("abs", "abs")]:
+    setattr(MaybeNone, f"__{_name}__", _unary(_symbol))
+for _name in ("and", "or", "xor", "lshift", "rshift", "invert", "bool", "float", "int", "index",
+              "array", "array_ufunc", "array_function"):
+    setattr(MaybeNone, f"__{_name}__", _refuse)
+MaybeNone.__getattr__ = _refuse
+MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None is not
+MaybeNone.__hash__ = object.__hash__
+
+
+def _maybe(obj) -> bool:
+    return obj.__class__ is MaybeNone
+
+
+def _valued(obj) -> bool:
+    return is_arraylike(obj) or _maybe(obj)
+
+
+def pair(name: str, t, f, graph):
+    """``t`` and ``f`` with every leaf that is None on one side and an array on the
+    other (or a MaybeNone on either) turned into MaybeNones on both sides."""
+    if (t is None and _valued(f)) or (f is None and _valued(t)) or (
+            _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
+        return _as_maybe(t, f, name, graph), _as_maybe(f, t, name, graph)
+    if t.__class__ is f.__class__ and t.__class__ in (tuple, list) and len(t) == len(f):
+        pairs = [pair(f"{name}[{i}]", a, b, graph) for i, (a, b) in enumerate(zip(t, f))]
+        return t.__class__(p[0] for p in pairs), f.__class__(p[1] for p in pairs)
+    if t.__class__ is dict and f.__class__ is dict and t.keys() == f.keys():
+        pairs = {k: pair(f"{name}[{k!r}]", t[k], f[k], graph) for k in t}
+        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+    return t, f
+
+
+def _as_maybe(side, other, name, graph) -> MaybeNone:
+    if _maybe(side):
+        return MaybeNone(side.flag, side.value, name)
+    if side is None:
+        model = other.value if _maybe(other) else other
+        return MaybeNone(True, zeros_like(model, graph), name)
+    return MaybeNone(False, side, name)
+
+
+# --- the boundary ---------------------------------------------------------------------
+
+def boundary(result):
+    """``(result without MaybeNones, [(path, flag)])``: each MaybeNone replaced by its
+    value, and where it was with its flag, to rebuild ``None`` after a run."""
+    found: list = []
+
+    def strip(obj, path):
+        if _maybe(obj):
+            found.append((path, obj.flag))
+            return obj.value
+        if obj.__class__ in (tuple, list):
+            return obj.__class__(strip(x, path + (i,)) for i, x in enumerate(obj))
+        if obj.__class__ is dict:
+            return {k: strip(v, path + (k,)) for k, v in obj.items()}
+        return obj
+
+    return strip(result, ()), found
+
+
+def rebuild(out, paths, flags):
+    """The run's outputs with None where a MaybeNone's flag was set."""
+    for path, flag in zip(paths, flags):
+        if flag:
+            out = _put(out, path, None)
+    return out
+
+
+def _put(obj, path, value):
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if obj.__class__ is dict:
+        return {**obj, head: _put(obj[head], rest, value)}
+    items = list(obj)
+    items[head] = _put(items[head], rest, value)
+    return obj.__class__(items)
