@@ -25,7 +25,7 @@ STAGED_BUILTINS = {"range": "range_", "enumerate": "enumerate_", "zip": "zip_", 
                    "int": "int_", "float": "float_", "bool": "bool_"}
 # Library functions that take staged values apart (``np.asarray``): called through
 # ``ag__.converted``, which stages them (``runtime.numeric_builtins``).
-STAGED_LIBRARY = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+STAGED_LIBRARY = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "errstate"})
 
 
 class CallTrees(transformer.Base):

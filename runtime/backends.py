@@ -103,6 +103,12 @@ class Backend:
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
 
+    def errstate(self, args, kwargs):
+        """``np.errstate(*args, **kwargs)`` while this backend traces."""
+        import numpy as np
+
+        return np.errstate(*args, **kwargs)
+
 
 # The backend whose trace is running, if it stages even Python-only code (the
 # graph engine sets this while tracing, so ``ag.print("x")`` prints per run).

@@ -53,7 +53,10 @@ def converted(f):
 def _resolve(f):
     staged = staged_version(f)  # builtins, math, np.asarray on staged values (issue 22)
     if staged is not None:
-        _cache[f] = staged
+        try:
+            _cache[f] = staged
+        except TypeError:  # a bound method of an unhashable object
+            pass
         return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)

@@ -18,7 +18,10 @@ with NumPy's dtype rules:
   (the NumPy engine: same value, same ``ValueError: math domain error``), else the
   framework's elementwise twin (JAX: ``jnp.sqrt`` of a negative is NaN);
 - ``np.asarray`` / ``np.array`` of a staged array stay in the graph; of a (nested)
-  list or tuple holding staged values they are a stack.
+  list or tuple holding staged values they are a stack;
+- ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
+  under those settings (``Backend.errstate``);
+- ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import math
 
 import numpy as np
 
+from . import backends, errors
+from .arg_writes import user_line
 from .backends import backend_of, first_backend
 
 # math function -> the Python type of its result
@@ -105,12 +110,43 @@ for _name, _fn in BUILTINS.items():
     _STAGED[_fn] = globals()[_name + "_"]
 
 
+def errstate_(*args, **kwargs):
+    """``np.errstate``: under a backend that stages even Python-only code (the NumPy
+    engine), a context whose floating-point settings the graph's ops run under."""
+    backend = backends.tracing_backend
+    if backend is None:
+        return np.errstate(*args, **kwargs)
+    return backend.errstate(args, kwargs)
+
+
+_STAGED[np.errstate] = errstate_
+
+
+def _dict_get(method):
+    def get(key, *default):
+        if backend_of(key) is not None:
+            where = user_line()
+            at = f" at {where[0]}:{where[1]}" if where else ""
+            raise errors.StagingError(
+                f"dict.get with a staged key{at} ({key!r}): the key is only known when the graph "
+                f"runs, and a graph cannot look it up in a Python dict. Use a Python key, or "
+                f"keep the values in an array and index it with the staged value.")
+        return method(key, *default)
+
+    return get
+
+
 def staged_version(f):
     """What converted code calls for ``f`` when ``f`` is one of these functions, else None."""
+    if f.__class__ is _BUILTIN_METHOD and f.__self__.__class__ is dict and f.__name__ == "get":
+        return _dict_get(f)
     try:
         return _STAGED.get(f)
     except TypeError:  # unhashable
         return None
+
+
+_BUILTIN_METHOD = type({}.get)
 
 
 def python_min_max(name: str, args, kwargs):

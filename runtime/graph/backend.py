@@ -397,6 +397,9 @@ class GraphBackend(Backend):
     def numeric(self, name, args, kwargs):
         return numeric.numeric(name, args, kwargs)
 
+    def errstate(self, args, kwargs):
+        return numeric.GraphErrstate(args, kwargs)
+
 
 def _raised_fill(value, graph):
     return staged_raise.fill(value, lambda v: zeros_like(v, graph) if v.__class__ is Tensor else v)

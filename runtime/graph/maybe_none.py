@@ -1,4 +1,5 @@
-"""Values that are ``None`` on some staged paths (issue 22.5), on the NumPy engine.
+"""Values that are ``None`` on some staged paths (issue 22.5), and strings chosen by a
+staged condition (22.7), on the NumPy engine.
 
 A graph holds arrays, never ``None``; but a function's boundary can rebuild it. When
 a staged ``if`` gives a variable ``None`` in one branch and an array (or a number)
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .. import errors
 from . import trace
 from .ir import Block, Op, source_line, source_text
@@ -25,11 +28,17 @@ from .tensor import Tensor
 from .merge import is_arraylike, zeros_like
 
 
+def _label(name: str) -> str:
+    """A variable in quotes; a value the converter named (``<conditional expression>``)
+    as a phrase."""
+    return f"the {name.strip('<>')}" if name.startswith("<") else f"'{name}'"
+
+
 def _refuse(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"'{self.name}' is None on some paths of a staged if and an array on others, so "
+        f"{_label(self.name)} is None on some paths of a staged if and an array on others, so "
         f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
         f"None', returned, and used in arithmetic and ordering comparisons (which raise "
         f"Python's TypeError when the graph runs and it is None), but not here. Test it "
@@ -110,8 +119,46 @@ MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None i
 MaybeNone.__hash__ = object.__hash__
 
 
+class Choice(NamedTuple):
+    """A string chosen by a staged condition: ``options[index]`` at run time."""
+
+    index: Any
+    options: tuple
+    name: str
+
+
+def _refuse_choice(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{_label(self.name)} is a string chosen by a staged condition (one of "
+        f"{', '.join(map(repr, self.options))}); a graph holds arrays, not strings, so inside "
+        f"the function it can only be returned. Test the condition itself instead (or keep "
+        f"a boolean array next to the string).")
+
+
+for _name in ("add", "radd", "mod", "mul", "rmul", "eq", "ne", "lt", "le", "gt", "ge", "bool",
+              "hash", "contains", "format", "str"):
+    setattr(Choice, f"__{_name}__", _refuse_choice)
+Choice.__getattr__ = _refuse_choice
+
+
 def _maybe(obj) -> bool:
     return obj.__class__ is MaybeNone
+
+
+def _text(obj) -> bool:
+    return obj.__class__ is str or obj.__class__ is Choice
+
+
+def _as_choice(side, options, name, graph):
+    if side.__class__ is str:
+        return Choice(options.index(side), options, name)
+    if side.options == options:
+        return Choice(side.index, options, name)
+    table = np.array([options.index(o) for o in side.options], np.int64)
+    return Choice(Tensor(trace.to_value(table, trace.current()), graph)[side.index]
+                  if side.index.__class__ is Tensor else int(table[side.index]), options, name)
 
 
 def _valued(obj) -> bool:
@@ -121,6 +168,10 @@ def _valued(obj) -> bool:
 def pair(name: str, t, f, graph):
     """``t`` and ``f`` with every leaf that is None on one side and an array on the
     other (or a MaybeNone on either) turned into MaybeNones on both sides."""
+    if _text(t) and _text(f) and t is not f and not (t.__class__ is str is f.__class__ and t == f):
+        options = tuple(dict.fromkeys([*(t.options if t.__class__ is Choice else (t,)),
+                                       *(f.options if f.__class__ is Choice else (f,))]))
+        return _as_choice(t, options, name, graph), _as_choice(f, options, name, graph)
     if (t is None and _valued(f)) or (f is None and _valued(t)) or (
             _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
         return _as_maybe(t, f, name, graph), _as_maybe(f, t, name, graph)
@@ -145,14 +196,19 @@ def _as_maybe(side, other, name, graph) -> MaybeNone:
 # --- the boundary ---------------------------------------------------------------------
 
 def boundary(result):
-    """``(result without MaybeNones, [(path, flag)])``: each MaybeNone replaced by its
-    value, and where it was with its flag, to rebuild ``None`` after a run."""
+    """``(result without MaybeNones and Choices, [(path, how, value)])``: each replaced
+    (a MaybeNone by its value, a Choice by None), and where it was, with the graph value
+    that rebuilds it after a run: a MaybeNone's flag (``how`` None), a Choice's index
+    (``how``: its options)."""
     found: list = []
 
     def strip(obj, path):
         if _maybe(obj):
-            found.append((path, obj.flag))
+            found.append((path, None, obj.flag))
             return obj.value
+        if obj.__class__ is Choice:
+            found.append((path, obj.options, obj.index))
+            return None
         if obj.__class__ in (tuple, list):
             return obj.__class__(strip(x, path + (i,)) for i, x in enumerate(obj))
         if obj.__class__ is dict:
@@ -162,10 +218,13 @@ def boundary(result):
     return strip(result, ()), found
 
 
-def rebuild(out, paths, flags):
-    """The run's outputs with None where a MaybeNone's flag was set."""
-    for path, flag in zip(paths, flags):
-        if flag:
+def rebuild(out, places, values):
+    """The run's outputs with None where a MaybeNone's flag was set, and each Choice's
+    string; ``places`` are the ``(path, how)`` of ``boundary``."""
+    for (path, how), value in zip(places, values):
+        if how is not None:
+            out = _put(out, path, how[int(value)])
+        elif value:
             out = _put(out, path, None)
     return out
 

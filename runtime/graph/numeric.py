@@ -98,3 +98,60 @@ def asarray(which: str, obj, dtype=None, **kwargs):
         return result.astype(dtype)
     return result
 
+
+
+# --- np.errstate ------------------------------------------------------------------------
+
+_saved: list = []  # settings to restore, one per errstate block the running graph is in
+
+
+def errstate_enter(*args, **kwargs) -> None:
+    """Run-time: enter an ``np.errstate`` block of the graph."""
+    state = np.errstate(*args, **kwargs)
+    state.__enter__()
+    _saved.append(state)
+
+
+def errstate_exit() -> None:
+    _saved.pop().__exit__(None, None, None)
+
+
+def uses_errstate(graph) -> bool:
+    def visit(block):
+        return any(op.target is errstate_enter or any(map(visit, op.blocks.values()))
+                   for op in block.ops)
+    return visit(graph.body)
+
+
+def errstate_guard(fn):
+    """``fn`` that leaves NumPy's settings as they were even when an op raised inside an
+    errstate block (which then never reached its exit)."""
+    def run(*args):
+        depth = len(_saved)
+        try:
+            return fn(*args)
+        finally:
+            while len(_saved) > depth:
+                errstate_exit()
+
+    return run
+
+
+class GraphErrstate:
+    """``with np.errstate(...)`` while tracing: ops recorded inside run under it."""
+
+    def __init__(self, args, kwargs) -> None:
+        self.args, self.kwargs = args, kwargs
+        self.tracing = np.errstate(*args, **kwargs)
+
+    def __enter__(self):
+        trace.current().append(Op("call", errstate_enter, self.args, self.kwargs, [], None,
+                                  source=trace.user_source(), effect=True))
+        self.tracing.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.tracing.__exit__(*exc)
+        trace.current().append(Op("call", errstate_exit, (), {}, [], None,
+                                  source=trace.user_source(), effect=True))
+        return False

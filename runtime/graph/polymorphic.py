@@ -26,7 +26,7 @@ from .. import backends, staged_raise
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import maybe_none, messages, trace, writes
+from . import maybe_none, messages, numeric, trace, writes
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, type_str
@@ -235,13 +235,15 @@ class Function:
         written = writes.argument_writes(graph)  # arrays the function wrote into
         extras = written or none_paths
         if extras:
-            graph.outputs = (graph.outputs, trace.to_value(tuple(f for _, f in none_paths), state),
+            graph.outputs = (graph.outputs, trace.to_value(tuple(v for _, _, v in none_paths), state),
                              tuple(final for _, final in written))
         optimize(graph)
         fn = compile_graph(graph, layout)
         if extras:
             graph.outputs = graph.outputs[0]
             fn = writes.with_extras(fn, layout, written, none_paths)
+        if numeric.uses_errstate(graph):
+            fn = numeric.errstate_guard(fn)
         concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)
         self._concrete.append(concrete)
         self._note_retrace(args)

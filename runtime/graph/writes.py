@@ -108,18 +108,18 @@ def with_extras(fn, layout, written: list, none_paths: list):
     """``fn`` (the compiled graph, returning ``(outputs, None flags, final argument
     values)``) that copies each final value into the caller's argument array, and
     rebuilds each ``None`` whose flag is set (``maybe_none``)."""
-    places = [next((i, eval(f"lambda a: a{access}"))  # noqa: S307 - our own accessor
+    targets = [next((i, eval(f"lambda a: a{access}"))  # noqa: S307 - our own accessor
                    for i, leaves in enumerate(layout) for access, leaf in leaves if leaf is value)
               for value, _ in written]
-    paths = [path for path, _ in none_paths]
+    places = [(path, how) for path, how, _ in none_paths]
 
     def run(*args):
         out, flags, finals = fn(*args)
-        for (i, get), final in zip(places, finals):
+        for (i, get), final in zip(targets, finals):
             dest = get(args[i])
             if isinstance(dest, np.ndarray):
                 np.copyto(dest, final, casting="unsafe")
-        return maybe_none.rebuild(out, paths, flags) if paths else out
+        return maybe_none.rebuild(out, places, flags) if places else out
 
     run.__autograph_source__ = getattr(fn, "__autograph_source__", None)
     return run
