@@ -2,14 +2,14 @@
 
     x is None        ->  ag__.is_none(x)
     x is not None    ->  ag__.is_not_none(x)
-    ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab assigned a list or tuple display)
+    ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
 
 ``is`` cannot be overloaded, and a Python list cannot be indexed by a staged value;
 the runtime (``runtime.choices``) answers both as Python does on Python values, and
 with a graph op where a value is staged: the run-time flag of a value that is None
 on some staged paths, a select among the stacked items of the list.
-Guarantees: only ``is None`` comparisons with one operator and loads from names
-assigned a list or tuple display are rewritten.
+Guarantees: only ``is None`` comparisons with one operator, and loads from local
+names (parameters included) indexed by a name or a computed expression, are rewritten.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from __future__ import annotations
 import gast
 
 from autograph import templates, transformer, trees
+
+# Indexes that may be staged values: a name, or an expression computing one.
+_CHOOSERS = (gast.Name, gast.IfExp, gast.BinOp, gast.Call)
 
 
 class StagedChoices(transformer.Base):
@@ -39,8 +42,8 @@ class StagedChoices(transformer.Base):
     def visit_Subscript(self, node):
         node = self.generic_visit(node)
         if (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
-                and node.value.id in self.sequences
-                and not isinstance(node.slice, (gast.Slice, gast.Constant, gast.Tuple))):
+                and (node.value.id in self.sequences or node.value.id in self.ctx.locals)
+                and isinstance(node.slice, _CHOOSERS)):
             return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
                                           index=node.slice,
                                           label=templates.constant(node.value.id))

@@ -44,6 +44,8 @@ def numeric(name: str, args, kwargs):
         return best
     if name == "abs":
         return jnp.abs(args[0])
+    if name in ("where", "logical_or"):
+        return getattr(jnp, name)(*args)
     if name == "round":
         x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
         if ndigits is not None:

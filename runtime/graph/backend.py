@@ -155,6 +155,8 @@ class GraphBackend(Backend):
                     va = coerce(va, vb.dtype, tb, graph)
                 elif vb.weak and not va.weak and (va.dtype == vb.dtype or castable(vb, va.dtype)):
                     vb = coerce(vb, va.dtype, fb, graph)
+                elif va.weak and vb.weak and va.dtype.kind != "b" and vb.dtype.kind != "b":
+                    va, vb = numeric.weak_join(va, vb, tb, fb, graph)  # int and float: a float
                 else:
                     raise errors.branch_mismatch(name, body, describe(a), describe(b))
             shape = join_shapes(va.shape, vb.shape)

@@ -22,6 +22,8 @@ def numeric(name: str, args, kwargs):
         return _round(*args, **kwargs)
     if name in ("int", "float", "bool"):
         return trace.record("pycast", name, args, weak_result=True)
+    if name in ("where", "logical_or"):
+        return getattr(np, name)(*args)
     if name.startswith("math."):
         return _math(name[5:], args, kwargs)
     if name in ("numpy.asarray", "numpy.array"):
@@ -155,3 +157,21 @@ class GraphErrstate:
         trace.current().append(Op("call", errstate_exit, (), {}, [], None,
                                   source=trace.user_source(), effect=True))
         return False
+
+
+def weak_join(a: Value, b: Value, ta, fb, graph):
+    """Two Python numbers of different kinds (a staged branch gives ``1`` on one side and
+    ``0.5`` on the other): both become the wider Python type, as ``1 + 0.5`` would."""
+    dtype = np.result_type(a.dtype, b.dtype)
+    return _weak_cast(a, dtype, ta, graph), _weak_cast(b, dtype, fb, graph)
+
+
+def _weak_cast(value: Value, dtype, block, graph) -> Value:
+    if value.dtype == dtype:
+        return value
+    py = {"i": int, "u": int, "f": float, "c": complex}[np.dtype(dtype).kind]
+    if value.const is not None:
+        return graph.new_value(dtype, (), weak=True, const=py(value.const))
+    out = graph.new_value(dtype, (), weak=True)
+    block.ops.append(Op("pycast", py.__name__, (value,), {}, [out], out))
+    return out

@@ -233,6 +233,8 @@ class Function:
         if escaped is not None:
             raise messages.escaped_value(*escaped)
         written = writes.argument_writes(graph)  # arrays the function wrote into
+        written = list(zip(writes.argument_writers(layout, written), (f for _, f in written)))
+        written += writes.item_writes(traced, layout, state)
         extras = written or none_paths
         if extras:
             graph.outputs = (graph.outputs, trace.to_value(tuple(v for _, _, v in none_paths), state),
@@ -241,7 +243,7 @@ class Function:
         fn = compile_graph(graph, layout)
         if extras:
             graph.outputs = graph.outputs[0]
-            fn = writes.with_extras(fn, layout, written, none_paths)
+            fn = writes.with_extras(fn, [w for w, _ in written], none_paths)
         if numeric.uses_errstate(graph):
             fn = numeric.errstate_guard(fn)
         concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)

@@ -95,14 +95,12 @@ class Tensor:
 
     # --- NumPy's dispatch protocols -------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if kwargs.get("out") is not None:
-            raise TypeError(messages.out_argument(f"numpy.{ufunc.__name__}"))
-        kwargs.pop("out", None)
+        out = _out_handle(kwargs, f"numpy.{ufunc.__name__}")
         if method == "__call__":
-            return record("call", ufunc, inputs, kwargs)
+            return _into(out, record("call", ufunc, inputs, kwargs))
         if method == "at":
             raise TypeError(messages.in_place(f"numpy.{ufunc.__name__}.at"))
-        return record("call", getattr(ufunc, method), inputs, kwargs)
+        return _into(out, record("call", getattr(ufunc, method), inputs, kwargs))
 
     def __array_function__(self, func, types, args, kwargs):
         static = _STATIC.get(func)
@@ -110,10 +108,10 @@ class Tensor:
             return static(*args, **kwargs)
         if numpy_api.lookup(func) is None:
             raise TypeError(messages.unsupported_function(_public(func), user_source()))
-        if kwargs.get("out") is not None:
-            raise TypeError(messages.out_argument(_public(func)))
-        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
-        return record("call", func, args, kwargs, data_dependent=func in numpy_api.DATA_DEPENDENT)
+        kwargs = dict(kwargs)
+        out = _out_handle(kwargs, _public(func))
+        return _into(out, record("call", func, args, kwargs,
+                                 data_dependent=func in numpy_api.DATA_DEPENDENT))
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(messages.concrete_value("converted to a NumPy array", self, user_source()))
@@ -179,6 +177,34 @@ class Tensor:
 
     def __round__(self, ndigits=None):
         return record("call", round, (self,) if ndigits is None else (self, ndigits))
+
+
+def _out_handle(kwargs: dict, name: str):
+    """The tensor an ``out=`` argument names (removed from ``kwargs``), or None. Writing
+    into it updates the handle, as item assignment does where that is NumPy's meaning
+    (``Tensor._updatable``); elsewhere it is refused."""
+    out = kwargs.pop("out", None)
+    if out is None:
+        return None
+    if out.__class__ is tuple and len(out) == 1:
+        out = out[0]
+    if out.__class__ is Tensor and out._updatable():
+        return out
+    raise TypeError(messages.out_argument(name))
+
+
+def _into(out, result):
+    """``result`` written into the handle ``out`` (cast and broadcast to it), if any."""
+    if out is None:
+        return result
+    if result.__class__ is not Tensor:
+        result = np.asarray(result)
+    if result.dtype != out.dtype:
+        result = result.astype(out.dtype)
+    if tuple(result.shape) != tuple(out.shape):
+        result = np.broadcast_to(result, out.shape).copy()
+    out._value = result._value if result.__class__ is Tensor else to_value(result, current())
+    return out
 
 
 def _public(func) -> str:

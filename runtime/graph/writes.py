@@ -19,6 +19,7 @@ import numpy as np
 from ..arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
+from .trace import to_value
 from .raising import raise_copy
 from .tensor import Tensor
 from .tensor import setitem as functional_setitem
@@ -104,21 +105,67 @@ def _raises(block) -> bool:
     return any(op.kind == "call" and op.target is raise_copy for op in block.ops)
 
 
-def with_extras(fn, layout, written: list, none_paths: list):
+def item_writes(traced, layout, state) -> list:
+    """``[(writer, final Value)]`` for the array leaves of list and dict arguments that
+    the function replaced or updated (``ab[idx] = c`` on a list ``ab``): each writer
+    puts the final value where eager code would have left it in the caller's container."""
+    found = []
+    for i, leaves in enumerate(layout):
+        for access, leaf in leaves:
+            if not access or leaf.__class__ is not Value:
+                continue
+            try:
+                now = _getter(access)(traced[i])
+            except (LookupError, TypeError):
+                continue
+            if now.__class__ is Tensor and now._value is leaf:
+                continue
+            if now.__class__ is not Tensor and not isinstance(now, (np.ndarray, np.generic)):
+                continue
+            cut = access.rindex("[")
+            found.append((_item_writer(i, _getter(access[:cut]), eval(access[cut + 1:-1])),  # noqa: S307
+                          to_value(now, state)))
+    return found
+
+
+def _getter(access: str):
+    return eval(f"lambda a: a{access}")  # noqa: S307 - an accessor we built ([0]['k'])
+
+
+def _item_writer(i: int, parent, key):
+    def write(args, final):
+        container = parent(args[i])
+        old = container[key]
+        if isinstance(old, np.ndarray) and old.shape == np.shape(final):
+            np.copyto(old, final, casting="unsafe")
+        elif container.__class__ in (list, dict):
+            container[key] = final[()] if isinstance(final, np.ndarray) and not final.ndim else final
+    return write
+
+
+def argument_writers(layout, written: list) -> list:
+    """Writers for ``argument_writes``: copy the final value into the caller's array."""
+    def writer(i, get):
+        def write(args, final):
+            dest = get(args[i])
+            if isinstance(dest, np.ndarray):
+                np.copyto(dest, final, casting="unsafe")
+        return write
+
+    return [next(writer(i, _getter(access)) for i, leaves in enumerate(layout)
+                 for access, leaf in leaves if leaf is value) for value, _ in written]
+
+
+def with_extras(fn, writers: list, none_paths: list):
     """``fn`` (the compiled graph, returning ``(outputs, None flags, final argument
-    values)``) that copies each final value into the caller's argument array, and
-    rebuilds each ``None`` whose flag is set (``maybe_none``)."""
-    targets = [next((i, eval(f"lambda a: a{access}"))  # noqa: S307 - our own accessor
-                   for i, leaves in enumerate(layout) for access, leaf in leaves if leaf is value)
-              for value, _ in written]
+    values)``) that writes each final value back where the caller holds it
+    (``writers``), and rebuilds each ``None`` and chosen string (``maybe_none``)."""
     places = [(path, how) for path, how, _ in none_paths]
 
     def run(*args):
         out, flags, finals = fn(*args)
-        for (i, get), final in zip(targets, finals):
-            dest = get(args[i])
-            if isinstance(dest, np.ndarray):
-                np.copyto(dest, final, casting="unsafe")
+        for write, final in zip(writers, finals):
+            write(args, final)
         return maybe_none.rebuild(out, places, flags) if places else out
 
     run.__autograph_source__ = getattr(fn, "__autograph_source__", None)
