@@ -3,6 +3,7 @@
     x is None        ->  ag__.is_none(x)
     x is not None    ->  ag__.is_not_none(x)
     ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
+    np.add(a, b, out=x)  ->  x = np.add(a, b, out=x)   (NumPy returns ``out``)
 
 ``is`` cannot be overloaded, and a Python list cannot be indexed by a staged value;
 the runtime (``runtime.choices``) answers both as Python does on Python values, and
@@ -29,6 +30,28 @@ class StagedChoices(transformer.Base):
             t.id for n in trees.walk_scope(ctx.fn_node.body) if isinstance(n, gast.Assign)
             and isinstance(n.value, (gast.List, gast.Tuple)) for t in n.targets
             if isinstance(t, gast.Name)}
+
+    def visit_Expr(self, node):
+        """``np.add(a, b, out=x)`` -> ``x = np.add(a, b, out=x)``: NumPy returns ``out``, so
+        Python is unchanged, and a staged branch or loop now carries ``x``."""
+        node = self.generic_visit(node)
+        call = node.value
+        if not isinstance(call, gast.Call) or not self._is_numpy(call.func):
+            return node
+        for keyword in call.keywords:
+            if keyword.arg == "out" and isinstance(keyword.value, gast.Name) \
+                    and keyword.value.id in self.ctx.locals:
+                return templates.replace("name = call", name=keyword.value.id, call=call)
+        return node
+
+    def _is_numpy(self, func) -> bool:
+        while isinstance(func, gast.Attribute):
+            func = func.value
+        namespace = self.ctx.namespace
+        if not isinstance(func, gast.Name) or namespace is None or func.id in self.ctx.locals:
+            return False
+        module = namespace.get(func.id)
+        return getattr(module, "__name__", "").partition(".")[0] == "numpy"
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)

@@ -10,6 +10,7 @@ being written into.
 
 from __future__ import annotations
 
+import linecache
 import re
 import sys
 
@@ -60,7 +61,7 @@ def user_line():
 def cannot_write(backend_name: str, written: Written, why: str) -> errors.StagingError:
     where = user_line()
     location = f"{where[0]}:{where[1]}" if where else "?"
-    line = __import__("linecache").getline(*where).strip() if where else ""
+    line = linecache.getline(*where).strip() if where else ""
     if line:
         location += f" (`{line}`)"
     return errors.StagingError(

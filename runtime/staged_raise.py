@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import sys
 
 from . import errors
 
@@ -75,7 +76,7 @@ def _framework_dirs() -> tuple:
 
     dirs = [os.path.dirname(numpy.__file__) + os.sep]
     for name in ("jax", "jaxlib"):
-        module = __import__("sys").modules.get(name)
+        module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
             dirs.append(os.path.dirname(module.__file__) + os.sep)
     return tuple(dirs)

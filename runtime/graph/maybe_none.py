@@ -62,10 +62,13 @@ def _type_name(obj) -> str:
     if obj.__class__ is Tensor:
         value = obj._value
         if value.weak:
-            return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[value.dtype.kind]
+            return {"b": "bool", "i": "int", "u": "int", "f": "float",
+                    "c": "complex"}[value.dtype.kind]
         return "numpy.ndarray" if value.shape else f"numpy.{value.dtype.type.__name__}"
     cls = type(obj)
-    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+    if cls.__module__ == "builtins":
+        return cls.__name__
+    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
 
 
 def _raise_if_none(maybe: MaybeNone, exc: Exception) -> None:

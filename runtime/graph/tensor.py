@@ -156,9 +156,12 @@ class Tensor:
     def _updatable(self) -> bool:
         """True if item assignment may update this handle in place, as NumPy updates
         an array: it was made in the block being traced (the function's body for its
-        arguments), so every Python reference to it is in that block's code too."""
+        arguments; a loop's body for its loop variables), so every Python reference to
+        it is in that block's code too."""
         state = current()
-        return (self._block or state.graph.body) is state.blocks[-1]
+        block = state.blocks[-1]
+        return (self._block or state.graph.body) is block or any(
+            p is self._value for p in block.params)  # a loop variable, in its loop's body
 
     # --- methods ----------------------------------------------------------------------
     def __getattr__(self, name):

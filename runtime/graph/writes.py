@@ -123,8 +123,8 @@ def item_writes(traced, layout, state) -> list:
             if now.__class__ is not Tensor and not isinstance(now, (np.ndarray, np.generic)):
                 continue
             cut = access.rindex("[")
-            found.append((_item_writer(i, _getter(access[:cut]), eval(access[cut + 1:-1])),  # noqa: S307
-                          to_value(now, state)))
+            key = eval(access[cut + 1:-1])  # noqa: S307 - a literal we wrote ([0], ['k'])
+            found.append((_item_writer(i, _getter(access[:cut]), key), to_value(now, state)))
     return found
 
 
@@ -139,7 +139,8 @@ def _item_writer(i: int, parent, key):
         if isinstance(old, np.ndarray) and old.shape == np.shape(final):
             np.copyto(old, final, casting="unsafe")
         elif container.__class__ in (list, dict):
-            container[key] = final[()] if isinstance(final, np.ndarray) and not final.ndim else final
+            scalar = isinstance(final, np.ndarray) and not final.ndim
+            container[key] = final[()] if scalar else final
     return write
 
 
