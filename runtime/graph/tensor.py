@@ -191,8 +191,8 @@ def _out_handle(kwargs: dict, name: str):
         return None
     if out.__class__ is tuple and len(out) == 1:
         out = out[0]
-    if out.__class__ is Tensor and out._updatable():
-        return out
+    if (out.__class__ is Tensor and out._updatable()) or out.__class__ is np.ndarray:
+        return out  # an array made before the code: ``x += t`` rebinds x to the result
     raise TypeError(messages.out_argument(name))
 
 
@@ -203,9 +203,14 @@ def _into(out, result):
     if result.__class__ is not Tensor:
         result = np.asarray(result)
     if result.dtype != out.dtype:
+        if not np.can_cast(result.dtype, out.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc output from dtype('{result.dtype}') to "
+                            f"dtype('{out.dtype}') with casting rule 'same_kind'")
         result = result.astype(out.dtype)
     if tuple(result.shape) != tuple(out.shape):
         result = np.broadcast_to(result, out.shape).copy()
+    if out.__class__ is not Tensor:
+        return result
     out._value = result._value if result.__class__ is Tensor else to_value(result, current())
     return out
 

@@ -184,3 +184,16 @@ def test_out_argument_in_a_staged_loop(backend):
     if backend.name == "jax":
         return  # out= needs a NumPy array to write into: eager JAX refuses it too
     backend.check(conjugate_gradient, np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0]))
+
+
+def accumulate(x):
+    acc = np.zeros(3)
+    for i in range(3):
+        acc += x * i
+    return acc
+
+
+def test_in_place_operator_on_an_array_made_in_the_function(backend):
+    if backend.name == "jax":
+        return  # NumPy's += into a NumPy array cannot take a JAX tracer
+    backend.check(accumulate, np.ones(3))
