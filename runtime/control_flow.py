@@ -39,15 +39,16 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    branches = staged_raise.Branches(backend)
+    branches = staged_raise.Branches(backend, names[:len(state)])
     body = branches.catching(_on_copies(body), 0, len(state))
     orelse = branches.catching(_on_copies(orelse or _keep), 1, len(state))
-    if shared is None:
-        out = backend.if_stmt(cond, body, orelse, state, names)
-    else:
-        carry = _Shared(shared, state, names)
-        out = carry.result(backend.if_stmt(cond, carry.body(body), carry.body(orelse),
-                                           carry.state, carry.names))
+    with branches:
+        if shared is None:
+            out = backend.if_stmt(cond, body, orelse, state, names)
+        else:
+            carry = _Shared(shared, state, names)
+            out = carry.result(backend.if_stmt(cond, carry.body(body), carry.body(orelse),
+                                               carry.state, carry.names))
     branches.check()
     return out
 

@@ -109,12 +109,25 @@ def raised_by_user(exc: BaseException) -> bool:
 
 
 class Branches:
-    """Wraps the two branch functions of one staged ``if`` for ``backend``."""
+    """Wraps the two branch functions of one staged ``if`` for ``backend``. While the
+    backend builds the ``if`` (``with``), ``local_names()`` are its plain variables (not
+    shared with closures): the only ones a backend may leave unassigned on one side."""
 
-    def __init__(self, backend) -> None:
+    _open: list = []
+
+    def __init__(self, backend, local_names=()) -> None:
         self.backend = backend
         self.raised = [False, False]
         self.branch = None
+        self.local_names = frozenset(local_names)
+
+    def __enter__(self):
+        Branches._open.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        Branches._open.pop()
+
 
     def catching(self, fn, side: int, n_state: int):
         self.branch = self.branch or fn
@@ -136,6 +149,11 @@ class Branches:
         """After the backend built the op: both sides raised -> so does the ``if``."""
         if all(self.raised):
             raise AlwaysRaises(self.branch)
+
+
+def local_names() -> frozenset:
+    """The plain variables of the staged ``if`` being built (see ``Branches``)."""
+    return Branches._open[-1].local_names if Branches._open else frozenset()
 
 
 def fill(value, zeros):

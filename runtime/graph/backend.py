@@ -128,8 +128,11 @@ class GraphBackend(Backend):
         if t.__class__ is Undefined or f.__class__ is Undefined:
             if t.__class__ is f.__class__:
                 return t
-            raise errors.defined_in_one_branch(name, "false" if t.__class__ is Undefined else "true",
-                                               body)
+            if name in staged_raise.local_names() and maybe_none.assignable(t, f):
+                t, f = maybe_none.pair_unbound(name, t, f, graph)  # unbound on one side
+            else:
+                raise errors.defined_in_one_branch(
+                    name, "false" if t.__class__ is Undefined else "true", body)
         if t is NO_RETURN or f is NO_RETURN:
             if t is f or (t is None or f is None):
                 return None if t is None or f is None else t

@@ -25,6 +25,7 @@ from . import trace
 from .ir import Block, Op, source_line, source_text
 from .raising import raise_copy
 from .tensor import Tensor
+from ..undefined import Undefined
 from .merge import is_arraylike, zeros_like
 
 
@@ -146,6 +147,55 @@ for _name in ("add", "radd", "mod", "mul", "rmul", "eq", "ne", "lt", "le", "gt",
 Choice.__getattr__ = _refuse_choice
 
 
+class MaybeUnbound(NamedTuple):
+    """A variable a staged ``if`` assigns in one branch only: unassigned when ``flag``
+    is true at run time. Reads (``ag__.ld``) raise Python's ``UnboundLocalError`` then."""
+
+    flag: Any
+    value: Any
+    name: str
+
+    def checked_read(self):
+        from ..undefined import unbound_error
+
+        _raise_if_none(self, unbound_error(self.name))
+        return self.value
+
+
+def _refuse_unbound(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"'{self.name}' is assigned in one branch of a staged if only, and is used here "
+        f"without being read as a variable. Assign '{self.name}' before the if statement, or "
+        f"in both branches.")
+
+
+for _name in ("add", "sub", "mul", "truediv", "lt", "gt", "le", "ge", "eq", "ne", "bool",
+              "float", "int", "index", "array", "array_ufunc", "array_function"):
+    setattr(MaybeUnbound, f"__{_name}__", _refuse_unbound)
+MaybeUnbound.__getattr__ = _refuse_unbound
+MaybeUnbound.__hash__ = object.__hash__
+
+
+def assignable(t, f) -> bool:
+    """True if the side of ``t``/``f`` that is assigned holds an array (or a number)."""
+    other = f if t.__class__ is Undefined else t
+    return is_arraylike(other) or other.__class__ is MaybeUnbound
+
+
+def pair_unbound(name: str, t, f, graph):
+    """``t`` and ``f``, one of them ``Undefined``, as MaybeUnbounds on both sides."""
+    def side(x, other):
+        if x.__class__ is MaybeUnbound:
+            return MaybeUnbound(x.flag, x.value, name)
+        if x.__class__ is Undefined:
+            model = other.value if other.__class__ is MaybeUnbound else other
+            return MaybeUnbound(True, zeros_like(model, graph), name)
+        return MaybeUnbound(False, x, name)
+    return side(t, f), side(f, t)
+
+
 def _maybe(obj) -> bool:
     return obj.__class__ is MaybeNone
 
@@ -175,6 +225,9 @@ def pair(name: str, t, f, graph):
         options = tuple(dict.fromkeys([*(t.options if t.__class__ is Choice else (t,)),
                                        *(f.options if f.__class__ is Choice else (f,))]))
         return _as_choice(t, options, name, graph), _as_choice(f, options, name, graph)
+    if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
+            is_arraylike(t) or is_arraylike(f)):
+        return pair_unbound(name, t, f, graph)
     if (t is None and _valued(f)) or (f is None and _valued(t)) or (
             _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
         return _as_maybe(t, f, name, graph), _as_maybe(f, t, name, graph)

@@ -117,3 +117,35 @@ def test_raise_is_printed_in_the_graph():
     graph = ag.function(bracket).get_concrete_function(1.0 * np.ones(()), np.ones(()),
                                                          np.ones(())).graph
     assert "raise ValueError('Bracketing values" in str(graph)
+
+
+def assigned_in_one_branch(x):
+    if x > 0:
+        y = x * 2
+    if x > 1:
+        z = y + 1
+    else:
+        z = x
+    return z
+
+
+def assigned_on_one_path(x):
+    if x > 0:
+        y = x * 2
+    if x < -5:
+        y = x
+    return y
+
+
+def test_variable_assigned_in_one_branch_only(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(assigned_in_one_branch, np.float64(3.0))
+        assert "'y' is assigned in the true branch but not in the false branch" in text
+        return
+    for v in (3.0, 0.5, -1.0):
+        backend.check(assigned_in_one_branch, np.float64(v))
+    backend.check(assigned_on_one_path, np.float64(-7.0))
+    backend.check(assigned_on_one_path, np.float64(3.0))
+    backend.check_raises(assigned_on_one_path, UnboundLocalError,
+                         "^cannot access local variable 'y' where it is not associated with a "
+                         "value$", np.float64(-1.0))
