@@ -268,6 +268,32 @@ for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"
     setattr(Tensor, f"__{_name}__", _fwd)
     setattr(Tensor, f"__r{_name}__", _rev)
 
+def _in_place(symbol):
+    """``t op= v`` on an array: NumPy keeps ``t``'s dtype (casting as ``out=`` does) and
+    updates the array every reference sees; here the handle, where that is safe
+    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value."""
+    def inplace(self, other):
+        value = self._value
+        result = record("binop", symbol, (self, other))
+        if value.weak or not value.shape:  # a scalar: Python rebinds it to a new one
+            return result
+        result = _into(Tensor(value, self._graph), result)
+        if value.op is None or value.op.kind in ("setitem", "cond", "while", "for"):
+            # maybe an argument's array: an item assignment, which is written back
+            result = setitem(self, Ellipsis, result)
+        if self._updatable():
+            self._value = result._value
+            return self
+        return result
+
+    return inplace
+
+
+for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
+                       ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("&", "and"),
+                       ("|", "or"), ("^", "xor"), ("<<", "lshift"), (">>", "rshift")]:
+    setattr(Tensor, f"__i{_name}__", _in_place(_symbol))
+
 for _symbol, _name in [("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), (">", "gt"),
                        (">=", "ge")]:
     setattr(Tensor, f"__{_name}__", _binary(_symbol)[0])

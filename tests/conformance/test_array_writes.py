@@ -197,3 +197,17 @@ def test_in_place_operator_on_an_array_made_in_the_function(backend):
     if backend.name == "jax":
         return  # NumPy's += into a NumPy array cannot take a JAX tracer
     backend.check(accumulate, np.ones(3))
+
+
+def rescale(pos, scale):
+    pos -= pos.mean(axis=0)
+    lim = np.abs(pos).max()
+    if lim > 0:
+        pos *= scale / lim
+    return pos
+
+
+def test_in_place_operators_on_an_argument(backend):
+    if backend.name == "jax":
+        return  # JAX arrays are immutable: pos -= ... rebinds, as jax.numpy does
+    _writes_back(rescale, np.arange(6.0).reshape(3, 2), np.float64(2.0))
