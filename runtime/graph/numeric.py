@@ -92,7 +92,8 @@ def asarray(which: str, obj, dtype=None, **kwargs):
         result = np.stack([p if p.__class__ is Tensor else np.asarray(p) for p in parts])
     elif obj.__class__ is Tensor:
         result = obj
-        if which == "array" and dtype is None:
+        copies = kwargs.get("copy", which == "array" or None)  # np.array copies by default
+        if copies and (dtype is None or np.dtype(dtype) == obj.dtype):
             return trace.record("method", "copy", (obj,))
     else:
         return getattr(np, which)(obj, dtype)

@@ -110,3 +110,17 @@ def test_python_values_run_as_python(backend):
         return x + min(n, 3) + abs(-n) + int(2.5) + math.sqrt(n) + np.asarray([n, 1]).sum()
 
     backend.check(plain, np.float64(1.0), 4)
+
+
+def copies_then_updates(x):
+    r = np.asarray(x, copy=True)
+    r += 1.0
+    s = np.array(x)
+    s *= 2.0
+    return x, r, s
+
+
+def test_asarray_copy_is_a_copy(backend):
+    if backend.name == "jax":
+        return  # in-place operators rebind under JAX
+    backend.check(copies_then_updates, np.arange(3.0))
