@@ -44,6 +44,7 @@ from autograph.converters import (
     logical_expressions,
     loops,
     return_statements,
+    staged_choices,
     variables,
 )
 from autograph.runtime.errors import ConversionError
@@ -77,6 +78,7 @@ PASSES = (
     variables.transform,
     item_assignments.transform,
     call_trees.transform,
+    staged_choices.transform,
     logical_expressions.transform,
     asserts.transform,
     conditional_expressions.transform,

@@ -2,11 +2,14 @@
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
 Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
-except ``range``/``enumerate``/``zip``/``len``: ``ag__.converted(range)(n)`` looks
-the name up at run time, as Python does, and gives the builtin's staged-aware twin
-(``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of functions of library modules when the
-callee's root name resolves statically (through the function's globals) to a
-library module such as ``numpy``; and everything with ``recursive=False``.
+except ``range``/``enumerate``/``zip``/``len`` and the numeric ``min``/``max``/
+``abs``/``round``/``int``/``float``/``bool``: ``ag__.converted(range)(n)`` looks the
+name up at run time, as Python does, and gives the builtin's staged-aware twin
+(``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
+functions of library modules when the callee's root name resolves statically
+(through the function's globals) to a library module such as ``numpy`` (but
+``np.asarray``/``np.array`` go through ``ag__.converted``, which stages them); and
+everything with ``recursive=False``.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ import gast
 from autograph import templates, transformer
 from autograph.runtime.calls import LIBRARY_PACKAGES
 
-STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len"})
+STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
+                             "int", "float", "bool"})
+# Library functions that take staged values apart (``np.asarray``): called through
+# ``ag__.converted``, which stages them (``runtime.numeric_builtins``).
+STAGED_LIBRARY = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "errstate"})
 
 
 class CallTrees(transformer.Base):
@@ -31,7 +38,10 @@ class CallTrees(transformer.Base):
             return node
         if isinstance(func, gast.Name) and self._is_builtin(func.id):
             return node
-        if _is_runtime_call(func) or not self.ctx.recursive or self._is_library(func):
+        if _is_runtime_call(func) or not self.ctx.recursive:
+            return node
+        if self._is_library(func) and not (isinstance(func, gast.Attribute)
+                                           and func.attr in STAGED_LIBRARY):
             return node
         node.func = templates.replace_expr("ag__.converted(func)", func=func)
         return node

@@ -139,6 +139,36 @@ class Backend:
         """Print at every execution of the graph, with the values of staged args."""
         raise NotImplementedError(f"{self.name}: printing staged values")
 
+    def raise_(self, exc: BaseException, branch) -> None:
+        """A traced ``branch`` raised ``exc`` (the user's program did): make the
+        graph raise it when that branch runs, or raise a StagingError."""
+        from .staged_raise import cannot_raise
+
+        raise cannot_raise(self.name, exc, branch) from None
+
+    def pair_values(self, label: str, t, f):
+        """The two sides of a staged ``if``'s leaf ``label`` as values this backend's
+        graph can carry (e.g. ``None`` on one side and an array on the other, carried
+        with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
+        return t, f
+
+    def pair_unbound(self, label: str, t, f):
+        """A plain variable one branch of a staged ``if`` assigns and the other does
+        not (``Undefined``): both sides as values carried with a run-time flag whose
+        reads raise ``UnboundLocalError``, or None (a StagingError) by default."""
+        return None
+
+    def numeric(self, name: str, args, kwargs):
+        """``min``/``max``/``abs``/``round``/``int``/``float``/``bool``, ``math.<f>``,
+        ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
+        raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
+
+    def errstate(self, args, kwargs):
+        """``np.errstate(*args, **kwargs)`` while this backend traces."""
+        import numpy as np
+
+        return np.errstate(*args, **kwargs)
+
 
 # The backend whose trace is running in this context (thread, asyncio task), if it
 # stages even Python-only code: the graph engine sets it while it traces, so that

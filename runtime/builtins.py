@@ -58,9 +58,21 @@ def setitem(target, index, value):
     array gets a functional update (JAX's ``x.at[i].set(v)``).
     """
     if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
+        if target.__class__ is list and index.__class__ is not int and backend_of(index) is not None:
+            return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
     return backend.setitem(target, index, value)
+
+
+def _select_into(backend, items: list, index, value) -> list:
+    """``items[index] = value`` with a staged ``index``: each item becomes the value where
+    the index points at it (a select in the graph); the list is updated in place."""
+    n = len(items)
+    for i in range(n):
+        hit = backend.numeric("logical_or", (index == i, index == i - n), {})
+        items[i] = backend.numeric("where", (hit, value, items[i]), {})
+    return items
 
 
 _CONTAINERS = frozenset({list, dict})  # updated in place whatever they hold

@@ -32,6 +32,8 @@ from .builtins import enumerate_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+from .numeric_builtins import staged_version
+
 _converter: Optional[Callable] = None
 _cache: dict = {}
 # Code objects produced by conversion: called as they are. Weak: a converted
@@ -89,6 +91,13 @@ def forget(f) -> None:
 
 
 def _resolve(f):
+    staged = staged_version(f)  # builtins, math, np.asarray on staged values (issue 22)
+    if staged is not None:
+        try:
+            _cache[f] = staged
+        except TypeError:  # a bound method of an unhashable object
+            pass
+        return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)
         return f if func is f.__func__ else types.MethodType(func, f.__self__)

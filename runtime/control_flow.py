@@ -25,6 +25,7 @@ every value a branch or loop body changes.
 
 from __future__ import annotations
 
+from . import staged_raise
 from .backends import backend_of
 
 
@@ -38,7 +39,13 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    return backend.if_stmt(cond, body, orelse or _keep, state, names, shared)
+    branches = staged_raise.Branches(backend, names[:len(state)])
+    body = branches.catching(body, 0, len(state))
+    orelse = branches.catching(orelse or _keep, 1, len(state))
+    with branches:
+        out = backend.if_stmt(cond, body, orelse, state, names, shared)
+    branches.check()
+    return out
 
 
 def _keep(*state):

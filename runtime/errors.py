@@ -74,7 +74,7 @@ def where(fn) -> str:
     return f"{location} (`{text}`)" if text else location
 
 
-def _subject(name: str) -> str:
+def subject(name: str) -> str:
     """A state label as messages name it: a variable in quotes; a description of a
     value the converter made (it has spaces, like 'the return value') as it is."""
     return name if " " in name else f"'{name}'"
@@ -84,33 +84,33 @@ def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:
     """``defined_in`` is 'true' or 'false': the only branch that defines ``name`` (a
     variable, or a path into one such as ``x["a"]["b"]``)."""
     return StagingError(
-        f"if statement at {where(fn)}: {_subject(name)} is defined in the {defined_in} "
+        f"if statement at {where(fn)}: {subject(name)} is defined in the {defined_in} "
         f"branch only, and the condition is a staged value, so both branches run in the "
-        f"graph. Define {_subject(name)} before the if statement, or in both branches."
+        f"graph. Define {subject(name)} before the if statement, or in both branches."
     )
 
 
 def key_read_in_one_branch(name: str, fn) -> StagingError:
     """A branch read a dict key that only the other branch creates."""
     return StagingError(
-        f"if statement at {where(fn)}: a branch reads {_subject(name)}, which only the other "
+        f"if statement at {where(fn)}: a branch reads {subject(name)}, which only the other "
         f"branch defines; the condition is a staged value, so both branches run in the graph. "
-        f"Define {_subject(name)} before the if statement."
+        f"Define {subject(name)} before the if statement."
     )
 
 
 def undefined_loop_variable(name: str, construct: str, fn) -> StagingError:
     return StagingError(
-        f"{construct} at {where(fn)}: {_subject(name)} is first assigned inside the loop and used "
+        f"{construct} at {where(fn)}: {subject(name)} is first assigned inside the loop and used "
         f"after it, but the loop runs in the graph, where it may run zero times. Assign "
-        f"{_subject(name)} before the loop."
+        f"{subject(name)} before the loop."
     )
 
 
 def list_length_changed(name: str, construct: str, fn, before: int, after: int) -> StagingError:
     """A staged loop's body changed the length of a list it carries (``out.append``)."""
     return StagingError(
-        f"{construct} at {where(fn)}: {_subject(name)} is a list of {before} items before the "
+        f"{construct} at {where(fn)}: {subject(name)} is a list of {before} items before the "
         f"loop but {after} after one iteration; a staged loop cannot change a list's length "
         f"(it runs as one graph op). Write into an array made before the loop instead "
         f"(out = np.zeros(n); out[i] = v), or loop over a Python range so the loop unrolls."
@@ -119,15 +119,15 @@ def list_length_changed(name: str, construct: str, fn, before: int, after: int) 
 
 def loop_variable_changed(name: str, construct: str, fn, before: str, after: str) -> StagingError:
     return StagingError(
-        f"{construct} at {where(fn)}: {_subject(name)} is {before} before the loop but {after} "
+        f"{construct} at {where(fn)}: {subject(name)} is {before} before the loop but {after} "
         f"after one iteration; a staged loop must keep each variable's type and shape. "
-        f"Give {_subject(name)} its final dtype and shape before the loop (e.g. with astype)."
+        f"Give {subject(name)} its final dtype and shape before the loop (e.g. with astype)."
     )
 
 
 def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
     return StagingError(
-        f"if statement at {where(fn)}: {_subject(name)} is {true_desc} in the true branch but "
+        f"if statement at {where(fn)}: {subject(name)} is {true_desc} in the true branch but "
         f"{false_desc} in the false branch; a staged condition needs the same type and "
         f"structure on both sides. Convert one side so they match."
     )
@@ -136,7 +136,7 @@ def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingEr
 def python_values_differ(name: str, fn, value) -> StagingError:
     """Both branches give ``name`` a Python object (not an array) of one type, unequal."""
     return StagingError(
-        f"if statement at {where(fn)}: {_subject(name)} is a different Python "
+        f"if statement at {where(fn)}: {subject(name)} is a different Python "
         f"{type(value).__name__} in each branch, and the condition is a staged value: a graph "
         f"chooses between arrays, not between Python objects. Make that choice with a Python "
         f"condition, or compute an array in both branches."

@@ -28,7 +28,7 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from . import backends, errors
+from . import backends, errors, staged_raise
 from . import staged_state as staging
 from .staged_loop import Carry
 from .staged_state import Aval
@@ -294,8 +294,8 @@ class JaxBackend(backends.Backend):
         """``target[index] = value``: a JAX array (traced, or concrete with a traced
         index or value) gets ``target.at[index].set(value)``; any other container
         is updated in place, as Python does."""
-        if isinstance(target, jax.Array):
-            return target.at[index].set(value)
+        if isinstance(target, (jax.Array, np.ndarray)):
+            return _functional_setitem(target, index, value)
         target[index] = value
         return target
 
@@ -316,9 +316,35 @@ class JaxBackend(backends.Backend):
 
         jax.debug.callback(emit, *[leaves[i] for i in traced], ordered=True)
 
+    # -- numerical code (issue 22)
+
+    def raise_(self, exc, branch):
+        """A compiled JAX function cannot raise: a branch that raises is refused."""
+        raise staged_raise.cannot_raise("jax.jit", exc, branch) from None
+
+    def numeric(self, name, args, kwargs):
+        from . import jax_numeric
+
+        return jax_numeric.numeric(name, args, kwargs)
+
 
 def _split(outs, flagged, go_on):
     return (outs[:-1], outs[-1]) if flagged else (outs, go_on)
+
+
+def _functional_setitem(target, index, value):
+    """``target.at[index].set(value)``, refused for an argument of a converted
+    function: its caller would never see the write (issue 22.4)."""
+    from .arg_writes import cannot_write, written_argument
+
+    written = written_argument(target)
+    if written is not None:
+        raise cannot_write("jax.jit", written, "JAX arrays are immutable")
+    target = jnp.asarray(target)
+    if _is_array(index) and jnp.result_type(index) == jnp.bool_ and jnp.ndim(value) == 0 \
+            and jnp.shape(index) == jnp.shape(target):
+        return jnp.where(index, value, target).astype(target.dtype)  # a mask: no gather needed
+    return target.at[index].set(value)
 
 
 backend = JaxBackend()

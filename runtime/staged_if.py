@@ -5,11 +5,17 @@ Each branch runs in a trace of its own on the same inputs; what it changed in pl
 are then joined (``BranchJoin``): equal Python objects stay Python, arrays and
 Python numbers meet in one ``Aval``, and anything else is a ``StagingError`` naming
 the leaf. The backend builds one cond op whose branches give the joined outputs.
+
+A branch that raised (``staged_raise``: the backend made the raise a run-time check)
+takes the other branch's values. Values a graph cannot hold as arrays may still be
+carried where the backend can (``Backend.pair_values``/``pair_unbound``, the NumPy
+engine: ``None`` on one side, strings, a variable assigned in one branch only, each
+with a run-time flag); elsewhere they are a ``StagingError``.
 """
 
 from __future__ import annotations
 
-from . import errors
+from . import errors, staged_raise
 from .inplace import MISSING, InPlace, Side
 from .staged_state import (
     ZEROS,
@@ -55,16 +61,23 @@ class BranchJoin:
         if t_absent or f_absent:
             if t_absent and f_absent:
                 return t
-            raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
-                                               self.where_fn)
+            paired = None
+            if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
+                paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
+            if paired is None:
+                raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
+                                                   self.where_fn)
+            t, f = paired
         if (t is NO_RETURN) != (f is NO_RETURN):
             t, f = (filler(f, self.backend), f) if t is NO_RETURN else (t, filler(t, self.backend))
+        t, f = self.backend.pair_values(label, t, f)
         if is_node(t) or is_node(f):
             return self._join_nodes(label, t, f)
         return self._join_leaf(label, t, f)
 
     def _join_nodes(self, label, t, f):
         if type(t) is not type(f) or (t.__class__ is not dict and len(items(t)) != len(items(f))):
+            self._none_on_one_side(label, t, f)
             raise errors.branch_mismatch(label, self.where_fn, describe(t, self.backend),
                                          describe(f, self.backend))
         if t.__class__ is dict:
@@ -91,6 +104,7 @@ class BranchJoin:
                                           for x in (t, f) if is_number(x)):
             joined = None
         if joined is None:
+            self._none_on_one_side(label, t, f)
             raise errors.branch_mismatch(label, self.where_fn, describe(t, backend),
                                          describe(f, backend))
         self.avals.append(joined)
@@ -99,6 +113,13 @@ class BranchJoin:
             self.sources[side].append(("zeros", None) if x is ZEROS else
                                       ("value", x) if k is None else ("leaf", k))
         return Slot(len(self.avals) - 1)
+
+    def _none_on_one_side(self, label, t, f) -> None:
+        from .choices import none_on_one_side  # choices needs backends, which needs us
+
+        error = none_on_one_side(label, self.where_fn, t, f)
+        if error is not None:
+            raise error
 
     def outputs(self, side: int, leaves) -> list:
         """The op's outputs as branch ``side`` gives them (call in that branch)."""
@@ -129,7 +150,9 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         record: dict = {}
 
         def run(fn=fn, record=record):
-            out = tuple(fn(*state))
+            out = fn(*state)
+            record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
+            out = tuple(out)
             shared_now = tuple(side.get())
             record["n"] = len(out)
             record["values"] = [copy_tree(v) for v in out + shared_now]
@@ -149,7 +172,17 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         records.append(record)
     if failures:
         path = _defining_path(failures[0], records, names, inplace)
+        if path is None:
+            raise failures[0]
         raise errors.key_read_in_one_branch(path, body) from failures[0]
+    for r in records:  # a KeyError of a key the other branch defines is an error now
+        exc = r["raised"].exc if r["raised"] is not None else None
+        path = _defining_path(exc, records, names, inplace) if isinstance(exc, KeyError) else None
+        if path is not None:
+            raise errors.key_read_in_one_branch(path, body) from exc
+        if r["raised"] is not None and r["raised"].refused is not None:
+            raise r["raised"].refused
+    _take_other_side(records, backend)
     t, f = records
     entries = sorted(t["changes"].keys() | f["changes"].keys(), key=str)
     labels = ([label_of(names, i) for i in range(t["n"])] + list(side.names)
@@ -166,8 +199,22 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     return tuple(result[:n])
 
 
+def _take_other_side(records, backend) -> None:
+    """A branch that raised gives the other branch's values (zeros for its arrays:
+    never read, the raise guards them); when both raised, neither changes anything."""
+    t, f = records
+    if t["raised"] is not None and f["raised"] is not None:
+        t["changes"] = f["changes"] = {}
+        return
+    for raised, other in ((t, f), (f, t)):
+        if raised["raised"] is not None:
+            raised["values"] = [filler(v, backend) for v in other["values"]]
+            raised["changes"] = {e: filler(v, backend) for e, v in other["changes"].items()}
+            raised["leaves"] = []
+
+
 def _defining_path(error, records, names, inplace) -> str:
-    """The path of the dict key a branch read (``error``) that the other branch defines."""
+    """The path of the dict key a branch read (``error``) that the other branch defines, or None."""
     key = error.args[0] if len(error.args) == 1 else MISSING
     for record in records:
         for label, value in zip(names, record.get("values", ())):
@@ -177,7 +224,7 @@ def _defining_path(error, records, names, inplace) -> str:
         for entry in record.get("changes", ()):
             if entry[1] == key and inplace.before(entry) is MISSING:
                 return inplace.label(entry)
-    raise error
+    return None
 
 
 def _find_key(value, key, label):

@@ -42,7 +42,8 @@ def ld(value):
     """A read of a variable that may hold an ``Undefined`` placeholder."""
     if value.__class__ is Undefined:
         raise unbound_error(value.name)
-    return value
+    read = getattr(value.__class__, "checked_read", None)  # a backend's maybe-unbound value
+    return value if read is None else read(value)
 
 
 def ldu(read, name: str):

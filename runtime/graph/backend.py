@@ -24,9 +24,9 @@ from .. import staged_state as staging
 from ..staged_loop import Carry
 from ..backends import Backend
 from ..staged_state import Aval
-from . import trace
+from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
-from .tensor import Tensor, setitem
+from .tensor import Tensor
 
 
 class GraphRange:
@@ -235,10 +235,7 @@ class GraphBackend(Backend):
         return len(value)
 
     def setitem(self, target, index, value):
-        if target.__class__ is Tensor:
-            return setitem(target, index, value)
-        raise TypeError(f"autograph.function: cannot assign into "
-                        f"{staging.describe(target, self)} here")
+        return writes.setitem(target, index, value)
 
     def assert_stmt(self, cond, message):
         st = trace.current()
@@ -255,6 +252,23 @@ class GraphBackend(Backend):
         kwargs = {"sep": sep, "end": end, "file": file, "flush": flush}
         st.append(Op("print", None, items, kwargs, [], None, source=trace.user_source(),
                      effect=True))
+
+    # --- numerical code (issue 22): run-time raises and flags -------------------------
+    def raise_(self, exc, branch):
+        """Raise ``exc`` when the graph runs this branch (``staged_raise``)."""
+        raising.record_raise(exc)
+
+    def pair_values(self, label, t, f):
+        return maybe_none.pair(label, t, f)  # None or a string on one side
+
+    def pair_unbound(self, label, t, f):
+        return maybe_none.pair_unbound(label, t, f) if maybe_none.assignable(t, f) else None
+
+    def numeric(self, name, args, kwargs):
+        return numeric.numeric(name, args, kwargs)
+
+    def errstate(self, args, kwargs):
+        return numeric.GraphErrstate(args, kwargs)
 
 
 def _collect(item, found: list):

@@ -364,7 +364,7 @@ class _Emitter:
             if label == "false":
                 lines.append("else:")
             inner = self.block(block, set(), depth + 1)
-            inner = [x for x in inner if x.strip() != "pass"]
+            inner = [x for x in inner if x != "    " * (depth + 1) + "pass"]
             inner += ["    " * (depth + 1) + x for x in self._assign_results(outs, block.results)]
             lines += ["\0" + x for x in (inner or ["    " * (depth + 1) + "pass"])]
         return lines
@@ -402,10 +402,10 @@ class _Emitter:
         params, lines = self._loop_vars(op, inits)
         test, body = op.blocks["test"], op.blocks["body"]
         pad = "    " * (depth + 1)
-        inner = [x for x in self.block(test, set(), depth + 1) if x.strip() != "pass"]
+        inner = [x for x in self.block(test, set(), depth + 1) if x != pad + "pass"]
         inner.append(f"{pad}if not {render(test.results[0], n)}:")
         inner.append(f"{pad}    break")
-        inner += [x for x in self.block(body, set(), depth + 1) if x.strip() != "pass"]
+        inner += [x for x in self.block(body, set(), depth + 1) if x != pad + "pass"]
         inner += self._loop_end(op, params, body.results, depth)
         lines.append("while True:")
         lines += ["\0" + x for x in inner]
@@ -420,7 +420,7 @@ class _Emitter:
         pad = "    " * (depth + 1)
         extra = op.kwargs.get("extra", False)
         results = body.results[:-1] if extra else body.results
-        inner = [x for x in self.block(body, set(), depth + 1) if x.strip() != "pass"]
+        inner = [x for x in self.block(body, set(), depth + 1) if x != pad + "pass"]
         inner += self._loop_end(op, params, results, depth)
         if extra:
             inner.append(f"{pad}if not {render(body.results[-1], n)}:")

@@ -31,11 +31,11 @@ from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
 
-from .. import backends
+from .. import backends, staged_raise
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import captures, escapes, messages, trace
+from . import captures, escapes, maybe_none, messages, numeric, trace, writes
 from .backend import BACKEND
 from .codegen import compile_graph
 from .ir import Graph, VarRef, escaped_value, is_namedtuple, type_str
@@ -378,9 +378,15 @@ class Function:
         try:
             with backends.tracing_with(BACKEND), tracing(), \
                     captures.watch_random(self._name, self.python_function):
-                result = self._call_python(self._callee(), traced)
+                try:
+                    result = self._call_python(self._callee(), traced)
+                except staged_raise.AlwaysRaises as exc:  # the graph raises on every run
+                    if not staged_raise.raised_by_user(exc):
+                        raise
+                    result = None
         finally:
             trace.pop(token)
+        result, none_paths = maybe_none.boundary(result)  # outputs that may be None
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)
         if escaped is not None:
@@ -388,9 +394,21 @@ class Function:
         escaped = escapes.find(graph, self.python_function, self._param_names, args)
         if escaped is not None:
             raise messages.escaped_tensor(self._name, escaped[1], escaped[0])
+        written = writes.argument_writes(graph)  # arrays the function wrote into
+        written = list(zip(writes.argument_writers(layout, written), (f for _, f in written)))
+        written += writes.item_writes(traced, layout, state)
+        extras = written or none_paths
+        if extras:
+            graph.outputs = (graph.outputs, trace.to_value(tuple(v for _, _, v in none_paths), state),
+                             tuple(final for _, final in written))
         optimize(graph)
-        concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, self._param_names,
-                                    self._name, layout)
+        fn = compile_graph(graph, layout)
+        if extras:
+            graph.outputs = graph.outputs[0]
+            fn = writes.with_extras(fn, [w for w, _ in written], none_paths)
+        if numeric.uses_errstate(graph):
+            fn = numeric.errstate_guard(fn)
+        concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)
         with self._lock:
             self._concrete.append(concrete)
             if key is not _SIGNATURE:

@@ -14,6 +14,7 @@ A loop is one op however often it runs; constants show their value when small.
 from __future__ import annotations
 
 from .ir import Block, Graph, Op, Value, source_text
+from .raising import raise_copy
 from .render import Namer, expr, render, subscript, target_pattern
 
 _WIDTH = 44
@@ -57,7 +58,9 @@ def _op(op: Op, namer, lines, depth) -> None:
     outs = ", ".join(v.name for v in op.outputs)
     types = ", ".join(v.type_str() for v in op.outputs)
     kind = op.kind
-    if kind in ("call", "binop", "unop", "method", "attr", "getitem", "pycast", "read"):
+    if kind == "call" and op.target is raise_copy:
+        _line(lines, depth, f"raise {op.args[0]!r}", op)
+    elif kind in ("call", "binop", "unop", "method", "attr", "getitem", "pycast", "read"):
         lhs = target_pattern(op.out_tree, namer) if op.outputs else "_"
         _line(lines, depth, f"{lhs} = {expr(op, namer)}", op, types)
     elif kind == "setitem":

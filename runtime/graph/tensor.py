@@ -14,6 +14,9 @@ that says what to do instead.
 
 Item assignment ``t[i] = v`` records an update and points this handle at the new
 value, so every Python reference to the handle sees it, as with a NumPy array.
+Converted code's ``ag__.setitem`` does the same where the handle was made in the
+block being traced, and otherwise (a branch writing into an array from outside it)
+returns a new handle that the branch carries out (see ``graph.writes``).
 """
 
 from __future__ import annotations
@@ -28,12 +31,15 @@ from .trace import current, record, stand_in, to_value, user_source
 class Tensor:
     """A symbolic array of a graph being traced."""
 
-    __slots__ = ("__weakref__", "_graph", "_value")
+    __slots__ = ("__weakref__", "_block", "_graph", "_value")
     __array_priority__ = 1000
 
     def __init__(self, value: Value, graph):
         self._value = value
         self._graph = graph
+        state = current()
+        # The block this handle was made in: item assignment may update it in place there.
+        self._block = state.blocks[-1] if state is not None and state.graph is graph else None
 
     # --- static properties ----------------------------------------------------------
     @property
@@ -89,14 +95,12 @@ class Tensor:
 
     # --- NumPy's dispatch protocols -------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        if kwargs.get("out") is not None:
-            raise TypeError(messages.out_argument(f"numpy.{ufunc.__name__}"))
-        kwargs.pop("out", None)
+        out = _out_handle(kwargs, f"numpy.{ufunc.__name__}")
         if method == "__call__":
-            return record("call", ufunc, inputs, kwargs)
+            return _into(out, record("call", ufunc, inputs, kwargs))
         if method == "at":
             raise TypeError(messages.in_place(f"numpy.{ufunc.__name__}.at"))
-        return record("call", getattr(ufunc, method), inputs, kwargs)
+        return _into(out, record("call", getattr(ufunc, method), inputs, kwargs))
 
     def __array_function__(self, func, types, args, kwargs):
         static = _STATIC.get(func)
@@ -104,10 +108,10 @@ class Tensor:
             return static(*args, **kwargs)
         if numpy_api.lookup(func) is None:
             raise TypeError(messages.unsupported_function(_public(func), user_source()))
-        if kwargs.get("out") is not None:
-            raise TypeError(messages.out_argument(_public(func)))
-        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
-        return record("call", func, args, kwargs, data_dependent=func in numpy_api.DATA_DEPENDENT)
+        kwargs = dict(kwargs)
+        out = _out_handle(kwargs, _public(func))
+        return _into(out, record("call", func, args, kwargs,
+                                 data_dependent=func in numpy_api.DATA_DEPENDENT))
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(messages.concrete_value("converted to a NumPy array", self, user_source()))
@@ -149,6 +153,16 @@ class Tensor:
         updated = setitem(self, index, value)
         self._value = updated._value
 
+    def _updatable(self) -> bool:
+        """True if item assignment may update this handle in place, as NumPy updates
+        an array: it was made in the block being traced (the function's body for its
+        arguments; a loop's body for its loop variables), so every Python reference to
+        it is in that block's code too."""
+        state = current()
+        block = state.blocks[-1]
+        return (self._block or state.graph.body) is block or any(
+            p is self._value for p in block.params)  # a loop variable, in its loop's body
+
     # --- methods ----------------------------------------------------------------------
     def __getattr__(self, name):
         if name in numpy_api.METHODS:
@@ -166,6 +180,39 @@ class Tensor:
 
     def __round__(self, ndigits=None):
         return record("call", round, (self,) if ndigits is None else (self, ndigits))
+
+
+def _out_handle(kwargs: dict, name: str):
+    """The tensor an ``out=`` argument names (removed from ``kwargs``), or None. Writing
+    into it updates the handle, as item assignment does where that is NumPy's meaning
+    (``Tensor._updatable``); elsewhere it is refused."""
+    out = kwargs.pop("out", None)
+    if out is None:
+        return None
+    if out.__class__ is tuple and len(out) == 1:
+        out = out[0]
+    if (out.__class__ is Tensor and out._updatable()) or out.__class__ is np.ndarray:
+        return out  # an array made before the code: ``x += t`` rebinds x to the result
+    raise TypeError(messages.out_argument(name))
+
+
+def _into(out, result):
+    """``result`` written into the handle ``out`` (cast and broadcast to it), if any."""
+    if out is None:
+        return result
+    if result.__class__ is not Tensor:
+        result = np.asarray(result)
+    if result.dtype != out.dtype:
+        if not np.can_cast(result.dtype, out.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc output from dtype('{result.dtype}') to "
+                            f"dtype('{out.dtype}') with casting rule 'same_kind'")
+        result = result.astype(out.dtype)
+    if tuple(result.shape) != tuple(out.shape):
+        result = np.broadcast_to(result, out.shape).copy()
+    if out.__class__ is not Tensor:
+        return result
+    out._value = result._value if result.__class__ is Tensor else to_value(result, current())
+    return out
 
 
 def _public(func) -> str:
@@ -220,6 +267,32 @@ for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"
     _fwd, _rev = _binary(_symbol)
     setattr(Tensor, f"__{_name}__", _fwd)
     setattr(Tensor, f"__r{_name}__", _rev)
+
+def _in_place(symbol):
+    """``t op= v`` on an array: NumPy keeps ``t``'s dtype (casting as ``out=`` does) and
+    updates the array every reference sees; here the handle, where that is safe
+    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value."""
+    def inplace(self, other):
+        value = self._value
+        result = record("binop", symbol, (self, other))
+        if value.weak or not value.shape:  # a scalar: Python rebinds it to a new one
+            return result
+        result = _into(Tensor(value, self._graph), result)
+        if value.op is None or value.op.kind in ("setitem", "cond", "while", "for"):
+            # maybe an argument's array: an item assignment, which is written back
+            result = setitem(self, Ellipsis, result)
+        if self._updatable():
+            self._value = result._value
+            return self
+        return result
+
+    return inplace
+
+
+for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
+                       ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("&", "and"),
+                       ("|", "or"), ("^", "xor"), ("<<", "lshift"), (">>", "rshift")]:
+    setattr(Tensor, f"__i{_name}__", _in_place(_symbol))
 
 for _symbol, _name in [("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), (">", "gt"),
                        (">=", "ge")]:

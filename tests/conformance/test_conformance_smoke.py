@@ -42,11 +42,11 @@ def test_assert_message(backend):
 
 
 def test_staging_error_names_variable(backend):
-    def one_side(x):
-        if x > 0:
-            y = x
+    def in_loop_only(x):
+        for v in x:
+            y = v
         return y
 
-    text = backend.staging_error(one_side, np.int32(1))
+    text = backend.staging_error(in_loop_only, np.arange(3))
     assert "'y'" in text
     assert isinstance(ag.StagingError, type)

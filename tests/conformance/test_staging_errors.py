@@ -25,6 +25,13 @@ def else_only(x):
 
 
 def test_defined_in_one_branch(backend):
+    if backend.name == "numpy":  # the graph carries whether it was assigned (issue 22)
+        unbound = "^cannot access local variable 'y' where it is not associated with a value$"
+        backend.check(one_branch, np.float32(1))
+        backend.check_raises(one_branch, UnboundLocalError, unbound, np.float32(-1))
+        backend.check(else_only, np.float32(-1))
+        backend.check_raises(else_only, UnboundLocalError, unbound, np.float32(1))
+        return
     where = backend.at(one_branch, "if x > 0:")
     assert backend.staging_error(one_branch, np.float32(1)) == (
         f"if statement at {where}: 'y' is defined in the true branch only, {BOTH} "

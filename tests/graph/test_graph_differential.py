@@ -175,9 +175,7 @@ CASES = [
     (int_division, (np.array([3, -7], np.int32),)),
     (reductions, (np.arange(12.0).reshape(3, 4),)),
     (indexing, (np.linspace(0, 1, 12).reshape(3, 4), np.array([2, 0]))),
-    pytest.param(setitem_in_loop, (np.arange(4.0),), marks=pytest.mark.xfail(
-        reason="needs runtime.builtins.setitem to dispatch on a staged value written into a "
-               "concrete array (lead's file)", strict=False)),
+    (setitem_in_loop, (np.arange(4.0),)),
     (tensor_setitem, (np.arange(5),)),
     (while_with_return, (np.array([1, 2, -3, 4, 5, 6, 7, 8, 9, 10]),)),
     (while_with_return, (np.arange(10),)),

@@ -20,6 +20,18 @@ def line_of(fn, text):
     raise AssertionError(text)
 
 
+def test_variable_defined_in_one_branch():
+    """The graph carries whether it was assigned; a read raises Python's error when not."""
+    def f(x):
+        if x > 0:
+            y = x
+        return y
+
+    assert ag.function(f)(np.array(1.0)) == 1.0
+    with pytest.raises(UnboundLocalError, match="cannot access local variable 'y'"):
+        ag.function(f)(np.array(-1.0))
+
+
 def test_shapes_may_vary_where_declared_unknown():
     @ag.function(input_signature=[ag.TensorSpec((None,), np.float64)])
     def f(x):

@@ -1,0 +1,77 @@
+"""Tests and indexes that may choose with a staged value go through the runtime.
+
+    x is None        ->  ag__.is_none(x)
+    x is not None    ->  ag__.is_not_none(x)
+    ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
+    np.add(a, b, out=x)  ->  x = np.add(a, b, out=x)   (NumPy returns ``out``)
+
+``is`` cannot be overloaded, and a Python list cannot be indexed by a staged value;
+the runtime (``runtime.choices``) answers both as Python does on Python values, and
+with a graph op where a value is staged: the run-time flag of a value that is None
+on some staged paths, a select among the stacked items of the list.
+Guarantees: only ``is None`` comparisons with one operator, and loads from local
+names (parameters included) indexed by a name or a computed expression, are rewritten.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import templates, transformer, trees
+
+# Indexes that may be staged values: a name, or an expression computing one.
+_CHOOSERS = (gast.Name, gast.IfExp, gast.BinOp, gast.Call)
+
+
+class StagedChoices(transformer.Base):
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.sequences = {
+            t.id for n in trees.walk_scope(ctx.fn_node.body) if isinstance(n, gast.Assign)
+            and isinstance(n.value, (gast.List, gast.Tuple)) for t in n.targets
+            if isinstance(t, gast.Name)}
+
+    def visit_Expr(self, node):
+        """``np.add(a, b, out=x)`` -> ``x = np.add(a, b, out=x)``: NumPy returns ``out``, so
+        Python is unchanged, and a staged branch or loop now carries ``x``."""
+        node = self.generic_visit(node)
+        call = node.value
+        if not isinstance(call, gast.Call) or not self._is_numpy(call.func):
+            return node
+        for keyword in call.keywords:
+            if keyword.arg == "out" and isinstance(keyword.value, gast.Name) \
+                    and keyword.value.id in self.ctx.locals:
+                return templates.replace("name = call", name=keyword.value.id, call=call)
+        return node
+
+    def _is_numpy(self, func) -> bool:
+        while isinstance(func, gast.Attribute):
+            func = func.value
+        namespace = self.ctx.namespace
+        if not isinstance(func, gast.Name) or namespace is None or func.id in self.ctx.locals:
+            return False
+        module = namespace.get(func.id)
+        return getattr(module, "__name__", "").partition(".")[0] == "numpy"
+
+    def visit_Compare(self, node):
+        node = self.generic_visit(node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (gast.Is, gast.IsNot)):
+            right = node.comparators[0]
+            if isinstance(right, gast.Constant) and right.value is None:
+                fn = "is_none" if isinstance(node.ops[0], gast.Is) else "is_not_none"
+                return templates.replace_expr(f"ag__.{fn}(value)", value=node.left)
+        return node
+
+    def visit_Subscript(self, node):
+        node = self.generic_visit(node)
+        if (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
+                and (node.value.id in self.sequences or node.value.id in self.ctx.locals)
+                and isinstance(node.slice, _CHOOSERS)):
+            return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
+                                          index=node.slice,
+                                          label=templates.constant(node.value.id))
+        return node
+
+
+def transform(node, ctx) -> None:
+    transformer.transform_function(StagedChoices, ctx)

@@ -1,0 +1,70 @@
+"""Which argument of a converted function an item assignment writes into.
+
+NumPy code returns results by writing into arrays its caller passed in (SciPy's
+``rk_step`` fills ``K[s] = dy``). A staged array is immutable, so a backend must
+know when an update is one the caller would see: ``written_argument`` finds, in
+the frames of converted user functions calling it (not the branch and loop bodies
+the converter generates), the innermost parameter still bound to the very object
+being written into.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+
+from . import calls, errors
+
+_GENERATED = re.compile(r"^(if_body|else_body|loop_body|loop_test|get_shared|set_shared)(_\d+)?$")
+
+
+class Written:
+    """``name``, a parameter of the converted function ``function``; ``outermost``
+    if no converted user function calls that one (it is the one being traced)."""
+
+    def __init__(self, name: str, function: str, frame, outermost: bool) -> None:
+        self.name, self.function, self.outermost = name, function, outermost
+        self.filename, self.lineno = frame.f_code.co_filename, frame.f_lineno
+
+
+def user_frames(frame):
+    """The frames of converted user functions from ``frame`` outwards."""
+    while frame is not None:
+        code = frame.f_code
+        if code in calls.converted_codes and not _GENERATED.match(code.co_name) \
+                and code.co_name != "<lambda>":
+            yield frame
+        frame = frame.f_back
+
+
+def written_argument(target, depth: int = 2):
+    """The ``Written`` argument ``target`` is, or None."""
+    frames = list(user_frames(sys._getframe(depth)))
+    for i, frame in enumerate(frames):
+        code = frame.f_code
+        n = code.co_argcount + code.co_kwonlyargcount
+        for name in code.co_varnames[:n]:
+            if frame.f_locals.get(name) is target:
+                return Written(name, code.co_name, frame, i == len(frames) - 1)
+    return None
+
+
+def user_line():
+    """``(filename, lineno)`` of the innermost converted code running (the assignment)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code not in calls.converted_codes:
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
+
+
+def cannot_write(backend_name: str, written: Written, why: str) -> errors.StagingError:
+    where = user_line()
+    location = f"{where[0]}:{where[1]}" if where else "?"
+    line = linecache.getline(*where).strip() if where else ""
+    if line:
+        location += f" (`{line}`)"
+    return errors.StagingError(
+        f"item assignment at {location}: '{written.name}' is an argument of "
+        f"{written.function}(), and {why}, so under {backend_name} the write cannot reach the "
+        f"caller's array. Return the updated array instead (and assign it in the caller).")

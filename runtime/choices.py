@@ -1,0 +1,99 @@
+"""Tests and indexing that choose among Python values with a staged value.
+
+``x is None`` cannot be overloaded, so the converter routes it here: a value that is
+``None`` on some staged paths (the NumPy engine's ``MaybeNone``, issue 22.5) answers
+with its run-time flag, anything else with Python's own ``is``. ``seq[i]`` on a
+Python list or tuple with a staged index ``i`` (issue 22.6) stacks the items — which
+must be arrays or numbers of one type and shape — and indexes the stack in the graph.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import errors
+from .backends import backend_of
+
+
+def is_none(value):
+    test = getattr(value.__class__, "is_none", None)
+    return value is None if test is None else test(value)
+
+
+def is_not_none(value):
+    test = getattr(value.__class__, "is_none", None)
+    if test is None:
+        return value is not None
+    from .expressions import not_
+
+    return not_(test(value))
+
+
+def getitem(seq, index, label: str = "the sequence"):
+    """``seq[index]``."""
+    if seq.__class__ not in (list, tuple) or index.__class__ in (int, bool, slice):
+        return seq[index]
+    backend = backend_of(index)
+    if backend is None:
+        return seq[index]
+    kinds = {_kind(item) for item in seq}
+    if len(kinds) != 1 or None in kinds:
+        raise errors.StagingError(
+            f"{label}[...] with a staged index: a graph can pick an item of a Python "
+            f"{type(seq).__name__} only when every item is an array or number of one dtype and "
+            f"shape (they are stacked and indexed), but the items are "
+            f"{', '.join(sorted(str(k) for k in kinds))}. Use a Python index, or make the "
+            f"items arrays of one dtype and shape.")
+    return backend.numeric("numpy.asarray", (list(seq),), {})[index]
+
+
+def _kind(item):
+    if item.__class__ in (bool, int, float, complex):
+        return f"python {item.__class__.__name__}"
+    dtype, shape = getattr(item, "dtype", None), getattr(item, "shape", None)
+    if dtype is None or shape is None:
+        return None
+    return f"{np.dtype(dtype).name}{list(shape)}"
+
+
+def none_on_one_side(name: str, branch, t, f):
+    """The StagingError of a backend whose graph cannot carry None, when ``name`` (or an
+    item of it) is None in one branch of a staged if and a value in the other; else None."""
+    path = _none_path(t, f, name)
+    if path is None:
+        return None
+    label, side = path
+    function = _function_name()
+    return errors.StagingError(
+        f"if statement at {errors.where(branch)}: {label} is None in the {side} branch but a "
+        f"value in the other, and the condition is a staged value. A function that returns a "
+        f"value on some staged paths and None on others ({function}, through the {side} "
+        f"branch) cannot be one graph here: a graph's outputs are arrays. Return an array on "
+        f"every path (a NaN, or a success flag next to the value).")
+
+
+def _none_path(t, f, label):
+    if (t is None) != (f is None):
+        return label, "true" if t is None else "false"
+    if t.__class__ is f.__class__ and t.__class__ in (tuple, list) and len(t) == len(f):
+        for i, (a, b) in enumerate(zip(t, f)):
+            found = _none_path(a, b, f"{label}[{i}]")
+            if found is not None:
+                return found
+    if t.__class__ is dict and f.__class__ is dict:
+        for k in t.keys() & f.keys():
+            found = _none_path(t[k], f[k], f"{label}[{k!r}]")
+            if found is not None:
+                return found
+    return None
+
+
+
+def _function_name() -> str:
+    """The converted user function running (the one the branch belongs to)."""
+    import sys
+
+    from .arg_writes import user_frames
+
+    frame = next(user_frames(sys._getframe(1)), None)
+    return frame.f_code.co_name if frame is not None else "the function"

@@ -1,0 +1,302 @@
+"""Values that are ``None`` on some staged paths (issue 22.5), and strings chosen by a
+staged condition (22.7), on the NumPy engine.
+
+A graph holds arrays, never ``None``; but a function's boundary can rebuild it. When
+a staged ``if`` gives a variable ``None`` in one branch and an array (or a number)
+in the other, the variable becomes a ``MaybeNone``: a run-time flag (True where it
+is ``None``) and a placeholder value of the other branch's type. Both are ordinary
+graph values, carried and joined like any other pair of leaves. At the function's
+boundary (``boundary``), an output that is a ``MaybeNone`` comes back as ``None``
+exactly when its flag is set, so the caller sees what eager Python would return.
+
+Inside the function ``x is None`` / ``x is not None`` on it is a staged test (the
+converter routes these tests to ``ag__.is_none``); anything else done with it —
+arithmetic, comparisons, indexing — is a StagingError naming the variable.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import errors
+from . import trace
+from .ir import Block, Op, source_line, source_text
+from .raising import raise_copy
+from .tensor import Tensor
+from ..staged_state import PY_NUMBERS, filler
+from ..undefined import Undefined
+
+
+def is_arraylike(obj) -> bool:
+    return (obj.__class__ is Tensor or isinstance(obj, (np.ndarray, np.generic))
+            or obj.__class__ in PY_NUMBERS)
+
+
+def zeros_like(obj):
+    """The placeholder of the side that holds no value: never read (its flag guards it)."""
+    from .backend import BACKEND
+
+    return filler(obj, BACKEND)
+
+
+def _refuse(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{errors.subject(self.name)} is None on some paths of a staged if and an array on others, so "
+        f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
+        f"None', returned, and used in arithmetic and ordering comparisons (which raise "
+        f"Python's TypeError when the graph runs and it is None), but not here. Test it "
+        f"first and use it only where it is not None, or give it an array value (e.g. "
+        f"np.nan) instead of None.")
+
+
+class MaybeNone(NamedTuple):
+    """``None`` when ``flag`` is true at run time, else ``value``."""
+
+    flag: Any
+    value: Any
+    name: str
+
+    def is_none(self):
+        return self.flag
+
+
+def _type_name(obj) -> str:
+    """How Python's TypeError names the type of ``obj`` as eager code would hold it."""
+    if obj.__class__ is Tensor:
+        value = obj._value
+        if value.weak:
+            return {"b": "bool", "i": "int", "u": "int", "f": "float",
+                    "c": "complex"}[value.dtype.kind]
+        return "numpy.ndarray" if value.shape else f"numpy.{value.dtype.type.__name__}"
+    cls = type(obj)
+    if cls.__module__ == "builtins":
+        return cls.__name__
+    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+
+
+def _raise_if_none(maybe: MaybeNone, exc: Exception) -> None:
+    """When the graph runs and ``maybe`` is None, raise ``exc`` (eager Python would)."""
+    st = trace.current()
+    flag = trace.to_value(maybe.flag, st)
+    raising = Block()
+    raising.ops.append(Op("call", raise_copy, (exc,), {}, [], None, source=trace.user_source(),
+                          effect=True))
+    st.append(Op("cond", None, (flag,), {}, [], None, {"true": raising, "false": Block()},
+                 source=trace.user_source()))
+
+
+def _binary(symbol: str, reverse: bool, compare: bool):
+    def op(self, other):
+        if other.__class__ is MaybeNone:
+            _refuse(self)
+        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+        if compare:
+            text = f"'{symbol}' not supported between instances of '{names[0]}' and '{names[1]}'"
+        else:
+            text = f"unsupported operand type(s) for {symbol}: '{names[0]}' and '{names[1]}'"
+        _raise_if_none(self, TypeError(text))
+        fn = trace.BINARY[symbol]
+        return fn(other, self.value) if reverse else fn(self.value, other)
+    return op
+
+
+def _unary(symbol: str):
+    def op(self):
+        text = ("bad operand type for abs(): 'NoneType'" if symbol == "abs"
+                else f"bad operand type for unary {symbol}: 'NoneType'")
+        _raise_if_none(self, TypeError(text))
+        return trace.UNARY[symbol](self.value)
+    return op
+
+
+for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
+                       ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("@", "matmul")]:
+    setattr(MaybeNone, f"__{_name}__", _binary(_symbol, False, False))
+    setattr(MaybeNone, f"__r{_name}__", _binary(_symbol, True, False))
+for _symbol, _name in [("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")]:
+    setattr(MaybeNone, f"__{_name}__", _binary(_symbol, False, True))
+for _symbol, _name in [("-", "neg"), ("+", "pos"), ("abs", "abs")]:
+    setattr(MaybeNone, f"__{_name}__", _unary(_symbol))
+for _name in ("and", "or", "xor", "lshift", "rshift", "invert", "bool", "float", "int", "index",
+              "array", "array_ufunc", "array_function"):
+    setattr(MaybeNone, f"__{_name}__", _refuse)
+MaybeNone.__getattr__ = _refuse
+MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None is not
+MaybeNone.__hash__ = object.__hash__
+
+
+class Choice(NamedTuple):
+    """A string chosen by a staged condition: ``options[index]`` at run time."""
+
+    index: Any
+    options: tuple
+    name: str
+
+
+def _refuse_choice(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{errors.subject(self.name)} is a string chosen by a staged condition (one of "
+        f"{', '.join(map(repr, self.options))}); a graph holds arrays, not strings, so inside "
+        f"the function it can only be returned. Test the condition itself instead (or keep "
+        f"a boolean array next to the string).")
+
+
+for _name in ("add", "radd", "mod", "mul", "rmul", "eq", "ne", "lt", "le", "gt", "ge", "bool",
+              "hash", "contains", "format", "str"):
+    setattr(Choice, f"__{_name}__", _refuse_choice)
+Choice.__getattr__ = _refuse_choice
+
+
+class MaybeUnbound(NamedTuple):
+    """A variable a staged ``if`` assigns in one branch only: unassigned when ``flag``
+    is true at run time. Reads (``ag__.ld``) raise Python's ``UnboundLocalError`` then."""
+
+    flag: Any
+    value: Any
+    name: str
+
+    def checked_read(self):
+        from ..undefined import unbound_error
+
+        _raise_if_none(self, unbound_error(self.name))
+        return self.value
+
+
+def _refuse_unbound(self, *args, **kwargs):
+    where = trace.user_source()
+    raise errors.StagingError(
+        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"'{self.name}' is assigned in one branch of a staged if only, and is used here "
+        f"without being read as a variable. Assign '{self.name}' before the if statement, or "
+        f"in both branches.")
+
+
+for _name in ("add", "sub", "mul", "truediv", "lt", "gt", "le", "ge", "eq", "ne", "bool",
+              "float", "int", "index", "array", "array_ufunc", "array_function"):
+    setattr(MaybeUnbound, f"__{_name}__", _refuse_unbound)
+MaybeUnbound.__getattr__ = _refuse_unbound
+MaybeUnbound.__hash__ = object.__hash__
+
+
+def assignable(t, f) -> bool:
+    """True if the side of ``t``/``f`` that is assigned holds an array (or a number)."""
+    other = f if t.__class__ is Undefined else t
+    return is_arraylike(other) or other.__class__ is MaybeUnbound
+
+
+def pair_unbound(name: str, t, f):
+    """``t`` and ``f``, one of them ``Undefined``, as MaybeUnbounds on both sides."""
+    def side(x, other):
+        if x.__class__ is MaybeUnbound:
+            return MaybeUnbound(x.flag, x.value, name)
+        if x.__class__ is Undefined:
+            model = other.value if other.__class__ is MaybeUnbound else other
+            return MaybeUnbound(True, zeros_like(model), name)
+        return MaybeUnbound(False, x, name)
+    return side(t, f), side(f, t)
+
+
+def _maybe(obj) -> bool:
+    return obj.__class__ is MaybeNone
+
+
+def _text(obj) -> bool:
+    return obj.__class__ is str or obj.__class__ is Choice
+
+
+def _as_choice(side, options, name):
+    if side.__class__ is str:
+        return Choice(options.index(side), options, name)
+    if side.options == options:
+        return Choice(side.index, options, name)
+    table = np.array([options.index(o) for o in side.options], np.int64)
+    return Choice(Tensor(trace.to_value(table, trace.current()), trace.current().graph)[side.index]
+                  if side.index.__class__ is Tensor else int(table[side.index]), options, name)
+
+
+def _valued(obj) -> bool:
+    return is_arraylike(obj) or _maybe(obj)
+
+
+def pair(name: str, t, f):
+    """``t`` and ``f`` with every leaf that is None on one side and an array on the
+    other (or a MaybeNone on either) turned into MaybeNones on both sides."""
+    if _text(t) and _text(f) and t is not f and not (t.__class__ is str is f.__class__ and t == f):
+        options = tuple(dict.fromkeys([*(t.options if t.__class__ is Choice else (t,)),
+                                       *(f.options if f.__class__ is Choice else (f,))]))
+        return _as_choice(t, options, name), _as_choice(f, options, name)
+    if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
+            is_arraylike(t) or is_arraylike(f)):
+        return pair_unbound(name, t, f)
+    if (t is None and _valued(f)) or (f is None and _valued(t)) or (
+            _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
+        return _as_maybe(t, f, name), _as_maybe(f, t, name)
+    if t.__class__ is f.__class__ and t.__class__ in (tuple, list) and len(t) == len(f):
+        pairs = [pair(f"{name}[{i}]", a, b) for i, (a, b) in enumerate(zip(t, f))]
+        return t.__class__(p[0] for p in pairs), f.__class__(p[1] for p in pairs)
+    if t.__class__ is dict and f.__class__ is dict and t.keys() == f.keys():
+        pairs = {k: pair(f"{name}[{k!r}]", t[k], f[k]) for k in t}
+        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+    return t, f
+
+
+def _as_maybe(side, other, name) -> MaybeNone:
+    if _maybe(side):
+        return MaybeNone(side.flag, side.value, name)
+    if side is None:
+        model = other.value if _maybe(other) else other
+        return MaybeNone(True, zeros_like(model), name)
+    return MaybeNone(False, side, name)
+
+
+# --- the boundary ---------------------------------------------------------------------
+
+def boundary(result):
+    """``(result without MaybeNones and Choices, [(path, how, value)])``: each replaced
+    (a MaybeNone by its value, a Choice by None), and where it was, with the graph value
+    that rebuilds it after a run: a MaybeNone's flag (``how`` None), a Choice's index
+    (``how``: its options)."""
+    found: list = []
+
+    def strip(obj, path):
+        if _maybe(obj):
+            found.append((path, None, obj.flag))
+            return obj.value
+        if obj.__class__ is Choice:
+            found.append((path, obj.options, obj.index))
+            return None
+        if obj.__class__ in (tuple, list):
+            return obj.__class__(strip(x, path + (i,)) for i, x in enumerate(obj))
+        if obj.__class__ is dict:
+            return {k: strip(v, path + (k,)) for k, v in obj.items()}
+        return obj
+
+    return strip(result, ()), found
+
+
+def rebuild(out, places, values):
+    """The run's outputs with None where a MaybeNone's flag was set, and each Choice's
+    string; ``places`` are the ``(path, how)`` of ``boundary``."""
+    for (path, how), value in zip(places, values):
+        if how is not None:
+            out = _put(out, path, how[int(value)])
+        elif value:
+            out = _put(out, path, None)
+    return out
+
+
+def _put(obj, path, value):
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if obj.__class__ is dict:
+        return {**obj, head: _put(obj[head], rest, value)}
+    items = list(obj)
+    items[head] = _put(items[head], rest, value)
+    return obj.__class__(items)

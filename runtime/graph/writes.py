@@ -1,0 +1,173 @@
+"""Item assignment in the NumPy engine, and writing the arguments back after a run.
+
+``out[i] = v`` on a symbolic tensor records a ``setitem`` op (a functional update:
+the compiled code copies, or updates a dying buffer in place). An array made
+before the code (``out = np.zeros(3)``) becomes a constant input of that op.
+
+NumPy's semantics for arguments are kept: after a call, every argument array the
+function wrote into holds what the eager call would have left there. The graph
+knows which values are states of an argument — the argument itself, ``setitem``
+results of such a state, and ``cond``/loop results whose every side is one — so
+the last state at the function's top level is returned as an extra output, and the
+concrete function copies it into the caller's array (``with_writes``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..arg_writes import cannot_write, written_argument
+from . import maybe_none
+from .ir import Value
+from .trace import to_value
+from .raising import raise_copy
+from .tensor import Tensor
+from .tensor import setitem as functional_setitem
+
+
+def setitem(target, index, value):
+    """``target[index] = value`` for converted code's ``ag__.setitem``."""
+    if target.__class__ is Tensor:
+        if target._updatable():
+            target[index] = value
+            return target
+        _check_argument(target)
+        return functional_setitem(target, index, value)
+    if isinstance(target, np.ndarray):
+        _check_argument(target)
+        return functional_setitem(target, index, value)
+    from ..staged_state import describe
+
+    raise TypeError(f"autograph.function: cannot assign into {describe(target)} here")
+
+
+def _check_argument(target) -> None:
+    """A branch (or a helper) writing into an argument of a converted function that is
+    not the traced one: the caller's variable could not see the new value."""
+    written = written_argument(target, 3)
+    if written is not None and not written.outermost:
+        why = ("the assignment is in a staged branch or loop" if target.__class__ is Tensor
+               else "its value there is a constant NumPy array")
+        raise cannot_write("autograph.function", written, why)
+
+
+# --- writing arguments back -------------------------------------------------------------
+
+def argument_writes(graph) -> list:
+    """``[(input Value, final Value)]`` for each array argument the graph writes into."""
+    root: dict[int, Value] = {v.id: v for v in graph.inputs if v.__class__ is Value}
+    latest: dict[int, Value] = {}
+
+    def root_of(value):
+        return root.get(value.id) if value.__class__ is Value else None
+
+    def derive(out, sources, top):
+        found = {id(r) for r in map(root_of, sources)}
+        if len(found) == 1 and None not in {root_of(s) for s in sources}:
+            r = root_of(sources[0])
+            root[out.id] = r
+            if top:
+                latest[r.id] = out
+
+    def visit(block, top):
+        for op in block.ops:
+            if op.kind == "setitem":
+                derive(op.outputs[0], [op.args[0]], top)
+            elif op.kind == "cond":
+                for sub in op.blocks.values():
+                    visit(sub, False)
+                sides = [b for b in (op.blocks["true"], op.blocks["false"]) if not _raises(b)]
+                for j, out in enumerate(op.outputs):
+                    if sides:
+                        derive(out, [b.results[j] for b in sides], top)
+            elif op.kind in ("while", "for"):
+                inits = op.args[-1]
+                body = op.blocks["body"]
+                params = body.params[len(body.params) - len(inits):]
+                for p, init in zip(params, inits):
+                    derive(p, [init], False)
+                if "test" in op.blocks:
+                    for p, init in zip(op.blocks["test"].params, inits):
+                        derive(p, [init], False)
+                for sub in op.blocks.values():
+                    visit(sub, False)
+                for j, out in enumerate(op.outputs):
+                    derive(out, [inits[j], body.results[j]], top)
+            else:
+                for sub in op.blocks.values():
+                    visit(sub, False)
+
+    visit(graph.body, True)
+    return [(root[vid], final) for vid, final in latest.items()]
+
+
+def _raises(block) -> bool:
+    return any(op.kind == "call" and op.target is raise_copy for op in block.ops)
+
+
+def item_writes(traced, layout, state) -> list:
+    """``[(writer, final Value)]`` for the array leaves of list and dict arguments that
+    the function replaced or updated (``ab[idx] = c`` on a list ``ab``): each writer
+    puts the final value where eager code would have left it in the caller's container."""
+    found = []
+    for i, leaves in enumerate(layout):
+        for access, leaf in leaves:
+            if not access or leaf.__class__ is not Value:
+                continue
+            try:
+                now = _getter(access)(traced[i])
+            except (LookupError, TypeError):
+                continue
+            if now.__class__ is Tensor and now._value is leaf:
+                continue
+            if now.__class__ is not Tensor and not isinstance(now, (np.ndarray, np.generic)):
+                continue
+            cut = access.rindex("[")
+            key = eval(access[cut + 1:-1])  # noqa: S307 - a literal we wrote ([0], ['k'])
+            found.append((_item_writer(i, _getter(access[:cut]), key), to_value(now, state)))
+    return found
+
+
+def _getter(access: str):
+    return eval(f"lambda a: a{access}")  # noqa: S307 - an accessor we built ([0]['k'])
+
+
+def _item_writer(i: int, parent, key):
+    def write(args, final):
+        container = parent(args[i])
+        old = container[key]
+        if isinstance(old, np.ndarray) and old.shape == np.shape(final):
+            np.copyto(old, final, casting="unsafe")
+        elif container.__class__ in (list, dict):
+            scalar = isinstance(final, np.ndarray) and not final.ndim
+            container[key] = final[()] if scalar else final
+    return write
+
+
+def argument_writers(layout, written: list) -> list:
+    """Writers for ``argument_writes``: copy the final value into the caller's array."""
+    def writer(i, get):
+        def write(args, final):
+            dest = get(args[i])
+            if isinstance(dest, np.ndarray):
+                np.copyto(dest, final, casting="unsafe")
+        return write
+
+    return [next(writer(i, _getter(access)) for i, leaves in enumerate(layout)
+                 for access, leaf in leaves if leaf is value) for value, _ in written]
+
+
+def with_extras(fn, writers: list, none_paths: list):
+    """``fn`` (the compiled graph, returning ``(outputs, None flags, final argument
+    values)``) that writes each final value back where the caller holds it
+    (``writers``), and rebuilds each ``None`` and chosen string (``maybe_none``)."""
+    places = [(path, how) for path, how, _ in none_paths]
+
+    def run(*args):
+        out, flags, finals = fn(*args)
+        for write, final in zip(writers, finals):
+            write(args, final)
+        return maybe_none.rebuild(out, places, flags) if places else out
+
+    run.__autograph_source__ = getattr(fn, "__autograph_source__", None)
+    return run

@@ -1,0 +1,66 @@
+"""The JAX backend's side of ``numeric_builtins``: builtins, ``math`` and ``asarray``
+on tracers, as ``jax.numpy`` ops. A compiled JAX function cannot raise, so a
+``math`` function outside its domain gives what ``jax.numpy`` gives (NaN, inf)."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax._src.lax.lax import _convert_element_type
+
+from . import numeric_builtins
+
+_TWINS = {"fabs": jnp.abs, "floor": jnp.floor, "ceil": jnp.ceil, "trunc": jnp.trunc,
+          "asin": jnp.arcsin, "acos": jnp.arccos, "atan": jnp.arctan, "atan2": jnp.arctan2,
+          "pow": jnp.power, "erf": jax.scipy.special.erf, "erfc": jax.scipy.special.erfc}
+_PY_TYPES = {float: float, int: int, bool: bool}
+
+
+def _python_scalar(x, kind):
+    """``x`` as the weakly typed array JAX uses for a Python ``kind`` scalar."""
+    if kind is bool:
+        return jnp.asarray(x) != 0 if jnp.result_type(x) != jnp.bool_ else x
+    if kind is int and jnp.issubdtype(jnp.result_type(x), jnp.floating):
+        x = jnp.trunc(x)
+    dtype = jax.dtypes.canonicalize_dtype(jnp.int64 if kind is int else jnp.float64)
+    return _convert_element_type(x, dtype, weak_type=True)
+
+
+def _scalar(x):
+    if jnp.size(x) != 1 or jnp.ndim(x) != 0:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return x
+
+
+def numeric(name: str, args, kwargs):
+    if name in ("min", "max"):
+        items = numeric_builtins.python_min_max(name, args, kwargs)
+        if items is None:
+            return (jnp.min if name == "min" else jnp.max)(args[0])
+        pair = jnp.minimum if name == "min" else jnp.maximum
+        best = items[0]
+        for item in items[1:]:
+            best = pair(best, item)
+        return best
+    if name == "abs":
+        return jnp.abs(args[0])
+    if name in ("where", "logical_or"):
+        return getattr(jnp, name)(*args)
+    if name == "round":
+        x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
+        if ndigits is not None:
+            return jnp.round(x, ndigits)
+        if jnp.issubdtype(jnp.result_type(x), jnp.integer):
+            return x
+        return _python_scalar(jnp.round(_scalar(x)), int)
+    if name in ("int", "float", "bool"):
+        return _python_scalar(_scalar(args[0]), {"int": int, "float": float, "bool": bool}[name])
+    if name.startswith("math."):
+        short = name[5:]
+        fn = _TWINS.get(short) or getattr(jnp, short)
+        result = fn(*(_scalar(jnp.asarray(a)) for a in args))
+        return _python_scalar(result, numeric_builtins.result_kind(short))
+    if name in ("numpy.asarray", "numpy.array"):
+        obj, *rest = args
+        return (jnp.asarray if name == "numpy.asarray" else jnp.array)(obj, *rest, **kwargs)
+    raise TypeError(f"jax: {name}() of a traced value is not supported")

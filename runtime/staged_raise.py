@@ -1,0 +1,203 @@
+"""Exceptions a staged branch raises: run-time checks instead of trace-time failures.
+
+Python raises in a branch only when that branch is taken. Under a trace both
+branches of a staged ``if`` run, so a branch that validates its input
+(``if not xa < xb: raise ValueError(...)``) or reads a variable not assigned yet
+raises while tracing, on valid input too. ``if_stmt`` therefore runs each traced
+branch through ``catching``: an exception the user's own code raised (a ``raise``
+statement, a builtin it called, the ``UnboundLocalError`` of an unassigned
+variable) is handed to the backend's ``raise_``, which either records it as an op
+that raises the same exception, with the same message, when the graph runs and
+takes that branch (the NumPy graph engine), or refuses with a ``StagingError``
+naming the raise and its line (a backend whose compiled code cannot raise, such as
+JAX under ``jit``). The branch's state is then ``RAISED``: the staged ``if``
+(``staged_if``) gives it the other branch's values. A branch whose both sides raise raises ``AlwaysRaises`` to
+its own enclosing branch, which treats it like any other raise.
+
+Exceptions of autograph's own (``StagingError``, a symbolic tensor used as a
+Python bool) and of the frameworks come from their files and are not caught: they
+describe the trace, not the user's program.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+
+from . import errors
+
+_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE_DIRS = tuple(os.path.dirname(_RUNTIME_DIR) + os.sep + d + os.sep
+                      for d in ("runtime", "autograph", "converters"))
+_UNDEFINED_FILE = os.path.join(_RUNTIME_DIR, "undefined.py")
+
+
+class _Raised:
+    """The state of a branch that raised: it has no values, the other side's stand."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<raised>"
+
+
+RAISED = _Raised()
+
+
+class RaisedState(tuple):
+    """What a branch that raised returns: ``RAISED`` for each state variable. The
+    staged ``if`` (``staged_if``) gives that side the other side's values. ``exc`` is
+    what the branch raised; ``refused`` the backend's StagingError for a ``KeyError``,
+    raised only once the other branch is traced (it may define the key: then the
+    error is the staged if's own, naming the key)."""
+
+    exc: BaseException
+    refused = None
+
+
+class AlwaysRaises(errors.StagingError):
+    """Both branches of a staged ``if`` raise: whatever encloses it raises too. The
+    enclosing branch (or the traced function) takes it as its own raise; a staged
+    loop cannot (it may run zero times), so there it stays this StagingError."""
+
+    def __init__(self, branch) -> None:
+        super().__init__(
+            f"if statement at {errors.where(branch)}: both branches raise, and the if is in "
+            f"the body of a staged loop, which may run zero times. Check the condition "
+            f"before the loop, or raise after it.")
+
+
+_LOOP_OPERATORS = frozenset({"while_stmt", "for_stmt", "_guarded_rest"})
+
+
+def _through_loop(exc: BaseException) -> bool:
+    """True if ``exc`` came out of the body of a loop operator."""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name in _LOOP_OPERATORS and code.co_filename.startswith(_RUNTIME_DIR):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _framework_dirs() -> tuple:
+    import numpy
+
+    dirs = [os.path.dirname(numpy.__file__) + os.sep]
+    for name in ("jax", "jaxlib"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            dirs.append(os.path.dirname(module.__file__) + os.sep)
+    return tuple(dirs)
+
+
+def origin(exc: BaseException):
+    """``(filename, lineno)`` of the innermost frame that raised ``exc``."""
+    tb = exc.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename, tb.tb_lineno
+
+
+def raised_by_user(exc: BaseException) -> bool:
+    """True if the user's program raised ``exc`` (eagerly it would raise too, when
+    the branch is taken), False if the trace itself failed."""
+    if isinstance(exc, AlwaysRaises):
+        return not _through_loop(exc)
+    if not isinstance(exc, Exception) or isinstance(exc, errors.StagingError):
+        return False
+    where = origin(exc)
+    if where is None:
+        return False
+    filename = where[0]
+    if filename == _UNDEFINED_FILE:
+        return isinstance(exc, UnboundLocalError)
+    return not filename.startswith(_PACKAGE_DIRS + _framework_dirs())
+
+
+class Branches:
+    """Wraps the two branch functions of one staged ``if`` for ``backend``. While the
+    backend builds the ``if`` (``with``), ``local_names()`` are its plain variables (not
+    shared with closures): the only ones a backend may leave unassigned on one side."""
+
+    _open: list = []
+
+    def __init__(self, backend, local_names=()) -> None:
+        self.backend = backend
+        self.raised = [False, False]
+        self.branch = None
+        self.local_names = frozenset(local_names)
+
+    def __enter__(self):
+        Branches._open.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        Branches._open.pop()
+
+
+    def catching(self, fn, side: int, n_state: int):
+        self.branch = self.branch or fn
+
+        def run(*args):
+            try:
+                return fn(*args)
+            except Exception as exc:
+                if not raised_by_user(exc):
+                    raise
+                state = RaisedState((RAISED,) * n_state)
+                state.exc = exc
+                if not isinstance(exc, AlwaysRaises):
+                    try:
+                        self.backend.raise_(exc, fn)
+                    except errors.StagingError as refused:
+                        if not isinstance(exc, KeyError):
+                            raise
+                        state.refused = refused
+                self.raised[side] = True
+                return state
+        run.__wrapped__ = fn
+        return run
+
+    def check(self) -> None:
+        """After the backend built the op: both sides raised -> so does the ``if``."""
+        if all(self.raised):
+            raise AlwaysRaises(self.branch)
+
+
+def local_names() -> frozenset:
+    """The plain variables of the staged ``if`` being built (see ``Branches``)."""
+    return Branches._open[-1].local_names if Branches._open else frozenset()
+
+
+def unbound_name(exc: BaseException):
+    """The variable an ``UnboundLocalError`` of an unassigned variable names, or None."""
+    if not isinstance(exc, UnboundLocalError) or origin(exc)[0] != _UNDEFINED_FILE:
+        return None
+    text = str(exc)
+    start = text.find("'")
+    return text[start + 1:text.find("'", start + 1)] if start >= 0 else None
+
+
+def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.StagingError:
+    """The StagingError of a backend that cannot raise while its compiled code runs."""
+    name = unbound_name(exc)
+    if name is not None:
+        return errors.StagingError(
+            f"if statement at {errors.where(branch)}: '{name}' is read in a branch before it "
+            f"is assigned, and the condition is a staged value, so the branch is traced "
+            f"although it may never run; {backend_name} cannot raise the UnboundLocalError "
+            f"when the compiled function runs. Assign '{name}' before the if statement.")
+    where = origin(exc)
+    line = linecache.getline(where[0], where[1]).strip() if where else ""
+    location = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
+    return errors.StagingError(
+        f"raise in a staged branch at {location}: the branch of the if statement at "
+        f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), and the condition "
+        f"is a staged value; {backend_name} cannot raise an exception when the compiled "
+        f"function runs. Check the inputs before the compiled function (outside jax.jit), "
+        f"or use jax.experimental.checkify.")

@@ -1,0 +1,213 @@
+"""Writing into arrays (issues 9.10, 22.4): item and slice assignment is a functional
+update in the graph, in straight-line code, branches and loops; writing into an
+argument keeps NumPy's semantics on the NumPy engine (the caller's array holds what
+eager would have left there) and is a StagingError under jax.jit."""
+
+import numpy as np
+
+
+def fill(x, n):
+    out = np.zeros(3, np.float32)  # float32: JAX's default float, so both backends agree
+    out[0] = x
+    d1 = np.empty((2, 2), np.float32)
+    d1[0, 0] = x * 2
+    d1[1] = -x
+    d1[0, 1] = 0.0
+    for i in range(n):
+        out[i % 3] = out[i % 3] + i
+    if x > 1:
+        out[2] = x
+    out[out > 2] = 0
+    return out, d1
+
+
+def columns(a, k):
+    out = np.ones((3, 4), np.float32)
+    out[:, k] = a
+    out[1, :] = a[0]
+    return out
+
+
+def test_writes_into_arrays_made_in_the_function(backend):
+    backend.check(fill, np.float32(1.5), np.int32(5))
+    backend.check(fill, np.float32(0.5), np.int32(2))
+
+
+def test_slice_writes(backend):
+    backend.check(columns, np.arange(3.0, dtype=np.float32), 2)
+
+
+def rk_step(y, h, K):
+    for s in range(1, 3):
+        dy = K[s - 1] * h
+        K[s] = dy + y
+    if h > 0.5:
+        K[0] = 7.0
+    return K.sum()
+
+
+def _writes_back(fn, *args):
+    """Run eagerly and under ag.function on copies of ``args``: results and arguments agree."""
+    import autograph as ag
+
+    eager_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    staged_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    expected = fn(*eager_args)
+    got = ag.function(fn)(*staged_args)
+    np.testing.assert_allclose(got, expected)
+    for e, s in zip(eager_args, staged_args):
+        if isinstance(e, np.ndarray):
+            np.testing.assert_array_equal(s, e)
+
+
+def test_writing_into_an_argument(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(rk_step, np.ones(2), np.float64(0.7), np.ones((3, 2)))
+        assert text.startswith("item assignment at ")
+        assert "(`K[s] = dy + y`): 'K' is an argument of rk_step(), and JAX arrays are " \
+               "immutable, so under jax.jit the write cannot reach the caller's array. Return " \
+               "the updated array instead (and assign it in the caller)." in text
+        return
+    _writes_back(rk_step, np.ones(2), np.float64(0.7), np.ones((3, 2)))
+    _writes_back(rk_step, np.ones(2), np.float64(0.2), np.ones((3, 2)))
+
+
+def scale_into(out, v):
+    out[:] = out * v
+
+
+def caller(x, v):
+    buf = x * 1.0
+    scale_into(buf, v)
+    return buf
+
+
+def test_helper_writes_into_its_callers_array(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(caller, np.arange(3.0), np.float64(2.0))
+        assert "'out' is an argument of scale_into()" in text
+        return
+    backend.check(caller, np.arange(3.0, dtype=np.float32), np.float32(2.0))
+
+
+def branch_caller(x, v):
+    buf = x * 1.0
+    if v > 0:
+        scale_into(buf, v)
+    return buf
+
+
+def test_helper_writes_into_an_array_from_outside_its_branch(backend):
+    text = backend.staging_error(branch_caller, np.arange(3.0), np.float64(2.0))
+    assert "'out' is an argument of scale_into()" in text
+    assert "Return the updated array instead" in text
+
+
+def with_out(x, y):
+    z = x * 1.0
+    np.add(z, y, out=z)
+    np.clip(z, 0, 2, out=z)
+    return z
+
+
+def test_out_argument_updates_the_array(backend):
+    if backend.name == "jax":
+        return  # out= needs a NumPy array to write into: eager JAX refuses it too
+    backend.check(with_out, np.arange(3.0, dtype=np.float32), np.ones(3, np.float32))
+
+
+def update_bracket(ab, fab, c, fc):
+    fa, fb = fab
+    idx = 0 if fa * fc < 0 else 1
+    rx, rfx = ab[idx], fab[idx]
+    fab[idx] = fc
+    ab[idx] = c
+    return rx, rfx, ab[0] + ab[1]
+
+
+def bracket_driver(a, b, fa, fb, c, fc):
+    ab, fab = [a, b], [fa, fb]
+    rx, rfx, total = update_bracket(ab, fab, c, fc)
+    return rx, rfx, total, ab, fab
+
+
+def test_list_items_written_with_a_staged_index(backend):
+    for fa in (1.0, -1.0):
+        backend.check(bracket_driver, np.float32(0), np.float32(1), np.float32(fa),
+                      np.float32(2), np.float32(0.5), np.float32(-0.3))
+
+
+def test_list_arguments_hold_what_eager_left_there(backend):
+    if backend.name == "jax":
+        return  # jax.jit cannot see the caller's list: the conversion makes a new one
+    import autograph as ag
+
+    for fa in (1.0, -1.0):
+        eager = ([np.float64(0), np.float64(1)], [np.float64(fa), np.float64(2)])
+        staged = (list(eager[0]), list(eager[1]))
+        update_bracket(*eager, np.float64(0.5), np.float64(-0.3))
+        ag.function(update_bracket)(*staged, np.float64(0.5), np.float64(-0.3))
+        assert [float(v) for v in staged[0] + staged[1]] == [float(v) for v in eager[0] + eager[1]]
+
+
+def python_number_kinds(x):
+    a = 1
+    if x > 0:
+        a = 0.5
+    return x * a
+
+
+def test_python_int_and_float_branches_join_as_float(backend):
+    backend.check(python_number_kinds, np.float32(2.0))
+    backend.check(python_number_kinds, np.float32(-2.0))
+
+
+def conjugate_gradient(A, b):
+    x = np.zeros_like(b)
+    r = b.copy()
+    p = r.copy()
+    rs = r @ r
+    i = 0
+    while rs > 1e-20 and i < 10:
+        Ap = A @ p
+        alpha = rs / (p @ Ap)
+        np.add(x, alpha * p, out=x)
+        r = r - alpha * Ap
+        new = r @ r
+        p = r + (new / rs) * p
+        rs = new
+        i += 1
+    return x
+
+
+def test_out_argument_in_a_staged_loop(backend):
+    if backend.name == "jax":
+        return  # out= needs a NumPy array to write into: eager JAX refuses it too
+    backend.check(conjugate_gradient, np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0]))
+
+
+def accumulate(x):
+    acc = np.zeros(3)
+    for i in range(3):
+        acc += x * i
+    return acc
+
+
+def test_in_place_operator_on_an_array_made_in_the_function(backend):
+    if backend.name == "jax":
+        return  # NumPy's += into a NumPy array cannot take a JAX tracer
+    backend.check(accumulate, np.ones(3))
+
+
+def rescale(pos, scale):
+    pos -= pos.mean(axis=0)
+    lim = np.abs(pos).max()
+    if lim > 0:
+        pos *= scale / lim
+    return pos
+
+
+def test_in_place_operators_on_an_argument(backend):
+    if backend.name == "jax":
+        return  # JAX arrays are immutable: pos -= ... rebinds, as jax.numpy does
+    _writes_back(rescale, np.arange(6.0).reshape(3, 2), np.float64(2.0))

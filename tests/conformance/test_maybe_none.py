@@ -1,0 +1,108 @@
+"""``None`` on a failure path (issue 22.5) and a staged index into a Python list (22.6).
+
+On the NumPy engine an output that is None on some staged paths comes back as None
+exactly when eager returns it; ``is None`` on it is a staged test, anything else a
+StagingError naming it. JAX keeps a StagingError: a graph output cannot be None."""
+
+import numpy as np
+
+
+def line_search(x):
+    if x > 0:
+        return None, x * 2
+    return x + 1, x
+
+
+def only_none(x):
+    if x > 0:
+        return None
+    return x * 3
+
+
+def retry(x):
+    alpha, phi = line_search(x)
+    if alpha is None:
+        alpha = phi * 0 - 1
+    if alpha is not None:
+        alpha = alpha * 2
+    return alpha, phi
+
+
+def adds_to_maybe_none(x):
+    r = None
+    if x > 0:
+        r = x
+    return r + 1
+
+
+def compares_maybe_none(x):
+    r = None
+    if x > 0:
+        r = x
+    return r == 1
+
+
+def test_none_comes_back_exactly_when_eager_returns_it(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(line_search, np.float64(1.0))
+        assert text.startswith("if statement at ")
+        assert text.endswith(
+            "(`if x > 0:`): the return value[0] is None in the true branch but a value in the "
+            "other, and the condition is a staged value. A function that returns a value on "
+            "some staged paths and None on others (line_search, through the true branch) "
+            "cannot be one graph here: a graph's outputs are arrays. Return an array on every "
+            "path (a NaN, or a success flag next to the value).")
+        return
+    backend.check(line_search, np.float64(1.0))
+    backend.check(line_search, np.float64(-1.0))
+    backend.check(only_none, np.float64(1.0))
+    backend.check(only_none, np.float64(-1.0))
+
+
+def test_is_none_is_a_staged_test(backend):
+    if backend.name == "jax":
+        backend.staging_error(retry, np.float64(1.0))
+        return
+    backend.check(retry, np.float64(1.0))
+    backend.check(retry, np.float64(-3.0))
+
+
+def test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none(backend):
+    if backend.name == "jax":
+        backend.staging_error(adds_to_maybe_none, np.float64(1.0))
+        return
+    backend.check(adds_to_maybe_none, np.float64(1.0))
+    backend.check_raises(adds_to_maybe_none, TypeError,
+                         r"^unsupported operand type\(s\) for \+: 'NoneType' and 'int'$",
+                         np.float64(-1.0))
+
+
+def test_other_uses_of_a_maybe_none_value_are_refused(backend):
+    text = backend.staging_error(compares_maybe_none, np.float64(1.0))
+    if backend.name == "numpy":
+        assert text.startswith("at test_maybe_none.py:42 (`return r == 1`): 'r' is None on "
+                               "some paths of a staged if and an array on others")
+
+
+def bracket_side(fa, fx, a, b):
+    ab = [a, b]
+    idx = 0 if fa * fx < 0 else 1
+    return ab[idx] * 2
+
+
+def mixed_items(fa, a):
+    ab = (a, "text")
+    idx = 0 if fa < 0 else 1
+    return ab[idx]
+
+
+def test_staged_index_into_a_list(backend):
+    backend.check(bracket_side, np.float32(1), np.float32(-1), np.float32(3), np.float32(4))
+    backend.check(bracket_side, np.float32(1), np.float32(1), np.float32(3), np.float32(4))
+
+
+def test_staged_index_into_a_list_of_mixed_items(backend):
+    text = backend.staging_error(mixed_items, np.float32(1), np.float32(3))
+    assert text.startswith("ab[...] with a staged index: a graph can pick an item of a Python "
+                           "tuple only when every item is an array or number of one dtype and "
+                           "shape")

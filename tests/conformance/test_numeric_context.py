@@ -1,0 +1,83 @@
+"""``np.errstate`` in a staged function, a message string chosen by a staged
+condition, and ``dict.get`` with a staged key (issue 22.7)."""
+
+import warnings
+
+import numpy as np
+
+
+def quiet_divide(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = x / y
+    return r
+
+
+def strict_divide(x, y):
+    with np.errstate(divide="raise"):
+        r = x / y
+    return r
+
+
+def test_errstate_applies_when_the_graph_runs(backend):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        backend.check(quiet_divide, np.ones(2, np.float32), np.zeros(2, np.float32))
+    if backend.name == "numpy":
+        backend.check_raises(strict_divide, FloatingPointError, "divide by zero",
+                             np.ones(2), np.zeros(2))
+        assert np.geterr()["divide"] == "warn"  # restored although the graph raised
+
+
+def halve_until_small(x):
+    it = 0
+    while x > 1 and it < 5:
+        x = x / 2
+        it += 1
+    flag = "converged" if x <= 1 else "maxiter"
+    return x, flag
+
+
+def grade(x):
+    msg = "low"
+    if x > 1:
+        msg = "mid"
+    if x > 10:
+        msg = "high"
+    return msg, x
+
+
+def compares_message(x):
+    msg = "a" if x > 0 else "b"
+    return msg == "a"
+
+
+def test_string_chosen_by_a_staged_condition_is_returned(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(halve_until_small, np.float32(3.0))
+        assert "a different Python str in each branch" in text
+        return
+    backend.check(halve_until_small, np.float64(3.0))
+    backend.check(halve_until_small, np.float64(300.0))
+    for v in (0.0, 5.0, 50.0):
+        backend.check(grade, np.float64(v))
+
+
+def test_string_chosen_by_a_staged_condition_used_inside_is_refused(backend):
+    text = backend.staging_error(compares_message, np.float32(1.0))
+    if backend.name == "numpy":
+        assert text.startswith("at test_numeric_context.py:51 (`return msg == \"a\"`): the "
+                               "conditional expression is a string chosen by a staged condition "
+                               "(one of 'a', 'b'); a graph holds arrays, not strings")
+
+
+def lookup(k):
+    table = {1: 2.0, 2: 3.0}
+    return table.get(k, 0.0)
+
+
+def test_dict_get_with_a_staged_key_is_refused(backend):
+    text = backend.staging_error(lookup, np.int32(1))
+    assert text.startswith("dict.get with a staged key at ")
+    assert text.endswith("the key is only known when the graph runs, and a graph cannot look "
+                         "it up in a Python dict. Use a Python key, or keep the values in an "
+                         "array and index it with the staged value.")
