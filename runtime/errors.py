@@ -34,25 +34,27 @@ class StagingError(Exception):
     """Control flow on staged values that cannot be built into a graph.
 
     Raised while tracing (``autograph.function``, ``jax.jit``) when a branch or
-    loop on a staged value cannot become a graph op: a variable assigned in
-    one branch only, a loop variable that changes dtype or shape, a list a
-    staged loop grows. The message names the construct, the variable and the
-    file:line, and says what to do.
+    loop on a staged value cannot become a graph op: a dict key (or, under
+    ``jax.jit``, a variable) assigned in one branch only, a loop variable that
+    changes dtype or shape, a list a staged loop grows. The message names the
+    construct, the variable and the file:line, and says what to do.
 
     Example:
         >>> import numpy as np
         >>> import autograph as ag
         >>> @ag.function
         ... def f(x):
+        ...     d = {}
         ...     if x > 0:
-        ...         y = x
-        ...     return y
+        ...         d["y"] = x
+        ...     return d
         >>> try:
         ...     f(np.array(1.0))
         ... except ag.StagingError as e:
-        ...     print(str(e)[str(e).index("'y'"):])
-        'y' is defined in the true branch only, and the condition is a staged value, so both
-        branches run in the graph. Define 'y' before the if statement, or in both branches.
+        ...     print(str(e)[str(e).index("'d"):])
+        'd["y"]' is defined in the true branch only, and the condition is a staged value, so
+        both branches run in the graph. Define 'd["y"]' before the if statement, or in both
+        branches.
     """
 
 

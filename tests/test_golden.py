@@ -798,7 +798,7 @@ CASES = [
                             raise pending_exc
                         ag__.if_stmt(ag__.not_(finally_jumped), if_body_3, None, (), ())
                         return ()
-                    ag__.if_stmt(pending_exc is not None, if_body_2, None, (), ())
+                    ag__.if_stmt(ag__.is_not_none(pending_exc), if_body_2, None, (), ())
                     return (break_, finally_jumped)
                 break_, finally_jumped = ag__.if_stmt(x, if_body, else_body, (break_, finally_jumped), ('break_', 'finally_jumped'))
             return (break_,)
@@ -835,7 +835,7 @@ CASES = [
     """,
         """\
     def swap_items(xs, j):
-        item, item_2 = (xs[j + 1], xs[j])
+        item, item_2 = (ag__.getitem(xs, j + 1, 'xs'), ag__.getitem(xs, j, 'xs'))
         xs = ag__.setitem(xs, j, item)
         xs = ag__.setitem(xs, j + 1, item_2)
         return xs
