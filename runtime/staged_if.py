@@ -15,6 +15,8 @@ with a run-time flag); elsewhere they are a ``StagingError``.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from . import errors, staged_raise
 from .inplace import MISSING, InPlace, Side
 from .staged_state import (
@@ -213,8 +215,9 @@ def _take_other_side(records, backend) -> None:
             raised["leaves"] = []
 
 
-def _defining_path(error, records, names, inplace) -> str:
-    """The path of the dict key a branch read (``error``) that the other branch defines, or None."""
+def _defining_path(error, records, names, inplace) -> Optional[str]:
+    """The path of the dict key a branch read (``error``) that the other branch
+    defines, or None."""
     key = error.args[0] if len(error.args) == 1 else MISSING
     for record in records:
         for label, value in zip(names, record.get("values", ())):

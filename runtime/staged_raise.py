@@ -11,8 +11,9 @@ that raises the same exception, with the same message, when the graph runs and
 takes that branch (the NumPy graph engine), or refuses with a ``StagingError``
 naming the raise and its line (a backend whose compiled code cannot raise, such as
 JAX under ``jit``). The branch's state is then ``RAISED``: the staged ``if``
-(``staged_if``) gives it the other branch's values. A branch whose both sides raise raises ``AlwaysRaises`` to
-its own enclosing branch, which treats it like any other raise.
+(``staged_if``) gives it the other branch's values. A branch whose both sides raise
+raises ``AlwaysRaises`` to its own enclosing branch, which treats it like any other
+raise.
 
 Exceptions of autograph's own (``StagingError``, a symbolic tensor used as a
 Python bool) and of the frameworks come from their files and are not caught: they

@@ -45,7 +45,8 @@ def _refuse(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"{errors.subject(self.name)} is None on some paths of a staged if and an array on others, so "
+        f"{errors.subject(self.name)} is None on some paths of a staged if and an array on "
+        f"others, so "
         f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
         f"None', returned, and used in arithmetic and ordering comparisons (which raise "
         f"Python's TypeError when the graph runs and it is None), but not here. Test it "
