@@ -65,11 +65,11 @@ def none_on_one_side(name: str, branch, t, f):
     label, side = path
     function = _function_name()
     return errors.StagingError(
-        f"if statement at {errors.where(branch)}: {label} is None in the {side} branch but a "
-        f"value in the other, and the condition is a staged value. A function that returns a "
-        f"value on some staged paths and None on others ({function}, through the {side} "
-        f"branch) cannot be one graph here: a graph's outputs are arrays. Return an array on "
-        f"every path (a NaN, or a success flag next to the value).")
+        f"if statement at {errors.where(branch)}: {errors.subject(label)} is None in the {side} "
+        f"branch but a value in the other, and the condition is a staged value. A function "
+        f"that returns a value on some staged paths and None on others ({function}, through "
+        f"the {side} branch) cannot be one graph here: a graph's outputs are arrays. Return an "
+        f"array on every path (a NaN, or a success flag next to the value).")
 
 
 def _none_path(t, f, label):
