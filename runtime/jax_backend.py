@@ -295,7 +295,9 @@ class JaxBackend(backends.Backend):
         index or value) gets ``target.at[index].set(value)``; any other container
         is updated in place, as Python does."""
         if isinstance(target, (jax.Array, np.ndarray)):
-            return _functional_setitem(target, index, value)
+            from . import jax_numeric
+
+            return jax_numeric.setitem(target, index, value)
         target[index] = value
         return target
 
@@ -330,21 +332,6 @@ class JaxBackend(backends.Backend):
 
 def _split(outs, flagged, go_on):
     return (outs[:-1], outs[-1]) if flagged else (outs, go_on)
-
-
-def _functional_setitem(target, index, value):
-    """``target.at[index].set(value)``, refused for an argument of a converted
-    function: its caller would never see the write (issue 22.4)."""
-    from .arg_writes import cannot_write, written_argument
-
-    written = written_argument(target)
-    if written is not None:
-        raise cannot_write("jax.jit", written, "JAX arrays are immutable")
-    target = jnp.asarray(target)
-    if _is_array(index) and jnp.result_type(index) == jnp.bool_ and jnp.ndim(value) == 0 \
-            and jnp.shape(index) == jnp.shape(target):
-        return jnp.where(index, value, target).astype(target.dtype)  # a mask: no gather needed
-    return target.at[index].set(value)
 
 
 backend = JaxBackend()

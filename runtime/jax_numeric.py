@@ -1,10 +1,12 @@
 """The JAX backend's side of ``numeric_builtins``: builtins, ``math`` and ``asarray``
-on tracers, as ``jax.numpy`` ops. A compiled JAX function cannot raise, so a
-``math`` function outside its domain gives what ``jax.numpy`` gives (NaN, inf)."""
+on tracers, as ``jax.numpy`` ops, and writes into arrays (``setitem``). A compiled JAX
+function cannot raise, so a ``math`` function outside its domain gives what
+``jax.numpy`` gives (NaN, inf)."""
 
 from __future__ import annotations
 
 import jax
+import numpy as np
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type
 
@@ -64,3 +66,19 @@ def numeric(name: str, args, kwargs):
         obj, *rest = args
         return (jnp.asarray if name == "numpy.asarray" else jnp.array)(obj, *rest, **kwargs)
     raise TypeError(f"jax: {name}() of a traced value is not supported")
+
+
+def setitem(target, index, value):
+    """``target.at[index].set(value)``, refused for an argument of a converted
+    function: its caller would never see the write (issue 22.4)."""
+    from .arg_writes import cannot_write, written_argument
+
+    written = written_argument(target)
+    if written is not None:
+        raise cannot_write("jax.jit", written, "JAX arrays are immutable")
+    target = jnp.asarray(target)
+    mask = isinstance(index, (jax.Array, np.ndarray, np.generic)) and \
+        jnp.result_type(index) == jnp.bool_
+    if mask and jnp.ndim(value) == 0 and jnp.shape(index) == jnp.shape(target):
+        return jnp.where(index, value, target).astype(target.dtype)  # a mask: no gather needed
+    return target.at[index].set(value)
