@@ -12,7 +12,6 @@ import ast
 import dis
 import inspect
 import linecache
-import textwrap
 import types
 
 import gast
@@ -44,15 +43,14 @@ def function_node(fn: types.FunctionType):
         node = _def_node_from_line_table(fn)
         if node is not None:
             return node
+    if code.co_name == "<lambda>":
+        return _lambda_node(fn)
     try:
         lines, first_line = inspect.findsource(code)
     except (OSError, TypeError) as e:
         raise _unavailable(fn, e) from None
     block = inspect.getblock(lines[first_line:])
-    source = "".join(block)
-    if code.co_name == "<lambda>":
-        return _lambda_node(fn, source, filename, first_line + 1)
-    tree = parse_source(source, filename, first_line + 1)
+    tree = parse_source("".join(block), filename, first_line + 1)
     node = _find_def(tree, fn)
     if node is None:
         if filename.startswith("<"):  # exec'd code: the cached lines are some other source
@@ -125,24 +123,96 @@ def _last_line(code) -> int:
     return last
 
 
-def _lambda_node(fn, source: str, filename: str, first_line: int):
-    """Find the lambda among those on its source lines, by its parameters and body."""
-    text = _balanced_statement(source)
-    tree = parse_source(text, filename, first_line)
+def _lambda_node(fn):
+    """The lambda of ``fn`` in the statement around its line: anywhere in it (a
+    continuation line, a dict literal, a call's arguments), and among several on
+    one line by where its body is (3.11+: the code's positions) or by what it
+    compiles to."""
     code = fn.__code__
+    linecache.checkcache(code.co_filename)
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    line = code.co_firstlineno
+    if not 0 < line <= len(lines):
+        raise _unavailable(fn, "could not get source code")
+    tree = _statement_around(lines, line, code.co_filename)
+    params = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     candidates = [
         node for node in trees.walk(tree)
-        if isinstance(node, gast.Lambda) and node.lineno == code.co_firstlineno
-        and [a.id for a in node.args.args] == list(code.co_varnames[: code.co_argcount])
+        if isinstance(node, gast.Lambda) and node.lineno == line and _lambda_params(node) == params
     ]
+    if len(candidates) > 1 and hasattr(code, "co_positions"):
+        spans = set(code.co_positions())
+        candidates = [n for n in candidates if (n.body.lineno, n.body.end_lineno, n.body.col_offset, n.body.end_col_offset) in spans]
     if len(candidates) > 1:
         candidates = [node for node in candidates if _same_code(node, code)]
-    if len(candidates) != 1:
+    if len(candidates) > 1 and len({gast.dump(n) for n in candidates}) == 1:
+        candidates = candidates[:1]  # the same text twice: either one is the lambda
+    if not candidates:
         raise ConversionError(
-            f"{filename}:{code.co_firstlineno}: cannot tell which lambda on this line to convert "
-            f"({len(candidates)} candidates). Define it with def instead."
+            f"{code.co_filename}:{line}: cannot find the source of this lambda (the file may have "
+            f"changed since it was imported). Define it with def, or reload its module."
+        )
+    if len(candidates) > 1:
+        raise ConversionError(
+            f"{code.co_filename}:{line}: cannot tell which of the {len(candidates)} lambdas on this "
+            f"line to convert: they have the same parameters and compile alike. Define it with def instead."
         )
     return candidates[0]
+
+
+def _lambda_params(node) -> list:
+    args = node.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+_LOOK_BACK = 400  # lines searched above a lambda for the start of its statement
+
+
+def _statement_around(lines: list, line: int, filename: str):
+    """The parsed statement that contains line ``line`` (1-based): the nearest start
+    at or above it, no more indented than it, from which whole lines parse."""
+    indent = _indent(lines[line - 1])
+    for start in range(line, max(0, line - _LOOK_BACK), -1):
+        text = lines[start - 1]
+        if not text.strip() or text.lstrip().startswith("#") or _indent(text) > indent:
+            continue
+        tree = _parse_from(lines, start, line, filename)
+        if tree is not None:
+            return tree
+    raise ConversionError(f"{filename}:{line}: cannot parse the statement around this lambda")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _parse_from(lines: list, start: int, line: int, filename: str):
+    """The tree of the shortest run of whole lines from ``start`` through ``line``
+    or further that parses, or None if none does: extended only while the
+    parser says the text is unfinished."""
+    for end in range(line, len(lines) + 1):
+        source = "".join(lines[start - 1:end])
+        indented = source[:1].isspace()
+        try:
+            tree = ast.parse("if 1:\n" + source if indented else source, filename=filename)
+        except SyntaxError as e:
+            if not _unfinished(e, source):
+                return None
+            continue
+        ast.increment_lineno(tree, start - 1 - indented)
+        return trees.from_ast(tree)
+    return None
+
+
+_UNFINISHED = ("never closed", "EOF", "expected an indented block", "unterminated triple-quoted", "expected 'except' or 'finally'")
+
+
+def _unfinished(error: SyntaxError, source: str) -> bool:
+    """Whether the parser stopped because the text ends too early (an open bracket,
+    a string, a decorator or a statement still expecting its block) rather than at
+    an error that more lines cannot mend."""
+    message = error.msg or ""
+    return any(part in message for part in _UNFINISHED) or source.lstrip().startswith("@")
 
 
 def _same_code(node, code) -> bool:
@@ -171,19 +241,6 @@ def mangle_private_names(fn_node, qualname: str) -> None:
             node.attr = mangle(node.attr)
         elif isinstance(node, gast.Name):
             node.id = mangle(node.id)
-
-
-def _balanced_statement(source: str) -> str:
-    """The shortest prefix of ``source`` (whole lines) that parses."""
-    lines = textwrap.dedent(source).splitlines(keepends=True)
-    for end in range(1, len(lines) + 1):
-        text = "".join(lines[:end])
-        try:
-            ast.parse(text)
-            return text
-        except SyntaxError:
-            continue
-    raise ConversionError("cannot parse the source of a lambda")
 
 
 def source_line(filename: str, lineno: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import sysconfig
 import types
 from typing import Callable, Optional
@@ -31,6 +32,23 @@ LIBRARY_PACKAGES = frozenset(
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
+_BASE_PREFIX = os.path.normcase(sys.base_prefix)
+
+
+def _stdlib_names() -> frozenset:
+    """Top-level names of the standard library's modules."""
+    names = getattr(sys, "stdlib_module_names", None)  # Python 3.10+
+    if names is not None:
+        return frozenset(names)
+    found = set(sys.builtin_module_names)
+    for entry in os.listdir(_STDLIB) if os.path.isdir(_STDLIB) else ():
+        name, ext = os.path.splitext(entry)
+        if ext in ("", ".py") and name.isidentifier() and entry != "site-packages":
+            found.add(name)
+    return frozenset(found)
+
+
+_STDLIB_NAMES = _stdlib_names()
 
 
 def set_converter(converter: Callable) -> None:
@@ -83,8 +101,33 @@ def is_library(f: types.FunctionType) -> bool:
     module = getattr(f, "__module__", None) or ""
     if module.partition(".")[0] in LIBRARY_PACKAGES:
         return True
+    if module.partition(".")[0] in _STDLIB_NAMES and _from_stdlib(module.partition(".")[0]):
+        return True
     filename = os.path.normcase(f.__code__.co_filename)
     return filename.startswith(_STDLIB) and "site-packages" not in filename
+
+
+_stdlib_roots: dict = {}
+
+
+def _from_stdlib(root: str) -> bool:
+    """Whether the loaded top-level module ``root`` is the standard library's, however it
+    was loaded (frozen: ``<frozen posixpath>``, built in, zipped, from the stdlib
+    directory), and not a user module that shadows a standard name."""
+    known = _stdlib_roots.get(root)
+    if known is not None:
+        return known
+    spec = getattr(sys.modules.get(root), "__spec__", None)
+    origin = getattr(spec, "origin", None)
+    if origin is None:  # not loaded, or loaded by hand: not known to be the stdlib's
+        return False
+    if origin in ("frozen", "built-in"):
+        result = True
+    else:
+        path = os.path.normcase(origin)
+        result = path.startswith(_BASE_PREFIX) and "site-packages" not in path and "dist-packages" not in path
+    _stdlib_roots[root] = result
+    return result
 
 
 def do_not_convert(f):
