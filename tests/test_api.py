@@ -221,7 +221,7 @@ def test_to_code_of_plain_function(m):
             def else_body(r):
                 r = z
                 return (r,)
-            r, = ag__.if_stmt(x > 0, if_body, else_body, (r,), ('r',))
+            r, = ag__.branch(x > 0, if_body, else_body, ('r',))(r)
             return r
         '''))
     # to_code of the converted function shows the same source.
@@ -264,7 +264,9 @@ def test_closure_with_nonlocal_shares_the_variable(m):
             def set_shared(ag__values):
                 nonlocal n
                 n = ag__values[0]
-            ag__.for_stmt(ag__.range_(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
+            loop = ag__.for_loop(ag__.range_(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
+            for itr in loop:
+                loop.state = loop_body(itr, *loop.state)
             return n
         """))
 

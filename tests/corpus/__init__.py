@@ -48,6 +48,7 @@ MODULES = [
     "combinations",
     "branch_exits",
     "numpy_values",
+    "names",
 ]
 if sys.version_info >= (3, 10):
     MODULES.append("matching")  # `match` is a syntax error before 3.10
