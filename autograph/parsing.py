@@ -69,7 +69,7 @@ def _unavailable(fn, reason) -> ConversionError:
 def _find_def(tree, fn):
     for node in tree.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node.name == fn.__code__.co_name:
-            mangle_private_names(node, fn.__qualname__)
+            mangle_private_names(node, qualname_of(fn))
             return node
     return None
 
@@ -157,6 +157,7 @@ def _lambda_node(fn):
             f"{code.co_filename}:{line}: cannot tell which of the {len(candidates)} lambdas on this "
             f"line to convert: they have the same parameters and compile alike. Define it with def instead."
         )
+    mangle_private_names(candidates[0], qualname_of(fn))
     return candidates[0]
 
 
@@ -224,12 +225,14 @@ def _same_code(node, code) -> bool:
 
 
 def mangle_private_names(fn_node, qualname: str) -> None:
-    """Apply Python's private-name mangling (``self.__x`` -> ``self._Cls__x``),
-    which the compiler only does inside a class body, where converted code is not."""
-    parts = qualname.split(".")
-    if len(parts) < 2 or parts[-2] == "<locals>":
+    """Apply Python's private-name mangling (``self.__x`` -> ``self._Cls__x``) as the
+    compiler did for the original: with the nearest class enclosing the function
+    in ``qualname`` (a method, or a function or lambda nested in one). Converted
+    code is compiled outside any class, where the compiler would not mangle."""
+    owner = _owner_class(qualname)
+    if owner is None:
         return
-    prefix = "_" + parts[-2].lstrip("_")
+    prefix = "_" + owner.lstrip("_")
 
     def mangle(name: str) -> str:
         if name.startswith("__") and not name.endswith("__") and "." not in name:
@@ -241,6 +244,23 @@ def mangle_private_names(fn_node, qualname: str) -> None:
             node.attr = mangle(node.attr)
         elif isinstance(node, gast.Name):
             node.id = mangle(node.id)
+
+
+def _owner_class(qualname: str):
+    """The nearest class around the last scope of ``qualname`` (``Box.m.<locals>.f``
+    -> ``Box``): a part not followed by ``<locals>`` names a class. None if there
+    is none, or its name is all underscores (then Python does not mangle)."""
+    parts = qualname.split(".")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] != "<locals>" and parts[i + 1] != "<locals>":
+            return parts[i] if parts[i].strip("_") else None
+    return None
+
+
+def qualname_of(fn) -> str:
+    """The qualified name the compiler gave ``fn`` (3.11+: its code's, which
+    decorators cannot change)."""
+    return getattr(fn.__code__, "co_qualname", None) or fn.__qualname__
 
 
 def source_line(filename: str, lineno: int) -> str:
