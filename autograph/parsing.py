@@ -12,6 +12,8 @@ import ast
 import dis
 import inspect
 import linecache
+import operator
+import sys
 import types
 
 import gast
@@ -36,15 +38,20 @@ def parse_source(source: str, filename: str = "<string>", first_line: int = 1) -
 
 
 def function_node(fn: types.FunctionType):
-    """The gast ``FunctionDef`` (or ``Lambda``) of ``fn``, located in its file."""
+    """The gast ``FunctionDef`` (or ``Lambda``) of ``fn``, located in its file, and
+    checked to be the source ``fn``'s code was compiled from (``check_source``)."""
+    code = fn.__code__
+    if code.co_name == "<lambda>":
+        node = _lambda_node(fn)
+    else:
+        node = _def_node_from_line_table(fn) or _def_node_from_inspect(fn)
+    check_source(node, fn)
+    return node
+
+
+def _def_node_from_inspect(fn):
     code = fn.__code__
     filename = code.co_filename
-    if code.co_name != "<lambda>":
-        node = _def_node_from_line_table(fn)
-        if node is not None:
-            return node
-    if code.co_name == "<lambda>":
-        return _lambda_node(fn)
     try:
         lines, first_line = inspect.findsource(code)
     except (OSError, TypeError) as e:
@@ -57,6 +64,208 @@ def function_node(fn: types.FunctionType):
             raise _unavailable(fn, "could not get source code")
         raise ConversionError(f"{filename}:{first_line + 1}: cannot find the source of {fn.__qualname__}")
     return node
+
+
+def check_source(node, fn) -> None:
+    """Refuse source that is not what ``fn``'s code was compiled from: the file
+    changed after its module was imported, or two ``exec``'d sources share one
+    file name. Cheap checks of the code object against the tree, none of which
+    fails for the right source (checked on thousands of library functions):
+    the names the code uses and the variables the source reads or assigns are
+    the same; every constant of the code is one of the source's (or what the
+    compiler folds them into); every line where an instruction starts is a line
+    where a node starts or ends; and on Python 3.11, every instruction's position
+    (line and column span) is a node's, or derived from a node's end (a method
+    call's name) or the def's line. An edit that changes none of these (``<`` for
+    ``>``) goes unnoticed."""
+    code = fn.__code__
+    problem = _mismatch(node, code)
+    if problem is not None:
+        what = "lambda" if code.co_name == "<lambda>" else qualname_of(fn)
+        if code.co_filename.startswith("<"):
+            advice = "Two sources may have been run under this file name; give each its own (compile(source, name, ...))."
+        else:
+            advice = "The file changed after its module was imported: reload the module (importlib.reload) or restart."
+        raise ConversionError(
+            f"{code.co_filename}:{code.co_firstlineno}: cannot convert {what}: the source there is not "
+            f"the code that runs ({problem}). {advice}"
+        )
+
+
+def _mismatch(node, code):
+    """What differs between the tree ``node`` and ``code``, or None."""
+    names, variables, constants, starts, spans, ends = set(), set(), set(), set(), set(), set()
+    for n in _compiled_nodes(node):
+        lineno = getattr(n, "lineno", None)
+        if lineno is not None:
+            starts.add(lineno)
+            starts.add(n.end_lineno)
+            spans.add((lineno, n.end_lineno, n.col_offset, n.end_col_offset))
+            if isinstance(n, (gast.Attribute, gast.Call)):
+                ends.add((n.end_lineno, n.end_col_offset))
+        spelled = _identifiers(n)
+        names.update(spelled)
+        if type(n) in _NAMES_AS_CONSTANTS:  # keyword arguments, imported names, pattern attributes
+            constants.update(spelled)
+            if type(n) in (gast.Import, gast.ImportFrom):
+                constants.update((0, getattr(n, "level", 0) or 0))
+        if type(n) is gast.Name:
+            variables.add(n.id)
+        elif type(n) is gast.Constant:
+            constants.add(n.value)
+        elif type(n) in (gast.UnaryOp, gast.BinOp, gast.Subscript):
+            constants.add(_folded(n))
+        elif type(n) in (gast.ClassDef, gast.FunctionDef, gast.AsyncFunctionDef):
+            constants.add(n.name)  # a class's name is a constant of the code that builds it
+    used = {part for name in code.co_names for part in name.split(".")}
+    missing = sorted(name for name in used | set(code.co_varnames) | set(code.co_cellvars)
+                     if name not in names and not name.startswith("."))
+    if missing:
+        return f"its code uses {missing[0]!r}, which the source does not mention"
+    unknown = sorted(variables - _all_names(code))
+    if unknown:
+        return f"the source uses {unknown[0]!r}, which its code does not"
+    lenient_strings = bool(code.co_flags & _FUTURE_ANNOTATIONS) or sys.version_info < (3, 11)
+    strings = None
+    for value in _flat_constants(code.co_consts):
+        if value in constants or (lenient_strings and isinstance(value, str)):
+            continue
+        if isinstance(value, str):  # a piece of a format string the compiler split ('%s(%s)' % ...)
+            strings = strings if strings is not None else [
+                piece for c in constants if isinstance(c, str) for piece in (c, c.replace("%%", "%"))]
+            if any(value in c for c in strings):
+                continue
+        return f"its code has the constant {value!r}, which the source does not"
+    first = code.co_firstlineno
+    for _, line in dis.findlinestarts(code):
+        if line is not None and line not in starts and line != first:
+            return f"its code has an instruction on line {line}, where the source has none"
+    if sys.version_info[:2] == (3, 11):
+        for position in code.co_positions():
+            if None not in position and position not in spans and (position[1], position[3]) not in ends \
+                    and position != (first, first, 0, 0):
+                return f"its code has an instruction at line {position[0]}, column {position[2]}, where the source has none"
+    return None
+
+
+_NAMES_AS_CONSTANTS = (gast.keyword, gast.alias, gast.Import, gast.ImportFrom, gast.MatchClass)
+_FUTURE_ANNOTATIONS = 0x1000000  # CO_FUTURE_ANNOTATIONS: nested annotations compile to strings
+
+
+def _compiled_nodes(node):
+    """The nodes of ``node`` that compile to something in its code or in code nested
+    in it: not its decorators and defaults and no annotations (the enclosing
+    scope evaluates them, and a local's is not evaluated), not the branch a
+    constant test rules out, not asserts under ``python -O``."""
+    yield node
+    stack = list(node.body) if isinstance(node.body, list) else [node.body]
+    for param in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg, node.args.kwarg]:
+        if param is not None:
+            stack.append(param)  # the parameters, without their defaults (the enclosing scope's)
+    while stack:
+        n = stack.pop()
+        yield n
+        cls = type(n)
+        if cls in (gast.If, gast.While, gast.IfExp) and type(n.test) is gast.Constant:
+            stack.append(n.test)
+            stack.extend(_as_list(n.body if n.test.value else n.orelse))
+            continue
+        if cls is gast.Assert and sys.flags.optimize:
+            continue
+        for child in trees.children(n):
+            if cls is gast.AnnAssign and child is n.annotation:
+                continue
+            if cls is gast.Name and child is n.annotation:
+                continue
+            if cls in (gast.FunctionDef, gast.AsyncFunctionDef) and child is n.returns:
+                continue
+            stack.append(child)
+
+
+def _as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def _all_names(code) -> set:
+    """Every name ``code`` and the code nested in it use (variables, globals, attributes)."""
+    out = set(code.co_names) | set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _all_names(const)
+    return out
+
+
+def _flat_constants(consts):
+    """The numbers and strings among ``consts``, tuples and frozensets opened; not
+    qualified names of nested functions (constants before 3.11)."""
+    for value in consts:
+        if isinstance(value, (tuple, frozenset)):
+            yield from _flat_constants(value)
+        elif value.__class__ in (int, float, complex, str, bytes) and not (
+                value.__class__ is str and ("<locals>" in value or "<lambda>" in value)):
+            yield value
+
+
+_OPERATORS = {
+    gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul, gast.Div: operator.truediv,
+    gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod, gast.Pow: operator.pow,
+    gast.LShift: operator.lshift, gast.RShift: operator.rshift, gast.BitOr: operator.or_,
+    gast.BitAnd: operator.and_, gast.BitXor: operator.xor, gast.USub: operator.neg,
+    gast.UAdd: operator.pos, gast.Invert: operator.invert,
+}
+
+
+def _folded(n):
+    """The value the compiler folds the constant expression ``n`` into (``-1``,
+    ``2 ** 8``, ``'-' * 20``, ``b'.'[0]``), or None when it is not one."""
+    try:
+        if type(n) is gast.Constant:
+            return n.value
+        if type(n) is gast.UnaryOp:
+            value = _folded(n.operand)
+            return None if value is None else _OPERATORS[type(n.op)](value)
+        if type(n) is gast.BinOp:
+            left, right = _folded(n.left), _folded(n.right)
+            if left is None or right is None:
+                return None
+            if type(n.op) in (gast.Pow, gast.LShift) and isinstance(right, int) and right > 128:
+                return None
+            if type(n.op) is gast.Mult and any(isinstance(v, int) and v > 4096 for v in (left, right)):
+                return None
+            return _OPERATORS[type(n.op)](left, right)
+        if type(n) is gast.Subscript and type(n.slice) is gast.Constant:
+            value = _folded(n.value)
+            return None if value is None else value[n.slice.value]
+    except Exception:  # noqa: BLE001 - what does not fold is not a constant
+        return None
+    return None
+
+
+def _identifiers(n):
+    """The identifiers a node spells out (a variable, attribute, parameter,
+    import, declaration, keyword argument, pattern capture, def or class name)."""
+    cls = type(n)
+    if cls is gast.Name:
+        return (n.id,)
+    if cls is gast.Attribute:
+        return (n.attr,)
+    if cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
+        return (n.name,)
+    if cls is gast.alias:
+        return (*n.name.split("."), n.asname or "")
+    if cls is gast.ImportFrom:
+        return tuple((n.module or "").split("."))
+    if cls in (gast.Global, gast.Nonlocal):
+        return tuple(n.names)
+    if cls is gast.keyword:
+        return (n.arg or "",)
+    if cls in (gast.MatchAs, gast.MatchStar):
+        return (n.name or "",)
+    if cls is gast.MatchMapping:
+        return (n.rest or "",)
+    if cls is gast.MatchClass:
+        return tuple(n.kwd_attrs)
+    return ()
 
 
 def _unavailable(fn, reason) -> ConversionError:
