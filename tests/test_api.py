@@ -277,7 +277,7 @@ def test_lambda(m):
         same(m.square, converted, v)
     assert canonical(ag.to_code(m.square)) == canonical(textwrap.dedent("""\
         def ag__lambda(v):
-            return ag__.if_exp(v > 0, lambda: v * v, lambda: 0)
+            return ag__.choose(v > 0, lambda: v * v, lambda: 0)()
         """))
 
 

@@ -41,7 +41,7 @@ SOURCE = textwrap.dedent("""\
 
 ABSOLUTE = textwrap.dedent("""\
     def absolute(x):
-        return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+        return ag__.choose(x > 0, lambda: x, lambda: -x)()
     """)
 
 COUNT = textwrap.dedent("""\
@@ -141,7 +141,7 @@ def test_diff(cli, source_file):
         @@ -1,2 +1,2 @@
          def absolute(x):
         -    return x if x > 0 else -x
-        +    return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+        +    return ag__.choose(x > 0, lambda: x, lambda: -x)()
         """)
     if sys.version_info < (3, 11):  # older unparsers write "lambda : x"
         expected = expected.replace("lambda:", "lambda :")
@@ -251,7 +251,7 @@ def test_methods_of_nested_classes(cli, tmp_path):
     assert canonical(_ok(cli("nested.py", "Outer.Inner.m"))) == canonical(
         "# nested.py:3: Outer.Inner.m\n"
         "def m(self, x):\n"
-        "    return ag__.if_exp(x, lambda: x, lambda: 1)\n\n"
+        "    return ag__.choose(x, lambda: x, lambda: 1)()\n\n"
     )
 
 

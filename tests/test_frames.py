@@ -104,6 +104,11 @@ def local_names(n, ag__=None):
     return k
 
 
+def recurse_ternary(n):
+    CALLS[0] += 1
+    return recurse_ternary(n - 1) + 1 if n > 0 else 0
+
+
 def recurse(n):
     CALLS[0] += 1
     total = 0
@@ -199,6 +204,14 @@ def test_locals_on_the_python_path_are_the_originals(m):
     converted = ag.to_graph(m.local_names)
     assert converted(1) == m.local_names(1) == (["ag__", "k", "n"],) * 3
     assert converted.__code__.co_freevars == m.local_names.__code__.co_freevars == ()
+
+
+def test_recursion_depth_through_a_ternary(m):
+    """Two frames per level in the staged body: the function and the operand."""
+    original = _levels(m.recurse_ternary, m, 1500)
+    with force_staged():
+        staged = _levels(ag.to_graph(m.recurse_ternary), m, 1500)
+    assert staged >= original / 2 - 5, (staged, original)
 
 
 def _levels(fn, m, limit):

@@ -118,7 +118,7 @@ CASES = [
     """,
         """\
     def condexp(x):
-        return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+        return ag__.choose(x > 0, lambda: x, lambda: -x)()
     """),
     Case('return_statements', 'ret',
         """\
@@ -603,7 +603,7 @@ CASES = [
     """,
         """\
     def condexp_nested(x):
-        return ag__.if_exp(x > 0, lambda: 1, lambda: ag__.if_exp(x == 0, lambda: 0, lambda: -1))
+        return ag__.choose(x > 0, lambda: 1, lambda: ag__.choose(x == 0, lambda: 0, lambda: -1)())()
     """),
     Case('return_statements', 'ret_plain',
         """\

@@ -26,8 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def run(python: str, tests: list, cwd: str, modules: str, mode: str) -> dict:
+def run(python: str, tests: list, cwd: str, modules: str, mode: str, do_not_convert: str = "") -> dict:
     env = dict(os.environ)
+    env["AUTOGRAPH_DO_NOT_CONVERT"] = do_not_convert
     env["PYTHONPATH"] = os.pathsep.join([HERE, ROOT, env.get("PYTHONPATH", "")])
     report = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
     if mode != "original":
@@ -56,10 +57,11 @@ def main(argv=None) -> int:
     parser.add_argument("--tests", nargs="+", required=True)
     parser.add_argument("--cwd", default=os.getcwd())
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--do-not-convert", default="", help="comma-separated module.function to leave alone")
     args = parser.parse_args(argv)
     results = {}
     for mode in ("original", "python", "staged"):
-        results[mode] = run(args.python, [*args.tests, "-rfE"], args.cwd, args.modules, mode)
+        results[mode] = run(args.python, [*args.tests, "-rfE"], args.cwd, args.modules, mode, args.do_not_convert)
         r = results[mode]
         print(f"{mode:>9}: {r['summary']}")
         conversion = r.get("conversion")

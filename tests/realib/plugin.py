@@ -6,6 +6,9 @@ session runs under ``force_staged()`` (the staged bodies, as under a trace).
 
 Used by ``convert_library.py``; load it with ``-p plugin`` and this directory on
 ``sys.path``. Conversion counts are written to ``AUTOGRAPH_REPORT`` (JSON).
+``AUTOGRAPH_DO_NOT_CONVERT`` names functions (``module.attr``, comma-separated)
+to mark with ``ag.do_not_convert`` first, e.g. ones made by ``exec`` that have no
+source (``six.raise_from``), which converted code otherwise calls with a warning.
 """
 
 from __future__ import annotations
@@ -74,6 +77,9 @@ def pytest_configure(config):
     global _staged
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        for target in filter(None, os.environ.get("AUTOGRAPH_DO_NOT_CONVERT", "").split(",")):
+            module, _, attr = target.rpartition(".")
+            ag.do_not_convert(getattr(importlib.import_module(module), attr))
         names = list(filter(None, os.environ.get("AUTOGRAPH_CONVERT", "").split(",")))
         _modules.update(names)
         for name in names:
