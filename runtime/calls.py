@@ -78,8 +78,10 @@ def _resolve(f):
             result = f
         else:
             result = _converter(f)
-    elif isinstance(f, (type, types.BuiltinFunctionType)) or not callable(f):
+    elif isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
         result = f
+    elif isinstance(f, types.BuiltinFunctionType) or not callable(f):
+        return f  # a builtin method of some object (``d.get``): caching it would keep the object alive
     else:
         call = getattr(type(f), "__call__", None)
         if isinstance(call, types.FunctionType) and converted(call) is not call:
@@ -92,6 +94,12 @@ def _resolve(f):
     except TypeError:  # unhashable callable
         pass
     return result
+
+
+def _unbound(builtin) -> bool:
+    """A builtin function of a module (``len``, ``math.sqrt``), not a method bound to an object."""
+    owner = getattr(builtin, "__self__", None)
+    return owner is None or isinstance(owner, types.ModuleType)
 
 
 def is_library(f: types.FunctionType) -> bool:

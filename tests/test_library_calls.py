@@ -72,3 +72,21 @@ def test_module_that_is_not_loaded_is_not_taken_for_the_standard_library():
     sys.modules.pop("tabnanny", None)
     calls._stdlib_roots.pop("tabnanny", None)
     assert not calls.is_library(fn)
+
+
+def test_calls_keep_no_object_alive():
+    """What ``converted`` caches holds no object a call was bound to: a bound
+    builtin method (``d.get``) of an object that is then dropped is collected."""
+    import gc
+    import weakref
+
+    class Box(dict):
+        pass
+
+    box = Box(a=1)
+    assert calls.converted(box.get)("a") == 1
+    assert calls.converted(box.keys) is not None
+    ref = weakref.ref(box)
+    del box
+    gc.collect()
+    assert ref() is None

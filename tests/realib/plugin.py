@@ -29,11 +29,18 @@ _modules: set = set()  # names of the modules being converted
 
 
 def _convert(fn):
+    """The converted ``fn``. Where the converted code has the same free variables,
+    it is installed in ``fn`` itself (``fn.__code__``), so every reference to the
+    function — a table of functions, a decorator's closure, an identity check —
+    runs the converted code; otherwise the caller replaces the attribute."""
     if fn in _done:
         return _done[fn]
     try:
         new = ag.convert(fn)
         _counts["converted"] += 1
+        if new is not fn and new.__code__.co_freevars == fn.__code__.co_freevars:
+            fn.__code__ = new.__code__
+            new = fn
     except ag.ConversionError as e:
         _counts["refused"] += 1
         _counts["refusals"].append(f"{fn.__module__}.{fn.__qualname__}: {e}")
