@@ -99,28 +99,33 @@ def _mismatch(node, code):
     names, variables, constants, starts, spans, ends = set(), set(), set(), set(), set(), set()
     patterns = False  # a match statement compiles lengths and indices of its patterns
     for n in _compiled_nodes(node):
-        lineno = getattr(n, "lineno", None)
+        cls = type(n)
+        lineno = n.__dict__.get("lineno")
         if lineno is not None:
+            end_lineno = n.end_lineno
             starts.add(lineno)
-            starts.add(n.end_lineno)
-            spans.add((lineno, n.end_lineno, n.col_offset, n.end_col_offset))
-            if isinstance(n, (gast.Attribute, gast.Call)):
-                ends.add((n.end_lineno, n.end_col_offset))
+            starts.add(end_lineno)
+            spans.add((lineno, end_lineno, n.col_offset, n.end_col_offset))
+            if cls is gast.Attribute or cls is gast.Call:
+                ends.add((end_lineno, n.end_col_offset))
+        if cls is gast.Name:
+            names.add(n.id)
+            variables.add(n.id)
+            continue
+        if cls is gast.Constant:
+            constants.add(n.value)
+            continue
         spelled = _identifiers(n)
         names.update(spelled)
-        if type(n) in _NAMES_AS_CONSTANTS:  # keyword arguments, imported names, pattern attributes
+        if cls in _NAMES_AS_CONSTANTS:  # keyword arguments, imported names, pattern attributes
             constants.update(spelled)
-            if type(n) in (gast.Import, gast.ImportFrom):
+            if cls is gast.Import or cls is gast.ImportFrom:
                 constants.update((0, getattr(n, "level", 0) or 0))
-        if type(n) is gast.Match:
+        elif cls is gast.Match:
             patterns = True
-        if type(n) is gast.Name:
-            variables.add(n.id)
-        elif type(n) is gast.Constant:
-            constants.add(n.value)
-        elif type(n) in (gast.UnaryOp, gast.BinOp, gast.Subscript):
+        elif cls in _FOLDABLE:
             constants.add(_folded(n))
-        elif type(n) in (gast.ClassDef, gast.FunctionDef, gast.AsyncFunctionDef):
+        elif cls in _DEFINITIONS:
             constants.add(n.name)  # a class's name is a constant of the code that builds it
     used = {part for name in code.co_names for part in name.split(".")}
     missing = sorted(name for name in used | set(code.co_varnames) | set(code.co_cellvars)
@@ -153,6 +158,8 @@ def _mismatch(node, code):
     return None
 
 
+_FOLDABLE = (gast.UnaryOp, gast.BinOp, gast.Subscript)
+_DEFINITIONS = (gast.ClassDef, gast.FunctionDef, gast.AsyncFunctionDef)
 _NAMES_AS_CONSTANTS = (gast.keyword, gast.alias, gast.Import, gast.ImportFrom, gast.MatchClass)
 _FUTURE_ANNOTATIONS = 0x1000000  # CO_FUTURE_ANNOTATIONS: nested annotations compile to strings
 
