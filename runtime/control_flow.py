@@ -126,13 +126,14 @@ def while_loop(test, body, state, names, shared=None) -> Loop:
 
 def _while_items(loop, test, body, names, shared):
     while True:
-        cond = test(*loop.state)
+        state = loop.state
+        cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            loop.state = _staged_while(backend, test, body, loop.state, names, cond, shared)
+            loop.state = _staged_while(backend, test, body, state, names, cond, shared)
             return
         if not cond:
             return
-        yield loop.state
+        yield state
 
 
 def _staged_while(backend, test, body, state, names, cond, shared):
