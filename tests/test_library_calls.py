@@ -56,13 +56,13 @@ def test_user_module_shadowing_a_standard_name_is_converted(tmp_path, monkeypatc
     (tmp_path / "calendar.py").write_text("def f(x):\n    return x if x else 0\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "calendar", raising=False)
-    calls._stdlib_roots.pop("calendar", None)
+    calls._origins.pop("calendar", None)
     import calendar
 
     try:
         assert not calls.is_library(calendar.f)
     finally:
-        calls._stdlib_roots.pop("calendar", None)
+        calls._origins.pop("calendar", None)
         sys.modules.pop("calendar", None)
 
 
@@ -70,7 +70,7 @@ def test_module_that_is_not_loaded_is_not_taken_for_the_standard_library():
     fn = types.FunctionType((lambda x: x).__code__, {"__name__": "fractions_not_loaded"})
     fn.__module__ = "tabnanny"
     sys.modules.pop("tabnanny", None)
-    calls._stdlib_roots.pop("tabnanny", None)
+    calls._origins.pop("tabnanny", None)
     assert not calls.is_library(fn)
 
 
@@ -90,3 +90,18 @@ def test_calls_keep_no_object_alive():
     del box
     gc.collect()
     assert ref() is None
+
+
+def test_code_an_installed_package_generates_is_library(monkeypatch):
+    """A function an installed package made with ``exec`` (six's ``raise_from``) has
+    no source to convert: it is called as is, with no warning."""
+    namespace = {"__name__": "installed_pkg"}
+    exec(compile("def raise_from(value, cause):\n    raise value from cause\n", "<string>", "exec"), namespace)
+    package = types.ModuleType("installed_pkg")
+    package.__spec__ = types.SimpleNamespace(origin="/usr/lib/python3/site-packages/installed_pkg/__init__.py")
+    monkeypatch.setitem(sys.modules, "installed_pkg", package)
+    calls._origins.pop("installed_pkg", None)
+    try:
+        assert calls.is_library(namespace["raise_from"])
+    finally:
+        calls._origins.pop("installed_pkg", None)
