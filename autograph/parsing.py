@@ -98,7 +98,7 @@ def _mismatch(node, code):
     """What differs between the tree ``node`` and ``code``, or None."""
     names, variables, constants, starts, spans, ends = set(), set(), set(), set(), set(), set()
     patterns = False  # a match statement compiles lengths and indices of its patterns
-    for n in _compiled_nodes(node):
+    for n, compiled in _compiled_nodes(node):
         cls = type(n)
         lineno = n.__dict__.get("lineno")
         if lineno is not None:
@@ -110,7 +110,8 @@ def _mismatch(node, code):
                 ends.add((end_lineno, n.end_col_offset))
         if cls is gast.Name:
             names.add(n.id)
-            variables.add(n.id)
+            if compiled:  # what the compiler may leave out is not asked of the code
+                variables.add(n.id)
             continue
         if cls is gast.Constant:
             constants.add(n.value)
@@ -165,35 +166,37 @@ _FUTURE_ANNOTATIONS = 0x1000000  # CO_FUTURE_ANNOTATIONS: nested annotations com
 
 
 def _compiled_nodes(node):
-    """The nodes of ``node`` that compile to something in its code or in code nested
-    in it: not its decorators and defaults and no annotations (the enclosing
-    scope evaluates them, and a local's is not evaluated), not the branch a
-    constant test rules out, not asserts under ``python -O``."""
-    yield node
-    stack = list(node.body) if isinstance(node.body, list) else [node.body]
+    """(node, compiled) for the nodes of ``node`` without its decorators and
+    defaults (the enclosing scope evaluates them); ``compiled`` is False where
+    the compiler may leave out the variables the node uses (it may also keep
+    them, and its constants): annotations (a local's is not evaluated, a
+    parameter's belongs to the enclosing scope), the branch a constant test rules
+    out, asserts under ``python -O``, a bare ``x: int``."""
+    yield node, True
+    stack = [(n, True) for n in _as_list(node.body)]
     for param in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg, node.args.kwarg]:
         if param is not None:
-            stack.append(param)  # the parameters, without their defaults (the enclosing scope's)
+            stack.append((param, True))
     while stack:
-        n = stack.pop()
-        yield n
+        n, compiled = stack.pop()
+        yield n, compiled
         cls = type(n)
-        if cls in (gast.If, gast.While, gast.IfExp) and type(n.test) is gast.Constant:
-            stack.append(n.test)
-            stack.extend(_as_list(n.body if n.test.value else n.orelse))
-            continue
-        if cls is gast.Assert and sys.flags.optimize:
-            continue
-        if cls is gast.AnnAssign and n.value is None and type(n.target) is gast.Name:
-            continue  # `count: int` alone compiles to nothing
+        if compiled:
+            if cls in (gast.If, gast.While, gast.IfExp) and type(n.test) is gast.Constant:
+                dead = n.orelse if n.test.value else n.body
+                stack.extend((d, False) for d in _as_list(dead))
+                stack.append((n.test, True))
+                stack.extend((live, True) for live in _as_list(n.body if n.test.value else n.orelse))
+                continue
+            if (cls is gast.Assert and sys.flags.optimize) or (
+                    cls is gast.AnnAssign and n.value is None and type(n.target) is gast.Name):
+                compiled = False
         for child in trees.children(n):
-            if cls is gast.AnnAssign and child is n.annotation:
-                continue
-            if cls is gast.Name and child is n.annotation:
-                continue
-            if cls in (gast.FunctionDef, gast.AsyncFunctionDef) and child is n.returns:
-                continue
-            stack.append(child)
+            live = compiled and not (
+                (cls is gast.AnnAssign and child is n.annotation)
+                or (cls is gast.Name and child is n.annotation)
+                or (cls in (gast.FunctionDef, gast.AsyncFunctionDef) and child is n.returns))
+            stack.append((child, live))
 
 
 def _as_list(value):

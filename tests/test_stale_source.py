@@ -105,3 +105,34 @@ def test_right_source_is_never_refused(name):
         assert node is not None
         checked += 1
     assert checked > 20
+
+
+DEAD_CODE = '''\
+import numpy as np
+
+
+def dead_operand():
+    return np.zeros(3) if False else np.ones(3)
+
+
+def dead_statements(x):
+    if False:
+        y = np.zeros(2)
+    while 0:
+        z = q
+    k: int
+    return x if x else -1
+'''
+
+
+@pytest.mark.parametrize("path", ["python", "staged"])
+def test_code_the_compiler_leaves_out_is_not_a_mismatch(tmp_path, path):
+    """A dead operand keeps its names in the code, a dead `if` its constants; a
+    bare annotation compiles to nothing: none of these is taken for an edit."""
+    module, _ = _import(tmp_path, f"dead_code_{path}", DEAD_CODE)
+    f, g = ag.to_graph(module.dead_operand), ag.to_graph(module.dead_statements)
+    if path == "staged":
+        with force_staged():
+            assert (list(f()), g(0), g(2)) == ([1.0] * 3, -1, 2)
+    else:
+        assert (list(f()), g(0), g(2)) == ([1.0] * 3, -1, 2)
