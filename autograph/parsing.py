@@ -87,7 +87,9 @@ def check_source(node, fn) -> None:
         if code.co_filename.startswith("<"):
             advice = "Two sources may have been run under this file name; give each its own (compile(source, name, ...))."
         else:
-            advice = "The file changed after its module was imported: reload the module (importlib.reload) or restart."
+            advice = ("The file changed after its module was imported: reload the module (importlib.reload) "
+                      "or restart; or a tool compiled this function's code itself and placed it there (some "
+                      "decorators do): mark it with autograph.do_not_convert.")
         raise ConversionError(
             f"{code.co_filename}:{code.co_firstlineno}: cannot convert {what}: the source there is not "
             f"the code that runs ({problem}). {advice}"
@@ -96,7 +98,8 @@ def check_source(node, fn) -> None:
 
 def _mismatch(node, code):
     """What differs between the tree ``node`` and ``code``, or None."""
-    names, variables, constants, starts, spans, ends = set(), set(), set(), set(), set(), set()
+    names, variables, starts, spans, ends = set(), set(), set(), set(), set()
+    constants = {"return"}  # the key of a nested def's return annotation
     patterns = False  # a match statement compiles lengths and indices of its patterns
     for n, compiled in _compiled_nodes(node):
         cls = type(n)
@@ -112,6 +115,8 @@ def _mismatch(node, code):
             names.add(n.id)
             if compiled:  # what the compiler may leave out is not asked of the code
                 variables.add(n.id)
+            if type(n.ctx) is gast.Param:  # a nested def's annotations: ('x', int, 'return', int)
+                constants.add(n.id)
             continue
         if cls is gast.Constant:
             constants.add(n.value)
@@ -171,7 +176,8 @@ def _compiled_nodes(node):
     the compiler may leave out the variables the node uses (it may also keep
     them, and its constants): annotations (a local's is not evaluated, a
     parameter's belongs to the enclosing scope), the branch a constant test rules
-    out, asserts under ``python -O``, a bare ``x: int``."""
+    out, asserts under ``python -O``, a bare ``x: int``, and nested scopes (their
+    code may be dropped as unreachable, after ``assert False``)."""
     yield node, True
     stack = [(n, True) for n in _as_list(node.body)]
     for param in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg, node.args.kwarg]:
@@ -191,12 +197,18 @@ def _compiled_nodes(node):
             if (cls is gast.Assert and sys.flags.optimize) or (
                     cls is gast.AnnAssign and n.value is None and type(n.target) is gast.Name):
                 compiled = False
+        if cls in _NESTED_SCOPES:
+            compiled = False  # code of its own, which dead code elimination may drop
         for child in trees.children(n):
             live = compiled and not (
                 (cls is gast.AnnAssign and child is n.annotation)
                 or (cls is gast.Name and child is n.annotation)
                 or (cls in (gast.FunctionDef, gast.AsyncFunctionDef) and child is n.returns))
             stack.append((child, live))
+
+
+_NESTED_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
+                  gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
 def _as_list(value):

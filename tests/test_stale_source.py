@@ -136,3 +136,24 @@ def test_code_the_compiler_leaves_out_is_not_a_mismatch(tmp_path, path):
             assert (list(f()), g(0), g(2)) == ([1.0] * 3, -1, 2)
     else:
         assert (list(f()), g(0), g(2)) == ([1.0] * 3, -1, 2)
+
+
+ANNOTATED_NESTED = '''\
+def outer(words):
+    def shout(word: str) -> str:
+        return word.upper()
+
+    out = []
+    for w in words:
+        if w:
+            out.append(shout(w))
+    return out
+'''
+
+
+def test_nested_def_annotations_are_not_a_mismatch(tmp_path):
+    """The enclosing code holds a nested def's annotations as ('word', str, 'return', str)."""
+    module, _ = _import(tmp_path, "annotated_nested", ANNOTATED_NESTED)
+    converted = ag.to_graph(module.outer)
+    with force_staged():
+        assert converted(["a", "", "b"]) == ["A", "B"]
