@@ -7,8 +7,8 @@ through ``backends``; see its docstring for the interface.
 from .backends import Backend, backend_of, register, register_lazy
 from .builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .calls import converted, do_not_convert
-from .control_flow import assert_stmt, for_stmt, if_stmt, while_stmt
-from .expressions import and_, and_cond, compare, if_exp, not_, or_, or_cond
+from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, while_loop, while_stmt
+from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_cond
 from . import calls
 from .mode import mode, staging
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
@@ -17,8 +17,8 @@ __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
     "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
-    "assert_stmt", "for_stmt", "if_stmt", "while_stmt",
-    "and_", "and_cond", "compare", "if_exp", "not_", "or_", "or_cond",
+    "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "while_loop", "while_stmt",
+    "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
