@@ -168,7 +168,10 @@ def _origin(root: str):
     """Where the loaded top-level module ``root`` comes from: "stdlib" (frozen like
     ``<frozen posixpath>``, built in, zipped, or the stdlib directory), "installed"
     (site-packages), or None (a user's module, one that shadows a standard name,
-    or one not loaded)."""
+    or one not loaded). ``__main__`` is the user's even when an installed tool
+    runs as it (``python -m pytest``): code exec'd with it (doctests) is the user's."""
+    if root == "__main__":
+        return None
     if root not in _origins:
         spec = getattr(sys.modules.get(root), "__spec__", None)
         origin = getattr(spec, "origin", None)

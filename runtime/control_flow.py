@@ -38,7 +38,7 @@ from .backends import backend_of
 
 
 def branch(cond, body, orelse, names, shared=None):
-    """What ``if cond:`` runs: the function the generated code then calls with the state.
+    """What ``if cond:`` runs: the function the generated code then calls with the state::
 
         (y,) = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
 

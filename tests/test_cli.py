@@ -301,7 +301,7 @@ INNER = textwrap.dedent("""\
         def else_body(retval_):
             retval_ = -y
             return (retval_,)
-        retval_, = ag__.if_stmt(y > 0, if_body, else_body, (retval_,), ('the return value',))
+        retval_, = ag__.branch(y > 0, if_body, else_body, ('the return value',))(retval_)
         return ag__.retval(retval_)
     """)
 
@@ -344,7 +344,7 @@ def test_coding_cookie_is_honoured(cli, tmp_path):
     (tmp_path / "latin.py").write_bytes(
         b"# -*- coding: latin-1 -*-\ndef f(x):\n    return '\xe9' if x else ''\n")
     assert _ok(cli("latin.py")) == (
-        "# latin.py:2: f\ndef f(x):\n    return ag__.if_exp(x, lambda: '\u00e9', lambda: '')\n\n")
+        "# latin.py:2: f\ndef f(x):\n    return ag__.choose(x, lambda: '\u00e9', lambda: '')()\n\n")
 
 
 def test_coding_cookie_on_stdin(cli):
