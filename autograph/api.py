@@ -131,7 +131,7 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
         ...     return x if x > 0 else -x
         >>> print(ag.to_code(absolute))
         def absolute(x):
-            return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+            return ag__.choose(x > 0, lambda: x, lambda: -x)()
         <BLANKLINE>
     """
     function = _function_of(entity)

@@ -21,6 +21,7 @@ user's lines.
 
 from __future__ import annotations
 
+import ast
 import copy
 import gc
 import sys
@@ -280,44 +281,106 @@ def _convert_code(fn, recursive: bool):
 
 def _convert_code_now(fn, recursive: bool):
     node = parsing.function_node(fn)
+    namer = Namer.for_tree(node)
     is_lambda = isinstance(node, gast.Lambda)
     if is_lambda:
-        node = _lambda_as_function(node)
+        node = _lambda_as_function(node, namer.new("ag__lambda"))
     if not convertible(node):
         return None, node
-    namer = Namer.for_tree(node)
+    users_runtime_name = _rename_users_runtime_name(node, namer)
     class_cell = "__class__" in fn.__code__.co_freevars
     staged = convert_function_node(node, namer, fn.__globals__, recursive, class_cell)
-    code = _compile(node, fn)
+    code = _compile(node, fn, namer, users_runtime_name)
     _register_codes(code)
     return code, staged
 
 
-def _lambda_as_function(node):
-    (fn,) = templates.replace("def ag__lambda(params):\n    return body", params=[], body=node.body)
+def _lambda_as_function(node, name: str):
+    (fn,) = templates.replace("def name(params):\n    return body", name=name, params=[], body=node.body)
     fn.args = node.args
     origins.fill([fn], node)
     return fn
 
 
-def _compile(node, fn) -> types.CodeType:
+# --- the runtime, reachable without a name -------------------------------------
+#
+# Generated code refers to the runtime as ``ag__``; compiled, that name becomes a
+# constant holding the runtime module (a stand-in string is compiled, then swapped
+# in the code objects' constants). So a converted function has no local, free or
+# global variable the original lacks (``locals()`` is the same on its Python path),
+# and a user variable called ``ag__`` is just the user's variable.
+
+RUNTIME_NAME = "ag__"
+_STAND_IN = "ag__ runtime module \x00"
+
+
+def _rename_users_runtime_name(node, namer: Namer):
+    """Rename the user's own ``ag__`` (if any) out of the way of the runtime's, for
+    compiling: the compiled code gets the user's name back. Returns the temporary
+    name, or None."""
+    if RUNTIME_NAME not in namer.used:
+        return None
+    temporary = namer.new("ag__user")
+    for n in trees.walk(node):
+        if isinstance(n, gast.Name) and n.id == RUNTIME_NAME:
+            n.id = temporary
+        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)) and n.name == RUNTIME_NAME:
+            n.name = temporary
+        elif isinstance(n, gast.alias) and (n.asname or n.name) == RUNTIME_NAME:
+            n.asname = temporary
+        elif isinstance(n, (gast.Global, gast.Nonlocal)):
+            n.names = [temporary if name == RUNTIME_NAME else name for name in n.names]
+    return temporary
+
+
+def _restore_users_runtime_name(module: ast.Module, temporary: str) -> None:
+    """Give the user's ``ag__`` its name back where it is not a variable read,
+    write or parameter (``to_ast`` renames those): defs, imports, declarations."""
+    for n in ast.walk(module):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == temporary:
+            n.name = RUNTIME_NAME
+        elif isinstance(n, ast.alias) and n.asname == temporary:
+            n.asname = None if n.name == RUNTIME_NAME else RUNTIME_NAME
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            n.names = [RUNTIME_NAME if name == temporary else name for name in n.names]
+
+
+def _with_runtime(code: types.CodeType) -> types.CodeType:
+    """``code`` with the runtime module in place of its stand-in constant, in it and
+    in the code nested in it."""
+    consts = tuple(
+        runtime if c == _STAND_IN and c.__class__ is str else _with_runtime(c) if isinstance(c, types.CodeType) else c
+        for c in code.co_consts
+    )
+    return code.replace(co_consts=consts)
+
+
+def _compile(node, fn, namer: Namer, users_runtime_name=None) -> types.CodeType:
     # The def is renamed inside the factory so that the function's own name stays
     # a global (or free) name in its body, as it is in the original: recursion.
-    freevars = [name for name in fn.__code__.co_freevars if name != "ag__"]
-    node.name = "ag__converted"
-    (factory,) = templates.replace("def ag__factory(params):\n    fn\n    return name", params=["ag__", *freevars], fn=node, name=node.name)
+    node.name = namer.new("ag__converted")
+    factory_name = namer.new("ag__factory")
+    (factory,) = templates.replace(
+        "def factory(params):\n    fn\n    return name",
+        factory=factory_name, params=list(fn.__code__.co_freevars), fn=node, name=node.name,
+    )
     origins.fill([factory], node)
-    module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]))
+    names = {RUNTIME_NAME: trees.Constant(_STAND_IN)}
+    if users_runtime_name is not None:
+        names[users_runtime_name] = RUNTIME_NAME
+    module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]), names=names)
+    if users_runtime_name is not None:
+        _restore_users_runtime_name(module, users_runtime_name)
     try:
         module_code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:
         raise ConversionError(f"{fn.__code__.co_filename}:{e.lineno}: generated code does not compile: {e.msg}") from None
-    factory_code = _find_code(module_code, "ag__factory")
+    factory_code = _find_code(module_code, factory_name)
     code = _find_code(factory_code, node.name)
     names = {"co_name": fn.__code__.co_name}
     if sys.version_info >= (3, 11):
         names["co_qualname"] = fn.__code__.co_qualname
-    return code.replace(**names)
+    return _with_runtime(code.replace(**names))
 
 
 def _find_code(code, name):
@@ -349,12 +412,9 @@ def _register_codes(code) -> None:
             _register_codes(const)
 
 
-_RUNTIME_CELL = types.CellType(runtime)
-
-
 def _function_from_code(fn, code) -> types.FunctionType:
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    closure = tuple(_RUNTIME_CELL if name == "ag__" else cells[name] for name in code.co_freevars)
+    closure = tuple(cells[name] for name in code.co_freevars)
     new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure or None)
     new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
     new.__qualname__ = fn.__qualname__

@@ -21,6 +21,14 @@ class Namer:
                 used.add(node.id)
             elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 used.add(node.name)
+            elif isinstance(node, gast.alias):
+                used.add(node.asname or node.name.partition(".")[0])
+            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+                used.update(node.names)
+            elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+                used.add(node.name)
+            elif isinstance(node, gast.MatchMapping) and node.rest:
+                used.add(node.rest)
         return cls(used)
 
     def new(self, base: str) -> str:

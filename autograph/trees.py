@@ -106,15 +106,27 @@ def walk_scope(nodes):
             stack.extend(children(node))
 
 
-def to_ast(node, location=None):
+class Constant:
+    """In ``to_ast``'s ``names``: a variable read that becomes this constant."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+
+_NO_NAMES: dict = {}
+
+
+def to_ast(node, location=None, names=_NO_NAMES):
     """The standard ``ast`` tree of a gast tree, ready for ``compile``: nodes
-    without a source location take their nearest located ancestor's.
+    without a source location take their nearest located ancestor's. ``names``
+    maps variables (reads, writes, parameters) to new names, or reads to a
+    ``Constant``.
 
     (``gast.gast_to_ast`` plus ``ast.fix_missing_locations``, in one pass and
     for the Python versions this package supports.)
     """
     if isinstance(node, list):
-        return [to_ast(item, location) if isinstance(item, _AST) else item for item in node]
+        return [to_ast(item, location, names) if isinstance(item, _AST) else item for item in node]
     cls = type(node)
     target = _AST_CLASSES.get(cls)
     if target is None:
@@ -122,22 +134,26 @@ def to_ast(node, location=None):
     if "lineno" in cls._attributes:
         location = _location(node, location)
     if cls is gast.Name:
-        new = ast.Name(node.id, type(node.ctx) is gast.Load and _LOAD or _store_or_del(node.ctx))
+        name = names.get(node.id, node.id) if names else node.id
+        if name.__class__ is Constant and type(node.ctx) is gast.Load:
+            new = ast.Constant(name.value)
+        else:
+            new = ast.Name(name, type(node.ctx) is gast.Load and _LOAD or _store_or_del(node.ctx))
     elif cls is gast.arguments:
         new = ast.arguments(
-            posonlyargs=[_arg(a, location) for a in node.posonlyargs],
-            args=[_arg(a, location) for a in node.args],
-            vararg=_arg(node.vararg, location),
-            kwonlyargs=[_arg(a, location) for a in node.kwonlyargs],
-            kw_defaults=[None if d is None else to_ast(d, location) for d in node.kw_defaults],
-            kwarg=_arg(node.kwarg, location),
-            defaults=to_ast(node.defaults, location),
+            posonlyargs=[_arg(a, location, names) for a in node.posonlyargs],
+            args=[_arg(a, location, names) for a in node.args],
+            vararg=_arg(node.vararg, location, names),
+            kwonlyargs=[_arg(a, location, names) for a in node.kwonlyargs],
+            kw_defaults=[None if d is None else to_ast(d, location, names) for d in node.kw_defaults],
+            kwarg=_arg(node.kwarg, location, names),
+            defaults=to_ast(node.defaults, location, names),
         )
     elif cls is gast.ExceptHandler:
         new = ast.ExceptHandler(
-            None if node.type is None else to_ast(node.type, location),
-            None if node.name is None else node.name.id,
-            to_ast(node.body, location),
+            None if node.type is None else to_ast(node.type, location, names),
+            None if node.name is None else names.get(node.name.id, node.name.id),
+            to_ast(node.body, location, names),
         )
     else:
         new = target.__new__(target)
@@ -145,9 +161,9 @@ def to_ast(node, location=None):
         for name in target._fields:
             value = getattr(node, name, None)
             if isinstance(value, list):
-                fields[name] = [to_ast(item, location) if isinstance(item, _AST) else item for item in value]
+                fields[name] = [to_ast(item, location, names) if isinstance(item, _AST) else item for item in value]
             elif isinstance(value, _AST):
-                fields[name] = to_ast(value, location)
+                fields[name] = to_ast(value, location, names)
             else:
                 fields[name] = value
     if location is not None and "lineno" in target._attributes:
@@ -163,11 +179,11 @@ def _store_or_del(ctx):
     return ast.Store() if type(ctx) is not gast.Del else ast.Del()
 
 
-def _arg(name, location):
+def _arg(name, location, names):
     if name is None:
         return None
-    annotation = None if name.annotation is None else to_ast(name.annotation, location)
-    new = ast.arg(name.id, annotation, name.type_comment)
+    annotation = None if name.annotation is None else to_ast(name.annotation, location, names)
+    new = ast.arg(names.get(name.id, name.id) if names else name.id, annotation, name.type_comment)
     location = _location(name, location)
     if location is not None:
         new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = location

@@ -1,6 +1,8 @@
-"""``a if c else b`` becomes ``ag__.if_exp(c, lambda: a, lambda: b)``.
+"""``a if c else b`` becomes ``ag__.choose(c, lambda: a, lambda: b)()``.
 
-Both branches stay lazy. Guarantees: no ``IfExp`` nodes remain.
+Both branches stay lazy; ``choose`` returns the operand's thunk and the
+generated code calls it (the thunk's caller is the user's function).
+Guarantees: no ``IfExp`` nodes remain.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ class ConditionalExpressions(transformer.Base):
         if activity.has_walrus(node.body) or activity.has_walrus(node.orelse):
             return node  # a walrus must stay in this scope
         return templates.replace_expr(
-            "ag__.if_exp(test, lambda: body, lambda: orelse)",
+            "ag__.choose(test, lambda: body, lambda: orelse)()",
             test=node.test, body=node.body, orelse=node.orelse,
         )
 

@@ -1,4 +1,4 @@
-"""``if`` statements become ``ag__.if_stmt`` with branch functions.
+"""``if`` statements become branch functions that ``ag__.branch`` chooses from.
 
     if x > 0:                   def if_body(y):
         y = x                       y = x
@@ -6,7 +6,11 @@
         y = -x                  def else_body(y):
                                     y = -x
                                     return (y,)
-                                (y,) = ag__.if_stmt(x > 0, if_body, else_body, (y,), ('y',))
+                                (y,) = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
+
+``branch`` returns the function to call (the chosen branch on a Python
+condition), and the generated code calls it: the branch's caller is the user's
+function, not the runtime.
 
 Requires: liveness and definedness on the lowered function (``ctx.liveness``,
 ``ctx.definedness``); run after the jump-lowering passes. Guarantees: no ``If``
@@ -32,13 +36,14 @@ class Conditionals(state.StagedControlFlow):
         if node.orelse:
             defs.append(state.function(ctx.namer.new("else_body"), names, node.orelse, results, ctx, node))
             orelse = defs[-1].name
-        call = templates.replace_expr(
-            "ag__.if_stmt(test, body, orelse, state, labels)",
-            test=node.test, body=body.name, orelse=orelse or templates.constant(None), state=state.names_tuple(names),
+        choose = templates.replace_expr(
+            "ag__.branch(test, body, orelse, labels)",
+            test=node.test, body=body.name, orelse=orelse or templates.constant(None),
             labels=state.labels_tuple(names, ctx),
         )
-        in_place = shared.carry(node, node.body + node.orelse, call, ctx)  # before nested constructs are lowered
+        in_place = shared.carry(node, node.body + node.orelse, choose, ctx)  # before nested constructs are lowered
         defs = [self.visit(d) for d in defs] + in_place
+        call = templates.replace_expr("choose(state)", choose=choose, state=[templates.load(n) for n in names])
         return before + defs + state.assign_result(names, call)
 
 

@@ -1,4 +1,5 @@
-"""``while`` and ``for`` loops become ``ag__.while_stmt`` / ``ag__.for_stmt``.
+"""``while`` and ``for`` loops become body functions that the generated code
+calls in a loop ``ag__.while_loop`` / ``ag__.for_loop`` drives.
 
     while n != 1:                 def loop_test(n, steps):
         n = step(n)                   return n != 1
@@ -6,13 +7,18 @@
                                       n = step(n)
                                       steps += 1
                                       return (n, steps)
-                                  (n, steps) = ag__.while_stmt(loop_test, loop_body, (n, steps), ('n', 'steps'))
+                                  loop = ag__.while_loop(loop_test, loop_body, (n, steps), ('n', 'steps'))
+                                  for state in loop:
+                                      loop.state = loop_body(*state)
+                                  (n, steps) = loop.state
 
-A ``for`` body takes the iterated item first; a target that is not a plain name
-(or that the loop carries) is unpacked from it at the top of the body. The
-lowered ``break``/``return`` test (``ctx.extra_tests``) becomes ``for_stmt``'s
-``extra_test``. Requires what ``conditionals`` requires; guarantees: no ``While``
-or ``For`` remains in the scope.
+The body's caller is the user's function, not the runtime (see
+``runtime.control_flow.Loop``). A ``for`` body takes the iterated item first; a
+target that is not a plain name (or that the loop carries) is unpacked from it
+at the top of the body. The lowered ``break``/``return`` test
+(``ctx.extra_tests``) becomes ``for_loop``'s ``extra_test``. Requires what
+``conditionals`` requires; guarantees: no ``While`` or ``For`` of the user's
+remains in the scope.
 """
 
 from __future__ import annotations
@@ -32,13 +38,13 @@ class Loops(state.StagedControlFlow):
         test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx, node)
         body = state.function(ctx.namer.new("loop_body"), names, node.body, state.names_tuple(names), ctx, node)
         call = templates.replace_expr(
-            "ag__.while_stmt(test, body, state, labels)",
+            "ag__.while_loop(test, body, state, labels)",
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
         in_place = shared.carry(node, node.body, call, ctx)  # before nested constructs are lowered
         defs = [self.visit(test), self.visit(body)] + in_place
-        return before + defs + state.assign_result(names, call)
+        return before + defs + _drive(call, body.name, names, ctx, item=False)
 
     def visit_For(self, node):
         ctx = self.ctx
@@ -56,7 +62,7 @@ class Loops(state.StagedControlFlow):
         if extra is not None:
             defs.append(state.function(ctx.namer.new("loop_test"), names, [], extra, ctx, node))
         call = templates.replace_expr(
-            "ag__.for_stmt(iterable, body, state, labels)",
+            "ag__.for_loop(iterable, body, state, labels)",
             iterable=node.iter, body=body_fn.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
@@ -64,7 +70,24 @@ class Loops(state.StagedControlFlow):
             call.args.append(templates.load(defs[-1].name))
         in_place = shared.carry(node, [node.target] + node.body, call, ctx)  # before nested constructs are lowered
         defs = [self.visit(d) for d in defs] + in_place
-        return before + defs + state.assign_result(names, call)
+        return before + defs + _drive(call, body_fn.name, names, ctx, item=True)
+
+
+def _drive(call, body: str, names, ctx, item: bool) -> list:
+    """``loop = call``, then the Python loop calling ``body`` (on the item, if
+    ``item``, and the loop's state) over what ``loop`` yields, and the carried
+    names taken back from ``loop.state``."""
+    loop = ctx.namer.new("loop")
+    if item:
+        target = ctx.namer.new("itr")
+        run = "loop.state = body(target, *loop.state)"
+    else:
+        target = ctx.namer.new("state")
+        run = "loop.state = body(*target)"
+    stmts = templates.replace(f"loop = call\nfor target in loop:\n    {run}", loop=loop, call=call, target=target, body=body)
+    if names:
+        stmts += state.assign_result(names, templates.replace_expr("loop.state", loop=loop))
+    return stmts
 
 
 def transform(node, ctx) -> None:

@@ -12,7 +12,7 @@ every value they change as an output, gets them through accessors::
         return (y, ag__.ldattr(self, 'total'))       nonlocal y
                                                      y = ag__values[0]
                                                      ag__.stattr(self, 'total', ag__values[1])
-    ag__.if_stmt(..., shared=(get_shared, set_shared, ('y', 'self.total')))
+    ag__.branch(..., shared=(get_shared, set_shared, ('y', 'self.total')))
 
 A variable that may be unassigned when the construct starts is read with
 ``ag__.ldu`` and a missing attribute with ``ag__.ldattr`` (an ``Undefined``
@@ -45,7 +45,7 @@ def names(ctx, node, parts) -> list:
 def carry(node, parts, call, ctx) -> list:
     """The accessor definitions for what construct ``node`` (statements ``parts``)
     assigns in place, with the ``shared=`` keyword they need added to ``call``
-    (its ``ag__.if_stmt``/``while_stmt``/``for_stmt``); nothing if there is none."""
+    (its ``ag__.branch``/``while_loop``/``for_loop``); nothing if there is none."""
     in_place = names(ctx, node, parts)
     if not in_place:
         return []
@@ -58,9 +58,10 @@ def accessors(node, shared: list, ctx) -> tuple:
     """(the getter and setter definitions, the ``shared=`` keyword) for ``shared``."""
     certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
     getter, setter = ctx.namer.new("get_shared"), ctx.namer.new("set_shared")
+    values = ctx.namer.new("ag__values")
     reads, writes = [], []
     for i, name in enumerate(shared):
-        value = templates.replace_expr("ag__values[i]", i=templates.constant(i))
+        value = templates.replace_expr("values[i]", values=values, i=templates.constant(i))
         if "." in name:
             obj, _, attr = name.rpartition(".")
             target = templates.replace_expr(obj)
@@ -72,8 +73,8 @@ def accessors(node, shared: list, ctx) -> tuple:
                          templates.replace_expr("ag__.ldu(lambda: name, label)", name=name, label=templates.constant(name)))
             writes += templates.replace("name = value", name=name, value=value)
     defs = templates.replace(
-        "def getter():\n    return values\ndef setter(ag__values):\n    writes",
-        getter=getter, setter=setter, values=gast.Tuple(elts=reads, ctx=gast.Load()), writes=writes,
+        "def getter():\n    return current\ndef setter(values):\n    writes",
+        getter=getter, setter=setter, current=gast.Tuple(elts=reads, ctx=gast.Load()), values=values, writes=writes,
     )
     for kind, declared in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
         needed = [n for n in shared if n in declared]

@@ -14,6 +14,15 @@ iterations continues as a backend loop from the current state, and a Python
 ``for`` whose ``extra_test`` (the lowered ``break``/``return`` flag) turns staged
 runs its remaining iterations each under a backend ``if``.
 
+The generated code calls the branch and loop bodies itself (``branch`` returns
+the branch to call, ``for_loop`` and ``while_loop`` give what to call the body on,
+see ``Loop``): on Python values no frame of the runtime sits between the user's
+function and its bodies, so code that looks at its caller sees the user's
+function, and a recursive function spends one frame per body, not two. Under a
+backend's op the backend calls the bodies (tracing them), as it must.
+``if_stmt``, ``while_stmt`` and ``for_stmt`` are the same operators run to the
+end, for callers that have the bodies but are not generated code.
+
 Bodies receive the carried variables as arguments and return them as a tuple,
 so no operator mutates enclosing variables. The exception is ``shared``: variables
 that closures capture (or that are declared ``nonlocal``/``global``) are assigned
@@ -27,6 +36,25 @@ from __future__ import annotations
 
 from . import staged_raise
 from .backends import backend_of
+
+
+def branch(cond, body, orelse, names, shared=None):
+    """What ``if cond:`` runs: the function the generated code then calls with the state::
+
+        (y,) = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
+
+    A Python ``cond`` picks ``body`` or ``orelse`` (``None``: keep the state), and
+    the generated code calls it itself, so nothing of the runtime sits between the
+    user's function and the branch it runs (``sys._getframe(1)``,
+    ``warnings.warn(stacklevel=2)`` inside it see the user's function). A staged
+    ``cond`` gives a function that traces both branches into the backend's cond
+    op; every name in ``names`` must then be defined by both.
+    """
+    if cond.__class__ is bool or backend_of(cond) is None:
+        if cond:
+            return body
+        return _keep if orelse is None else orelse
+    return lambda *state: if_stmt(cond, body, orelse, state, names, shared)
 
 
 def if_stmt(cond, body, orelse, state, names, shared=None):
@@ -52,41 +80,93 @@ def _keep(*state):
     return state
 
 
-def while_stmt(test, body, state, names, shared=None):
-    """``while test(*state): state = body(*state)``, returning the final state."""
+class Loop:
+    """A loop the generated code runs itself, so that each iteration's body is
+    called by the user's function and not by the runtime::
+
+        loop = ag__.for_loop(xs, loop_body, (acc,), ('acc',))
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        (acc,) = loop.state
+
+    Iterating gives what to run the body on (the items of a ``for``, the state of
+    a ``while``); ``state`` holds the carried variables. A loop that a backend
+    runs (a staged iterable or test) yields nothing: ``state`` is already its result.
+    """
+
+    __slots__ = ("state", "_items")
+
+    def __init__(self, state) -> None:
+        self.state = state
+        self._items = iter(())
+
+    def __iter__(self):
+        return self._items
+
+
+def while_loop(test, body, state, names, shared=None) -> Loop:
+    """``while test(*state): state = body(*state)``, run by the generated code."""
+    loop = Loop(state)
+    loop._items = _while_items(loop, test, body, names, shared)
+    return loop
+
+
+def _while_items(loop, test, body, names, shared):
     while True:
+        state = loop.state
         cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            return backend.while_stmt(test, body, state, names, cond, shared)
+            loop.state = backend.while_stmt(test, body, state, names, cond, shared)
+            return
         if not cond:
-            return state
-        state = body(*state)
+            return
+        yield state
 
 
-def for_stmt(iterable, body, state, names, extra_test=None, shared=None):
-    """``for item in iterable: state = body(item, *state)``.
+def for_loop(iterable, body, state, names, extra_test=None, shared=None) -> Loop:
+    """``for item in iterable: state = body(item, *state)``, run by the generated code.
 
     ``extra_test(*state)`` is checked after each iteration; a false value ends the
     loop (it carries the lowered ``break`` and ``return``). A staged iterable is
     handed to its backend; a staged ``extra_test`` result makes each remaining
     iteration of the Python loop run under a backend ``if``.
     """
+    loop = Loop(state)
     backend = None if iterable.__class__ in _PYTHON_ITERABLES else backend_of(iterable)
     if backend is not None:
-        return backend.for_stmt(iterable, body, state, names, extra_test, shared)
-    if extra_test is None:
-        for item in iterable:
-            state = body(item, *state)
-        return state
-    iterator = iter(iterable)
+        loop.state = backend.for_stmt(iterable, body, state, names, extra_test, shared)
+    elif extra_test is None:
+        loop._items = iter(iterable)
+    else:
+        loop._items = _for_items(loop, iter(iterable), body, names, extra_test, shared)
+    return loop
+
+
+def _for_items(loop, iterator, body, names, extra_test, shared):
     for item in iterator:
-        state = body(item, *state)
-        go_on = extra_test(*state)
+        yield item
+        go_on = extra_test(*loop.state)
         if go_on.__class__ is not bool and backend_of(go_on) is not None:
-            return _guarded_rest(go_on, iterator, body, state, names, extra_test, shared)
+            loop.state = _guarded_rest(go_on, iterator, body, loop.state, names, extra_test, shared)
+            return
         if not go_on:
-            break
-    return state
+            return
+
+
+def while_stmt(test, body, state, names, shared=None):
+    """``while test(*state): state = body(*state)``, returning the final state."""
+    loop = while_loop(test, body, state, names, shared)
+    for current in loop:
+        loop.state = body(*current)
+    return loop.state
+
+
+def for_stmt(iterable, body, state, names, extra_test=None, shared=None):
+    """``for item in iterable: state = body(item, *state)``; see ``for_loop``."""
+    loop = for_loop(iterable, body, state, names, extra_test, shared)
+    for item in loop:
+        loop.state = body(item, *loop.state)
+    return loop.state
 
 
 def _guarded_rest(go_on, iterator, body, state, names, extra_test, shared):

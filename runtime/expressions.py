@@ -15,9 +15,17 @@ from .backends import backend_of
 
 def if_exp(cond, if_true, if_false):
     """``if_true() if cond else if_false()``."""
+    return choose(cond, if_true, if_false)()
+
+
+def choose(cond, if_true, if_false):
+    """What ``... if cond else ...`` evaluates: the thunk the generated code then
+    calls, ``ag__.choose(c, lambda: a, lambda: b)()``, so that no frame of the
+    runtime sits between the user's function and the chosen operand. A staged
+    ``cond`` gives a thunk that builds the backend's select/cond of both."""
     if cond.__class__ is bool or (backend := backend_of(cond)) is None:
-        return if_true() if cond else if_false()
-    return backend.if_exp(cond, if_true, if_false)
+        return if_true if cond else if_false
+    return lambda: backend.if_exp(cond, if_true, if_false)
 
 
 def and_(value, *rest):

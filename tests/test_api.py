@@ -221,7 +221,7 @@ def test_to_code_of_plain_function(m):
             def else_body(r):
                 r = z
                 return (r,)
-            r, = ag__.if_stmt(x > 0, if_body, else_body, (r,), ('r',))
+            r, = ag__.branch(x > 0, if_body, else_body, ('r',))(r)
             return r
         '''))
     # to_code of the converted function shows the same source.
@@ -264,7 +264,9 @@ def test_closure_with_nonlocal_shares_the_variable(m):
             def set_shared(ag__values):
                 nonlocal n
                 n = ag__values[0]
-            ag__.for_stmt(ag__.converted(range)(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
+            loop = ag__.for_loop(ag__.converted(range)(k), loop_body, (), (), shared=(get_shared, set_shared, ('n',)))
+            for itr in loop:
+                loop.state = loop_body(itr, *loop.state)
             return n
         """))
 
@@ -275,7 +277,7 @@ def test_lambda(m):
         same(m.square, converted, v)
     assert canonical(ag.to_code(m.square)) == canonical(textwrap.dedent("""\
         def ag__lambda(v):
-            return ag__.if_exp(v > 0, lambda: v * v, lambda: 0)
+            return ag__.choose(v > 0, lambda: v * v, lambda: 0)()
         """))
 
 
@@ -610,7 +612,10 @@ def test_to_code_shows_nested_functions_in_their_staged_form():
                 def loop_body(y):
                     y -= 10
                     return (y,)
-                y, = ag__.while_stmt(loop_test, loop_body, (y,), ('y',))
+                loop = ag__.while_loop(loop_test, loop_body, (y,), ('y',))
+                for state in loop:
+                    loop.state = loop_body(*state)
+                y, = loop.state
                 return y
             return ag__.converted(inner)(x)
         """))

@@ -169,7 +169,7 @@ def test_paths_are_distinct(monkeypatch):
     """The staged path really goes through the operators, the default path never:
     otherwise the two differential tests would prove the same thing twice."""
     rt = pytest.importorskip("autograph.runtime")
-    counts = {"if_stmt": 0, "for_stmt": 0, "while_stmt": 0}
+    counts = {"branch": 0, "for_loop": 0, "while_loop": 0}
 
     def spy(name, real):
         def counting(*args, **kwargs):
@@ -185,7 +185,7 @@ def test_paths_are_distinct(monkeypatch):
               (by_id["loops.collatz_steps"], corpus.Call((6,)))]
     for case, inputs in probes:
         run(converted(case), case, inputs)
-    assert counts == {"if_stmt": 0, "for_stmt": 0, "while_stmt": 0}
+    assert counts == {"branch": 0, "for_loop": 0, "while_loop": 0}
     for case, inputs in probes:
         run(converted(case), case, inputs, staged=True)
     assert all(counts.values()), counts

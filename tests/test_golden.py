@@ -57,7 +57,7 @@ CASES = [
         def if_body(y):
             y = 1
             return (y,)
-        y, = ag__.if_stmt(c, if_body, None, (y,), ('y',))
+        y, = ag__.branch(c, if_body, None, ('y',))(y)
         return ag__.ld(y)
     """),
     Case('item_assignments', 'item_set',
@@ -118,7 +118,7 @@ CASES = [
     """,
         """\
     def condexp(x):
-        return ag__.if_exp(x > 0, lambda: x, lambda: -x)
+        return ag__.choose(x > 0, lambda: x, lambda: -x)()
     """),
     Case('return_statements', 'ret',
         """\
@@ -141,17 +141,20 @@ CASES = [
                 do_return = True
                 break_ = True
                 return (break_, do_return, retval_)
-            break_, do_return, retval_ = ag__.if_stmt(y > 0, if_body, None, (break_, do_return, retval_), ('break_', 'do_return', 'the return value'))
+            break_, do_return, retval_ = ag__.branch(y > 0, if_body, None, ('break_', 'do_return', 'the return value'))(break_, do_return, retval_)
             return (break_, do_return, retval_)
 
         def loop_test(break_, do_return, retval_):
             return ag__.not_(break_)
-        break_, do_return, retval_ = ag__.for_stmt(x, loop_body, (break_, do_return, retval_), ('break_', 'do_return', 'the return value'), loop_test)
+        loop = ag__.for_loop(x, loop_body, (break_, do_return, retval_), ('break_', 'do_return', 'the return value'), loop_test)
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        break_, do_return, retval_ = loop.state
 
         def if_body_2(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.if_stmt(ag__.not_(do_return), if_body_2, None, (retval_,), ('the return value',))
+        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
         return ag__.retval(retval_)
     """),
     Case('break_statements', 'brk',
@@ -183,14 +186,17 @@ CASES = [
             def else_body(break_, i):
                 i += 1
                 return (break_, i)
-            break_, i = ag__.if_stmt(i == 3, if_body, else_body, (break_, i), ('break_', 'i'))
+            break_, i = ag__.branch(i == 3, if_body, else_body, ('break_', 'i'))(break_, i)
             return (break_, i)
-        break_, i = ag__.while_stmt(loop_test, loop_body, (break_, i), ('break_', 'i'))
+        loop = ag__.while_loop(loop_test, loop_body, (break_, i), ('break_', 'i'))
+        for state in loop:
+            loop.state = loop_body(*state)
+        break_, i = loop.state
 
         def if_body_2(i):
             i = -1
             return (i,)
-        i, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (i,), ('i',))
+        i, = ag__.branch(ag__.not_(break_), if_body_2, None, ('i',))(i)
         return i
     """),
     Case('branch_exits', 'cont',
@@ -212,9 +218,12 @@ CASES = [
             def if_body(s):
                 s += x
                 return (s,)
-            s, = ag__.if_stmt(ag__.not_(x < 0), if_body, None, (s,), ('s',))
+            s, = ag__.branch(ag__.not_(x < 0), if_body, None, ('s',))(s)
             return (s,)
-        s, = ag__.for_stmt(xs, loop_body, (s,), ('s',))
+        loop = ag__.for_loop(xs, loop_body, (s,), ('s',))
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        s, = loop.state
         return s
     """),
     Case('continue_statements', 'cont_nested',
@@ -245,16 +254,19 @@ CASES = [
                 def else_body(continue_, s):
                     s -= 1
                     return (continue_, s)
-                continue_, s = ag__.if_stmt(x < -10, if_body_2, else_body, (continue_, s), ('continue_', 's'))
+                continue_, s = ag__.branch(x < -10, if_body_2, else_body, ('continue_', 's'))(continue_, s)
                 return (continue_, s)
-            continue_, s = ag__.if_stmt(x < 0, if_body, None, (continue_, s), ('continue_', 's'))
+            continue_, s = ag__.branch(x < 0, if_body, None, ('continue_', 's'))(continue_, s)
 
             def if_body_3(s):
                 s += x
                 return (s,)
-            s, = ag__.if_stmt(ag__.not_(continue_), if_body_3, None, (s,), ('s',))
+            s, = ag__.branch(ag__.not_(continue_), if_body_3, None, ('s',))(s)
             return (s,)
-        s, = ag__.for_stmt(xs, loop_body, (s,), ('s',))
+        loop = ag__.for_loop(xs, loop_body, (s,), ('s',))
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        s, = loop.state
         return s
     """),
     Case('break_statements', 'brk_nested',
@@ -285,19 +297,22 @@ CASES = [
                 def else_body(break_, s):
                     s -= 1
                     return (break_, s)
-                break_, s = ag__.if_stmt(x < -10, if_body_2, else_body, (break_, s), ('break_', 's'))
+                break_, s = ag__.branch(x < -10, if_body_2, else_body, ('break_', 's'))(break_, s)
                 return (break_, s)
-            break_, s = ag__.if_stmt(x < 0, if_body, None, (break_, s), ('break_', 's'))
+            break_, s = ag__.branch(x < 0, if_body, None, ('break_', 's'))(break_, s)
 
             def if_body_3(s):
                 s += x
                 return (s,)
-            s, = ag__.if_stmt(ag__.not_(break_), if_body_3, None, (s,), ('s',))
+            s, = ag__.branch(ag__.not_(break_), if_body_3, None, ('s',))(s)
             return (break_, s)
 
         def loop_test(break_, s):
             return ag__.not_(break_)
-        break_, s = ag__.for_stmt(xs, loop_body, (break_, s), ('break_', 's'), loop_test)
+        loop = ag__.for_loop(xs, loop_body, (break_, s), ('break_', 's'), loop_test)
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        break_, s = loop.state
         return s
     """),
     Case('return_statements', 'ret_nested',
@@ -325,15 +340,15 @@ CASES = [
             def else_body(do_return, retval_, x):
                 x = x + 1
                 return (do_return, retval_, x)
-            do_return, retval_, x = ag__.if_stmt(x > 10, if_body_2, else_body, (do_return, retval_, x), ('do_return', 'the return value', 'x'))
+            do_return, retval_, x = ag__.branch(x > 10, if_body_2, else_body, ('do_return', 'the return value', 'x'))(do_return, retval_, x)
             return (do_return, retval_, x)
-        do_return, retval_, x = ag__.if_stmt(x > 0, if_body, None, (do_return, retval_, x), ('do_return', 'the return value', 'x'))
+        do_return, retval_, x = ag__.branch(x > 0, if_body, None, ('do_return', 'the return value', 'x'))(do_return, retval_, x)
 
         def if_body_3(retval_, x):
             x = x * 2
             retval_ = x
             return (retval_, x)
-        retval_, x = ag__.if_stmt(ag__.not_(do_return), if_body_3, None, (retval_, x), ('the return value', 'x'))
+        retval_, x = ag__.branch(ag__.not_(do_return), if_body_3, None, ('the return value', 'x'))(retval_, x)
         return ag__.retval(retval_)
     """),
     Case('return_statements', 'ret_for_else',
@@ -357,17 +372,20 @@ CASES = [
                 retval_ = i
                 break_ = True
                 return (break_, retval_)
-            break_, retval_ = ag__.if_stmt(x < 0, if_body, None, (break_, retval_), ('break_', 'the return value'))
+            break_, retval_ = ag__.branch(x < 0, if_body, None, ('break_', 'the return value'))(break_, retval_)
             return (break_, retval_)
 
         def loop_test(break_, retval_):
             return ag__.not_(break_)
-        break_, retval_ = ag__.for_stmt(ag__.converted(enumerate)(xs), loop_body, (break_, retval_), ('break_', 'the return value'), loop_test)
+        loop = ag__.for_loop(ag__.converted(enumerate)(xs), loop_body, (break_, retval_), ('break_', 'the return value'), loop_test)
+        for itr_2 in loop:
+            loop.state = loop_body(itr_2, *loop.state)
+        break_, retval_ = loop.state
 
         def if_body_2(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (retval_,), ('the return value',))
+        retval_, = ag__.branch(ag__.not_(break_), if_body_2, None, ('the return value',))(retval_)
         return ag__.retval(retval_)
     """),
     Case('conditionals', 'cond_attr',
@@ -389,7 +407,7 @@ CASES = [
 
         def set_shared(ag__values):
             ag__.stattr(acc, 'total', ag__values[0])
-        ag__.if_stmt(x > 0, if_body, None, (), (), shared=(get_shared, set_shared, ('acc.total',)))
+        ag__.branch(x > 0, if_body, None, (), shared=(get_shared, set_shared, ('acc.total',)))()
         return acc.total
     """),
     Case('loops', 'loop_captured',
@@ -418,7 +436,9 @@ CASES = [
         def set_shared(ag__values):
             nonlocal i
             i = ag__values[0]
-        ag__.while_stmt(loop_test, loop_body, (), (), shared=(get_shared, set_shared, ('i',)))
+        loop = ag__.while_loop(loop_test, loop_body, (), (), shared=(get_shared, set_shared, ('i',)))
+        for state in loop:
+            loop.state = loop_body(*state)
         return ag__.converted(lambda: i)()
     """),
     Case('conditionals', 'cond',
@@ -441,7 +461,7 @@ CASES = [
         def else_body(y):
             y = -x
             return (y,)
-        y, = ag__.if_stmt(x > 0, if_body, else_body, (y,), ('y',))
+        y, = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
         return y
     """),
     Case('loops', 'loop_while',
@@ -464,7 +484,10 @@ CASES = [
             n = n // 2
             steps += 1
             return (n, steps)
-        n, steps = ag__.while_stmt(loop_test, loop_body, (n, steps), ('n', 'steps'))
+        loop = ag__.while_loop(loop_test, loop_body, (n, steps), ('n', 'steps'))
+        for state in loop:
+            loop.state = loop_body(*state)
+        n, steps = loop.state
         return steps
     """),
     Case('loops', 'loop_for',
@@ -483,7 +506,10 @@ CASES = [
             i, x = itr
             total += i * x
             return (total,)
-        total, = ag__.for_stmt(ag__.converted(enumerate)(xs), loop_body, (total,), ('total',))
+        loop = ag__.for_loop(ag__.converted(enumerate)(xs), loop_body, (total,), ('total',))
+        for itr_2 in loop:
+            loop.state = loop_body(itr_2, *loop.state)
+        total, = loop.state
         return total
     """),
     Case('variables', 'var_aug',
@@ -505,7 +531,7 @@ CASES = [
         def if_body(n):
             n = 0
             return (n,)
-        n, = ag__.if_stmt(c, if_body, None, (n,), ('n',))
+        n, = ag__.branch(c, if_body, None, ('n',))(n)
         n = ag__.ld(n)
         n += 1
         return n
@@ -577,7 +603,7 @@ CASES = [
     """,
         """\
     def condexp_nested(x):
-        return ag__.if_exp(x > 0, lambda: 1, lambda: ag__.if_exp(x == 0, lambda: 0, lambda: -1))
+        return ag__.choose(x > 0, lambda: 1, lambda: ag__.choose(x == 0, lambda: 0, lambda: -1)())()
     """),
     Case('return_statements', 'ret_plain',
         """\
@@ -617,7 +643,7 @@ CASES = [
         def else_body(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.if_stmt(x > 0, if_body, else_body, (retval_,), ('the return value',))
+        retval_, = ag__.branch(x > 0, if_body, else_body, ('the return value',))(retval_)
         return ag__.retval(retval_)
     """),
     Case('break_statements', 'brk_for',
@@ -645,17 +671,20 @@ CASES = [
             def if_body(break_):
                 break_ = True
                 return (break_,)
-            break_, = ag__.if_stmt(x, if_body, None, (break_,), ('break_',))
+            break_, = ag__.branch(x, if_body, None, ('break_',))(break_)
             return (break_, x)
 
         def loop_test(break_, x):
             return ag__.not_(break_)
-        break_, x = ag__.for_stmt(xs, loop_body, (break_, x), ('break_', 'x'), loop_test)
+        loop = ag__.for_loop(xs, loop_body, (break_, x), ('break_', 'x'), loop_test)
+        for itr_2 in loop:
+            loop.state = loop_body(itr_2, *loop.state)
+        break_, x = loop.state
 
         def if_body_2(x):
             x = None
             return (x,)
-        x, = ag__.if_stmt(ag__.not_(break_), if_body_2, None, (x,), ('x',))
+        x, = ag__.branch(ag__.not_(break_), if_body_2, None, ('x',))(x)
         return ag__.ld(x)
     """),
     Case('branch_exits', 'cont_while',
@@ -686,9 +715,12 @@ CASES = [
             def if_body():
                 print(i)
                 return ()
-            ag__.if_stmt(ag__.not_(i % 2), if_body, None, (), ())
+            ag__.branch(ag__.not_(i % 2), if_body, None, ())()
             return (i,)
-        i, = ag__.while_stmt(loop_test, loop_body, (i,), ('i',))
+        loop = ag__.while_loop(loop_test, loop_body, (i,), ('i',))
+        for state in loop:
+            loop.state = loop_body(*state)
+        i, = loop.state
         return i
     """),
     Case('conditionals', 'cond_elif',
@@ -723,9 +755,9 @@ CASES = [
             def else_body_2(s):
                 s = 0
                 return (s,)
-            s, = ag__.if_stmt(x < 0, if_body_2, else_body_2, (s,), ('s',))
+            s, = ag__.branch(x < 0, if_body_2, else_body_2, ('s',))(s)
             return (s,)
-        s, = ag__.if_stmt(x > 0, if_body, else_body, (s,), ('s',))
+        s, = ag__.branch(x > 0, if_body, else_body, ('s',))(s)
         return s
     """),
     Case('loops', 'loop_nested',
@@ -757,9 +789,15 @@ CASES = [
                 t += j
                 j += 1
                 return (j, t)
-            j, t = ag__.while_stmt(loop_test, loop_body_2, (j, t), ('j', 't'))
+            loop = ag__.while_loop(loop_test, loop_body_2, (j, t), ('j', 't'))
+            for state in loop:
+                loop.state = loop_body_2(*state)
+            j, t = loop.state
             return (t,)
-        t, = ag__.for_stmt(ag__.converted(range)(n), loop_body, (t,), ('t',))
+        loop_2 = ag__.for_loop(ag__.converted(range)(n), loop_body, (t,), ('t',))
+        for itr in loop_2:
+            loop_2.state = loop_body(itr, *loop_2.state)
+        t, = loop_2.state
         return t
     """),
     Case('finally_jumps', 'finally_break',
@@ -796,16 +834,19 @@ CASES = [
 
                         def if_body_3():
                             raise pending_exc
-                        ag__.if_stmt(ag__.not_(finally_jumped), if_body_3, None, (), ())
+                        ag__.branch(ag__.not_(finally_jumped), if_body_3, None, ())()
                         return ()
-                    ag__.if_stmt(ag__.is_not_none(pending_exc), if_body_2, None, (), ())
+                    ag__.branch(ag__.is_not_none(pending_exc), if_body_2, None, ())()
                     return (break_, finally_jumped)
-                break_, finally_jumped = ag__.if_stmt(x, if_body, else_body, (break_, finally_jumped), ('break_', 'finally_jumped'))
+                break_, finally_jumped = ag__.branch(x, if_body, else_body, ('break_', 'finally_jumped'))(break_, finally_jumped)
             return (break_,)
 
         def loop_test(break_):
             return ag__.not_(break_)
-        break_, = ag__.for_stmt(xs, loop_body, (break_,), ('break_',), loop_test)
+        loop = ag__.for_loop(xs, loop_body, (break_,), ('break_',), loop_test)
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
+        break_, = loop.state
     """),
     Case('variables', 'except_name',
         """\
@@ -868,10 +909,10 @@ CASES = [
                 def get_shared_2():
                     return (break_,)
 
-                def set_shared_2(ag__values):
+                def set_shared_2(ag__values_2):
                     nonlocal break_
-                    break_ = ag__values[0]
-                ag__.if_stmt(x < 0, if_body, None, (), (), shared=(get_shared_2, set_shared_2, ('break_',)))
+                    break_ = ag__values_2[0]
+                ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
             except ValueError:
                 pass
             else:
@@ -879,7 +920,7 @@ CASES = [
                 def if_body_2():
                     print(x)
                     return ()
-                ag__.if_stmt(ag__.not_(break_), if_body_2, None, (), ())
+                ag__.branch(ag__.not_(break_), if_body_2, None, ())()
             return ()
 
         def loop_test():
@@ -891,7 +932,9 @@ CASES = [
         def set_shared(ag__values):
             nonlocal break_
             break_ = ag__values[0]
-        ag__.for_stmt(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
+        loop = ag__.for_loop(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
+        for itr in loop:
+            loop.state = loop_body(itr, *loop.state)
     """),
 ]
 

@@ -92,7 +92,7 @@ def test_a_source_checkout_imports_without_the_installer_mapping():
     # -S: no site-packages processing, so no editable-install finder (.pth) is active.
     result = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "ag__.while_stmt(" in result.stdout
+    assert "ag__.while_loop(" in result.stdout
 
 
 @pytest.fixture(scope="module")

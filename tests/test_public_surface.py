@@ -167,7 +167,7 @@ def absolute(x):
     return x if x > 0 else -x
 
 
-ABSOLUTE = "def absolute(x):\n    return ag__.if_exp(x > 0, lambda: x, lambda: -x)\n"
+ABSOLUTE = "def absolute(x):\n    return ag__.choose(x > 0, lambda: x, lambda: -x)()\n"
 
 
 def test_to_code_is_still_a_string():
@@ -208,5 +208,5 @@ def test_ipython_shows_highlighted_code(make):
 def test_ipython_without_pygments_shows_a_pre_block(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygments", None)
     data = _formatted(ag.to_code(absolute))
-    assert data["text/html"] == "<pre>def absolute(x):\n    return ag__.if_exp(x &gt; 0, " \
-                                "lambda: x, lambda: -x)\n</pre>"
+    assert data["text/html"] == "<pre>def absolute(x):\n    return ag__.choose(x &gt; 0, " \
+                                "lambda: x, lambda: -x)()\n</pre>"

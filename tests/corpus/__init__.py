@@ -50,6 +50,7 @@ MODULES = [
     "numpy_values",
     "try_jumps",
     "assignments",
+    "names",
 ]
 if sys.version_info >= (3, 10):
     MODULES.append("matching")  # `match` is a syntax error before 3.10

@@ -85,3 +85,29 @@ def lambdas_in_loop(n):
     for f in fs:
         total += f(10)
     return total
+
+
+# Lambdas that do not start their statement: continuation lines, dict literals,
+# several on one line (told apart by where their bodies are, or by their code).
+def _pair(*fs):
+    return fs
+
+
+continued = _pair(lambda f: f,
+                  lambda x: x + 1 if x > 0 else -x)
+by_key = {
+    "triple": lambda x: x * 3 if x else None,
+    "neg": lambda x: -x,
+}
+same_params = (lambda x: x + 1, lambda x: x + 2 if x else 0)
+identical = (lambda x: x or 1, lambda x: x or 1)
+nested_lambda = lambda k: (lambda x: x * k if k else x)  # noqa: E731
+
+case("continuation_first", continued[0], [(4,)])
+case("continuation_second", continued[1], [(4,), (-2,)])
+case("dict_value_triple", by_key["triple"], [(2,), (0,)])
+case("dict_value_neg", by_key["neg"], [(2,)])
+case("same_line_first", same_params[0], [(1,)])
+case("same_line_second", same_params[1], [(1,), (0,)])
+case("identical_text", identical[1], [(0,), (5,)])
+case("inner_of_nested", nested_lambda(3), [(2,)])

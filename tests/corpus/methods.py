@@ -130,9 +130,23 @@ class Vault:
     def check_twice(self, a, b):
         return self.__check(a) or self.__check(b)
 
+    def guesser(self):
+        def guess(attempt):
+            for i in range(2):
+                if attempt + i == self.__secret:
+                    return i
+            return self.__check(attempt)
+        return guess
+
+    def checker(self):
+        return lambda v: self.__secret - v if v else self.__check(v)
+
 
 case("name_mangling", inputs=[(7,), (5,), (0,)], factory=lambda: Vault(7).guess)
 case("name_mangled_method", inputs=[(1, 7), (1, 2)], factory=lambda: Vault(7).check_twice)
+# A function nested in a method, converted on its own, mangles as the method does.
+case("name_mangling_nested_function", inputs=[(7,), (6,), (0,)], factory=lambda: Vault(7).guesser())
+case("name_mangling_lambda_in_method", inputs=[(7,), (0,)], factory=lambda: Vault(7).checker())
 
 
 class Temperature:

@@ -1,0 +1,107 @@
+"""Converted code calls the standard library as it is, however its modules were
+loaded: from files, frozen into the interpreter (``<frozen posixpath>``), built in
+or zipped; and a user module that shadows a standard name is still user code."""
+
+from __future__ import annotations
+
+import codecs
+import collections.abc
+import io
+import os.path
+import sys
+import types
+import warnings
+
+import pytest
+
+import autograph as ag
+from autograph.runtime import calls
+from autograph.runtime.mode import force_staged
+
+
+def _uses_stdlib(parts, mapping, data):
+    if parts:
+        path = os.path.join(*parts)
+    else:
+        path = ""
+    keys = sorted(collections.abc.Mapping.keys(mapping)) if mapping else []
+    reader = codecs.getreader("utf-8")(io.BytesIO(data))
+    return path, keys, reader.read()
+
+
+FROZEN = [os.path.join, collections.abc.Mapping.keys, codecs.StreamReader.read, codecs.getreader("utf-8").read]
+
+
+@pytest.mark.parametrize("fn", FROZEN, ids=lambda f: f.__qualname__)
+def test_standard_library_is_library(fn):
+    assert calls.is_library(fn)
+    assert calls.converted(fn) is fn
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["python", "staged"])
+def test_converted_code_calls_frozen_modules_without_warning(staged):
+    converted = ag.to_graph(_uses_stdlib)
+    args = (["a", "b"], {"k": 1, "j": 2}, "é".encode())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if staged:
+            with force_staged():
+                got = converted(*args)
+        else:
+            got = converted(*args)
+    assert got == _uses_stdlib(*args)
+
+
+def test_user_module_shadowing_a_standard_name_is_converted(tmp_path, monkeypatch):
+    (tmp_path / "calendar.py").write_text("def f(x):\n    return x if x else 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "calendar", raising=False)
+    calls._origins.pop("calendar", None)
+    import calendar
+
+    try:
+        assert not calls.is_library(calendar.f)
+    finally:
+        calls._origins.pop("calendar", None)
+        sys.modules.pop("calendar", None)
+
+
+def test_module_that_is_not_loaded_is_not_taken_for_the_standard_library():
+    fn = types.FunctionType((lambda x: x).__code__, {"__name__": "fractions_not_loaded"})
+    fn.__module__ = "tabnanny"
+    sys.modules.pop("tabnanny", None)
+    calls._origins.pop("tabnanny", None)
+    assert not calls.is_library(fn)
+
+
+def test_calls_keep_no_object_alive():
+    """What ``converted`` caches holds no object a call was bound to: a bound
+    builtin method (``d.get``) of an object that is then dropped is collected."""
+    import gc
+    import weakref
+
+    class Box(dict):
+        pass
+
+    box = Box(a=1)
+    assert calls.converted(box.get)("a") == 1
+    assert calls.converted(box.keys) is not None
+    ref = weakref.ref(box)
+    del box
+    gc.collect()
+    assert ref() is None
+
+
+def test_code_an_installed_package_generates_is_library(monkeypatch):
+    """A function an installed package made with ``exec`` (six's ``raise_from``) has
+    no source to convert: it is called as is, with no warning."""
+    namespace = {"__name__": "installed_pkg"}
+    exec(compile("def raise_from(value, cause):\n    raise value from cause\n", "<string>", "exec"), namespace)
+    package = types.ModuleType("installed_pkg")
+    package.__spec__ = types.SimpleNamespace(origin="/usr/lib/python3/site-packages/installed_pkg/__init__.py")
+    monkeypatch.setitem(sys.modules, "installed_pkg", package)
+    calls._origins.pop("installed_pkg", None)
+    try:
+        assert calls.is_library(namespace["raise_from"])
+    finally:
+        calls._origins.pop("installed_pkg", None)
