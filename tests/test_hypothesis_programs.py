@@ -56,7 +56,9 @@ def _check(program_dir, source, inputs):
                 f"--- converted ---\n{actual}")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+# The default run draws a fixed sample (derandomize) so CI is deterministic; the slow
+# run below explores new programs on every run.
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(source=programs(), inputs=INPUTS)
 def test_random_program_matches_original(program_dir, source, inputs):
     _check(program_dir, source, inputs)

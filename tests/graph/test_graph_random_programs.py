@@ -53,7 +53,9 @@ def _check(program_dir, source, inputs):
             f"f{(a, b)}: eager {expected}, graph {actual}\n--- program ---\n{source}")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+# The default run draws a fixed sample (derandomize) so CI is deterministic; the slow
+# run below explores new programs on every run.
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(source=programs(for_graphs=True), inputs=INPUTS)
 def test_random_program_in_the_graph_engine_matches_eager(program_dir, source, inputs):
     _check(program_dir, source, inputs)
