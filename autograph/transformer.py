@@ -41,11 +41,6 @@ class Context:
         self.liveness = None
         self.definedness = None
 
-    def mark_generated(self, stmts) -> None:
-        for stmt in stmts:
-            if isinstance(stmt, gast.FunctionDef):
-                self.generated.add(id(stmt))
-
 
 _LEAF = object()  # dispatch marker: a node without fields (Load, Add, ...) is returned as is
 

@@ -72,10 +72,6 @@ def stattr(obj, name: str, value) -> None:
         setattr(obj, name, value)
 
 
-def is_undefined(value) -> bool:
-    return value.__class__ is Undefined
-
-
 class ReturnValue:
     """Placeholder of a function's return value before any ``return`` ran."""
 

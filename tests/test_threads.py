@@ -161,6 +161,7 @@ def clipped_sum_eager(x, limit):
     return sum(min(v, limit) for v in x)
 
 
+@pytest.mark.filterwarnings("ignore::autograph.RetracingWarning")  # many signatures on purpose
 @pytest.mark.parametrize("round_", range(ROUNDS))
 def test_one_function_many_signatures(round_):
     fn = ag.function(clipped_sum)
@@ -236,6 +237,7 @@ def test_same_signature_waiters_retry_after_a_failed_trace(round_):
     assert fn.experimental_get_tracing_count() == 1
 
 
+@pytest.mark.filterwarnings("ignore::autograph.RetracingWarning")  # many signatures on purpose
 def test_asyncio_tasks_each_have_their_own_mode():
     converted_probe = ag.convert(probe)
     fn = ag.function(clipped_sum)

@@ -40,10 +40,6 @@ class Value:
         self.name = name or f"t{id}"
         self.op: Optional[Op] = None
 
-    @property
-    def is_const(self) -> bool:
-        return self.const is not None
-
     def type_str(self) -> str:
         return type_str(self.dtype, self.shape, self.weak)
 
