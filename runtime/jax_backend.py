@@ -30,6 +30,7 @@ from jax.extend.core import jaxpr_as_fun
 
 from . import backends, errors, staged_raise
 from . import staged_state as staging
+from .builtins import reversed_bounds
 from .staged_loop import Carry
 from .staged_state import Aval
 
@@ -94,6 +95,9 @@ class _Range:
 
     def __len__(self):
         raise TypeError("len() of a range with traced bounds is not a Python int")
+
+    def __reversed__(self):
+        return _Range(*reversed_bounds(self.start, self.stop, self.step))
 
     def length(self):
         """The trip count, as a traced integer."""

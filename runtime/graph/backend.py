@@ -23,6 +23,7 @@ import numpy as np
 from .. import staged_state as staging
 from ..staged_loop import Carry
 from ..backends import Backend
+from ..builtins import reversed_bounds
 from ..staged_state import Aval
 from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
@@ -34,6 +35,9 @@ class GraphRange:
 
     def __init__(self, start, stop, step):
         self.args = (start, stop, step)
+
+    def __reversed__(self):
+        return GraphRange(*reversed_bounds(*self.args))
 
 
 class GraphEnumerate:

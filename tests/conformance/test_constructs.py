@@ -318,3 +318,25 @@ def test_while_loops(backend, f, arg):
 ])
 def test_for_loops(backend, f, args):
     backend.check(f, *args)
+
+
+def reversed_range(start, stop, step):
+    out = 0
+    for i in reversed(range(start, stop, step)):
+        out = out * 3 + i  # order matters
+    return out
+
+
+@pytest.mark.parametrize("start, stop, step", [
+    (0, 5, 1), (2, 11, 3), (2, 12, 3), (5, 5, 1), (7, 2, 1), (9, -3, -4), (3, 8, -2),
+])
+def test_reversed_traced_range(backend, start, stop, step):
+    # Python's rule: reversed(range(a, b, s)) runs over the same items, last first,
+    # and is empty where the range is; the bounds are staged, the step a Python int.
+    backend.check(reversed_range, i32(start), i32(stop), step)
+
+
+def test_reversed_range_with_staged_step_is_refused(backend):
+    with pytest.raises(TypeError, match=r"reversed\(\) of a range with a staged step is not "
+                                        r"supported: give the step as a Python int"):
+        backend.staged(reversed_range, i32(0), i32(5), i32(1))
