@@ -3,6 +3,7 @@
     x is None        ->  ag__.is_none(x)
     x is not None    ->  ag__.is_not_none(x)
     ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
+    [a, b][idx]      ->  ag__.getitem([a, b], idx, 'the list')
     np.add(a, b, out=x)  ->  x = np.add(a, b, out=x)   (NumPy returns ``out``)
 
 ``is`` cannot be overloaded, and a Python list cannot be indexed by a staged value;
@@ -10,7 +11,8 @@ the runtime (``runtime.choices``) answers both as Python does on Python values, 
 with a graph op where a value is staged: the run-time flag of a value that is None
 on some staged paths, a select among the stacked items of the list.
 Guarantees: only ``is None`` comparisons with one operator, and loads from local
-names (parameters included) indexed by a name or a computed expression, are rewritten.
+names (parameters included) and from list or tuple displays, indexed by a name or a
+computed expression, are rewritten.
 """
 
 from __future__ import annotations
@@ -64,12 +66,17 @@ class StagedChoices(transformer.Base):
 
     def visit_Subscript(self, node):
         node = self.generic_visit(node)
-        if (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
-                and (node.value.id in self.sequences or node.value.id in self.ctx.locals)
-                and isinstance(node.slice, _CHOOSERS)):
-            return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
-                                          index=node.slice,
-                                          label=templates.constant(node.value.id))
+        if not isinstance(node.ctx, gast.Load) or not isinstance(node.slice, _CHOOSERS):
+            return node
+        if isinstance(node.value, gast.Name) and (node.value.id in self.sequences
+                                                  or node.value.id in self.ctx.locals):
+            label = node.value.id
+        elif isinstance(node.value, (gast.List, gast.Tuple)):  # [a, b][i]
+            label = "the " + type(node.value).__name__.lower()
+        else:
+            return node
+        return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
+                                      index=node.slice, label=templates.constant(label))
         return node
 
 

@@ -97,20 +97,20 @@ class Backend:
 
     def if_exp(self, cond, if_true, if_false):
         """``if_true()`` if cond else ``if_false()``, both thunks."""
-        (value,) = stage_if(self, cond, lambda: (if_true(),), lambda: (if_false(),),
-                                    (), ("the conditional expression",),
-                                    construct="conditional expression")
+        (value,) = stage_if(self, cond, _at(lambda: (if_true(),), if_true),
+                            lambda: (if_false(),), (), ("the conditional expression",),
+                            construct="conditional expression")
         return value
 
     def and_(self, value, rest: Callable[[], Any]):
         """``value and rest()`` for a staged ``value``; ``rest`` is a thunk."""
-        (out,) = stage_if(self, value, lambda: (rest(),), lambda: (value,), (),
-                                  ("the 'and' expression",), construct="'and' expression")
+        (out,) = stage_if(self, value, _at(lambda: (rest(),), rest), lambda: (value,), (),
+                          ("the 'and' expression",), construct="'and' expression")
         return out
 
     def or_(self, value, rest: Callable[[], Any]):
-        (out,) = stage_if(self, value, lambda: (value,), lambda: (rest(),), (),
-                                  ("the 'or' expression",), construct="'or' expression")
+        (out,) = stage_if(self, value, _at(lambda: (value,), rest), lambda: (rest(),), (),
+                          ("the 'or' expression",), construct="'or' expression")
         return out
 
     def not_(self, value):
@@ -168,6 +168,12 @@ class Backend:
         import numpy as np
 
         return np.errstate(*args, **kwargs)
+
+
+def _at(branch, user_fn):
+    """``branch``, located (in error messages) at the user's code ``user_fn``."""
+    branch.__wrapped__ = user_fn
+    return branch
 
 
 # The backend whose trace is running in this context (thread, asyncio task), if it

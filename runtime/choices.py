@@ -44,7 +44,10 @@ def getitem(seq, index, label: str = "the sequence"):
             f"shape (they are stacked and indexed), but the items are "
             f"{', '.join(sorted(str(k) for k in kinds))}. Use a Python index, or make the "
             f"items arrays of one dtype and shape.")
-    return backend.numeric("numpy.asarray", (list(seq),), {})[index]
+    stacked = backend.numeric("numpy.asarray", (list(seq),), {})
+    if backend_of(stacked) is None:  # only Python numbers: a constant of the graph
+        stacked = backend.cast(stacked, backend.aval(stacked))
+    return stacked[index]
 
 
 def _kind(item):
