@@ -119,6 +119,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     params = activity.parameters(fn_node.args)
     ctx.locals = (params | activity.writes(body)) - ctx.globals - ctx.nonlocals
     ctx.cells = activity.captured(body) & ctx.locals
+    ctx.rebound_by_calls = activity.rebound_by_nested(body) & ctx.cells
     ctx.maybe_undefined = definedness.analyze(fn_node, ctx.locals).maybe_undefined_reads
     unbound = _maybe_unbound_names(body, ctx) - params - ctx.cells
     ctx.preassigned = unbound

@@ -31,6 +31,7 @@ class Context:
         self.locals: set = set()
         self.cells: set = set()  # locals that nested user functions or lambdas capture
         self.landing: set = set()  # cells only because an exception handler reads them (converters.state)
+        self.rebound_by_calls: set = set()  # cells that nested functions declare nonlocal
         self.preassigned: set = set()  # locals given a placeholder at the top of the body
         self.globals: set = set()
         self.nonlocals: set = set()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates
+from autograph import templates, trees
 from autograph.analysis import activity
 
 
@@ -36,6 +36,8 @@ def names(ctx, node, parts) -> list:
     counts where it is live, as state does."""
     act = activity.of(parts)
     found = act.writes & (ctx.cells | ctx.nonlocals | ctx.globals)
+    if ctx.rebound_by_calls and any(isinstance(n, gast.Call) for p in parts for n in trees.walk(p)):
+        found |= ctx.rebound_by_calls  # a nested function called here may assign them
     dead = (found & ctx.landing) - ctx.liveness.live_out.get(node, set()) - ctx.liveness.live_in.get(node, set())
     found -= dead - ctx.liveness.on_exception.get(node, set())
     found.update(d for d in act.attribute_writes if d.partition(".")[0] not in act.writes)

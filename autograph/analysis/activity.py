@@ -189,6 +189,18 @@ def has_walrus(node) -> bool:
     return any(isinstance(n, gast.NamedExpr) for n in trees.walk(node))
 
 
+def rebound_by_nested(body) -> set:
+    """Names that functions nested (at any depth) in this scope declare ``nonlocal``:
+    a call made here may assign them."""
+    names = set()
+    for node in trees.walk_scope(body):
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            for inner in trees.walk(node):
+                if isinstance(inner, gast.Nonlocal):
+                    names |= set(inner.names)
+    return names
+
+
 def captured(body) -> set:
     """Names that nested functions and lambdas of this scope read from it (its cells)."""
     names = set()

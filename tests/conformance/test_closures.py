@@ -1,0 +1,62 @@
+"""Variables a nested function assigns (``nonlocal``), changed by calling it inside a
+staged loop or branch: each trip and each branch sees and leaves the value Python
+would, although the construct's own statements never assign the variable."""
+
+import numpy as np
+import pytest
+
+
+def count_halvings(x):
+    n = 0
+
+    def bump():
+        nonlocal n
+        n += 1
+
+    while x > 1:
+        x = x / 2
+        bump()
+    return n, x
+
+
+def count_in_branch(x):
+    hits = 0
+
+    def hit(k):
+        nonlocal hits
+        hits = hits + k
+
+    if x > 0:
+        hit(2)
+    else:
+        hit(-1)
+    return hits
+
+
+def total_through_two_levels(xs):
+    total = 0.0
+
+    def outer(v):
+        def inner():
+            nonlocal total
+            total = total + v
+        inner()
+
+    for v in xs:
+        if v > 0:
+            outer(v)
+    return total
+
+
+@pytest.mark.parametrize("x", [0.5, 10.0, 1000.0])
+def test_closure_assigns_in_a_staged_loop(backend, x):
+    backend.check(count_halvings, np.float64(x))
+
+
+@pytest.mark.parametrize("x", [3, -3])
+def test_closure_assigns_in_a_staged_branch(backend, x):
+    backend.check(count_in_branch, np.int32(x))
+
+
+def test_closure_of_a_closure_assigns_in_a_staged_loop(backend):
+    backend.check(total_through_two_levels, np.array([1.0, -2.0, 3.0]))
