@@ -2,11 +2,24 @@
 
 The file is one ``.npz`` archive: ``__graph__`` holds the graph as JSON (ops,
 their arguments, blocks, the signature), every constant and every captured
-variable's value is an array entry of its own. Nothing is pickled: functions
-are stored by their NumPy name (``numpy.add``, ``numpy.linalg.norm``) and looked
-up again in NumPy on load, and only NumPy (and a few builtins) can be named, so
-loading a file cannot run arbitrary code. Loading rebuilds the ``Graph`` and
-compiles it, giving a ``ConcreteFunction`` (with the loaded ``variables``).
+variable's value is an array entry of its own. Nothing is pickled and no code
+from the file runs: functions are stored by name and looked up again on load in
+NumPy, ``math``, a few builtins and autograph's own run-time helpers (raising,
+``np.errstate``); the exception classes a graph raises and the named tuples it
+returns are stored by import path and must be exactly that on load (an exception
+class or a named tuple; loading imports their modules, as ``pickle`` would). Names
+that go into the compiled code are checked to be identifiers. Loading rebuilds the
+``Graph`` and compiles it, giving a ``ConcreteFunction`` (with the loaded
+``variables``).
+
+What the function's boundary does around the graph (``boundary.Boundary``: writing
+into the caller's arrays and lists, rebuilding ``None`` and chosen strings) is data
+beside the graph, saved with it. A graph that holds something with no saved form
+is refused when saving, with the op, its line and what to do; never saved without it.
+
+Format 2 added the boundary, raises, ``math`` and ``np.errstate``. Format 1 files
+still load, unless their graph writes into an argument: format 1 dropped those
+writes, and such a file is refused with a message saying to save it again.
 
 A whole ``autograph.function`` saves every graph it has traced into one file
 (each graph's arrays under its own prefix, the captured variables once, so
@@ -17,21 +30,32 @@ a ``LoadedFunction``, which calls the graph traced for its arguments.
 from __future__ import annotations
 
 import builtins
+import importlib
 import json
+import keyword
 import math
+import sys
 from typing import Any, Union
 
 import numpy as np
 
 from . import messages
-from .codegen import compile_graph
+from .boundary import Boundary, compile_function
 from .concrete import ConcreteFunction
 from .ir import Block, Graph, Op, Value, VarRef
-from .render import qualname
+from .numeric import errstate_enter, errstate_exit
+from .raising import raise_copy
+from .render import BINOPS, UNOPS, qualname
+from .writes import ArgumentWrite, access_path, argument_writes
+from ..numeric_builtins import MATH
 
-FORMAT = "autograph-graph-1"
-FUNCTION_FORMAT = "autograph-function-1"
+FORMAT = "autograph-graph-2"
+FUNCTION_FORMAT = "autograph-function-2"
 _BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
+_RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_enter,
+            "autograph.errstate_exit": errstate_exit}
+_RUNTIME_NAMES = {id(fn): name for name, fn in _RUNTIME.items()}
+_STREAMS = ("stdout", "stderr")
 
 
 class _Writer:
@@ -40,6 +64,15 @@ class _Writer:
         self.arrays: dict[str, np.ndarray] = {}
         self.values: dict[int, dict] = {}
         self.graph = graph
+        self.where: list = []  # the ops being written, innermost last (for errors)
+
+    def refuse(self, what: str, fix: str = messages.SAVE_FIX):
+        at = self.where[-1] if self.where else "the function's result"
+        if at.__class__ is Op:
+            place, source = f"the {at.kind} op{_target_text(at)}", at.source
+        else:
+            place, source = at, None
+        raise ValueError(messages.cannot_save(self.graph.name, place, source, what, fix))
 
     def value(self, v: Value) -> dict:
         if v.id not in self.values:
@@ -49,8 +82,13 @@ class _Writer:
                 if v.weak:
                     entry["py"] = self.enc(v.const)
                 else:
+                    const = np.asarray(v.const)
+                    if const.dtype.hasobject:
+                        self.refuse(f"holds a constant array of Python objects ({const!r:.60})",
+                                    "Give the array a numeric or string dtype, or pass it in "
+                                    "as an argument.")
                     key = f"{self.prefix}c{v.id}"
-                    self.arrays[key] = np.asarray(v.const)
+                    self.arrays[key] = const
                     entry["const"] = key
                     entry["scalar"] = isinstance(v.const, np.generic)
             self.values[v.id] = entry
@@ -84,15 +122,57 @@ class _Writer:
             return {"builtin": obj.__name__}
         if cls is VarRef:
             return {"var": obj.name}
+        if isinstance(obj, BaseException):
+            return self.exception(obj)
+        if isinstance(obj, tuple) and hasattr(cls, "_fields"):
+            return {"namedtuple": [*self.importable(cls, "named tuple"),
+                                   [self.enc(x) for x in obj]]}
+        for stream in _STREAMS:
+            if obj is getattr(sys, stream):
+                return {"stream": stream}
         if callable(obj):
-            name = qualname(obj)
+            name = _RUNTIME_NAMES.get(id(obj)) or qualname(obj)
             if _resolve(name) is not obj:
-                raise ValueError(messages.cannot_save(f"the function {name}"))
+                self.refuse(f"calls {name}, which is not a NumPy, math or builtin function",
+                            "Only those are named in a saved file: compute it with NumPy "
+                            "functions, or compute it outside the function and pass the "
+                            "result in as an argument.")
             return {"fn": name}
-        raise ValueError(messages.cannot_save(repr(obj)))
+        self.refuse(f"holds {obj!r:.80}, which has no saved form")
+
+    def importable(self, cls: type, what: str) -> list:
+        """``[module, qualname]`` of ``cls``, which importing finds again."""
+        path = [cls.__module__, cls.__qualname__]
+        if _import(*path) is not cls:
+            self.refuse(f"uses the {what} class {'.'.join(path)}, which cannot be found by its "
+                        f"import path, so a loaded graph could not make it",
+                        f"Define {cls.__name__} at the top level of a module (not inside a "
+                        f"function)" + (", or use a built-in exception." if what == "exception"
+                                        else ", or return a tuple or a dict."))
+        return path
+
+    def exception(self, exc: BaseException) -> dict:
+        """An exception the graph raises: its class by import path, and what rebuilds it
+        (``__reduce__``'s arguments and state, as ``copy`` uses them)."""
+        cls = type(exc)
+        path = self.importable(cls, "exception")
+        reduced = exc.__reduce_ex__(4)
+        args, state = reduced[1], (reduced[2] if len(reduced) > 2 else None)
+        try:
+            same = reduced[0] is cls and _same_exception(_rebuild(cls, args, state), exc)
+        except Exception:
+            same = False
+        if not same:
+            self.refuse(f"raises {cls.__name__}({str(exc)!r}), which its class cannot rebuild "
+                        f"from its arguments {args!r:.60}",
+                        f"Pass {cls.__name__}'s constructor arguments on to "
+                        f"Exception.__init__ (or define __reduce__), or raise a built-in "
+                        f"exception.")
+        return {"exception": [*path, self.enc(tuple(args)), self.enc(state or {})]}
 
     def op(self, op: Op) -> dict:
-        return {
+        self.where.append(op)
+        entry = {
             "kind": op.kind,
             "target": self.enc(op.target) if op.target is not None else None,
             "args": self.enc(op.args), "kwargs": self.enc(op.kwargs),
@@ -102,11 +182,37 @@ class _Writer:
             "source": list(op.source) if op.source else None,
             "effect": op.effect,
         }
+        self.where.pop()
+        return entry
 
     def block(self, block: Block) -> dict:
         return {"params": [self.value(p) for p in block.params],
                 "ops": [self.op(op) for op in block.ops],
                 "results": self.enc(block.results), "pattern": self.enc(block.pattern)}
+
+    def boundary(self, boundary: Boundary) -> dict:
+        return {"writes": [[w.index, self.enc(w.path), self.enc(w.key)] for w in boundary.writes],
+                "finals": self.enc(boundary.finals), "places": self.enc(boundary.places),
+                "flags": self.enc(boundary.flags)}
+
+
+def _target_text(op: Op) -> str:
+    if op.kind == "call" and callable(op.target):
+        if op.target is raise_copy:
+            return " (a raise)"
+        return f" ({_RUNTIME_NAMES.get(id(op.target)) or qualname(op.target)})"
+    return f" ({op.target})" if op.target.__class__ is str else ""
+
+
+def _rebuild(cls, args, state):
+    exc = cls(*args)
+    if state:
+        exc.__setstate__(state)
+    return exc
+
+
+def _same_exception(a: BaseException, b: BaseException) -> bool:
+    return type(a) is type(b) and a.args == b.args and str(a) == str(b)
 
 
 def save(concrete: ConcreteFunction, path) -> None:
@@ -155,11 +261,17 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
             return {"dict": {k: spec(v) for k, v in s.items()}}
         return writer.enc(s)
 
+    def param(name, s):
+        writer.where.append(f"the Python argument '{name}'")
+        entry = spec(s)
+        writer.where.pop()
+        return entry
+
     inputs = [writer.value(p) if isinstance(p, Value) else
               {"varin": p.name, "dtype": p.dtype.str, "shape": list(p.shape)} for p in graph.inputs]
     document = {
         "format": FORMAT, "name": graph.name, "params": concrete.param_names,
-        "specs": [spec(s) for s in concrete.specs],
+        "specs": [param(n, s) for n, s in zip(concrete.param_names, concrete.specs)],
         "inputs": inputs,
         "layout": [[[access, writer.enc(leaf)] for access, leaf in leaves]
                    for leaves in concrete.layout],
@@ -167,6 +279,9 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
         "outputs": writer.enc(graph.outputs),
         "captured": [],
     }
+    if concrete.boundary:
+        writer.where.append("the function's boundary")
+        document["boundary"] = writer.boundary(concrete.boundary)
     for variable in graph.captured:
         key = variables.get(id(variable))
         if key is None:
@@ -179,9 +294,15 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
 
 
 def _resolve(name: str):
+    """The function a saved graph names: NumPy's, ``math``'s, a builtin or autograph's."""
+    if name in _RUNTIME:
+        return _RUNTIME[name]
     parts = name.split(".")
     if parts[0] == "builtins" and len(parts) == 2 and parts[1] in _BUILTINS:
         return getattr(builtins, parts[1])
+    if parts[0] == "math" and len(parts) == 2:
+        fn = getattr(math, parts[1], None)
+        return fn if fn in MATH else None
     if parts[0] != "numpy":
         return None
     obj = np
@@ -191,6 +312,33 @@ def _resolve(name: str):
         obj = getattr(obj, part, None)
         if obj is None:
             return None
+    return obj
+
+
+def _import(module: str, qualname: str):
+    """What importing ``module`` and reading ``qualname`` there finds, or None."""
+    if "<" in qualname:  # a class defined inside a function
+        return None
+    try:
+        obj = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return obj
+
+
+def _class(module: str, qualname: str, kind: str) -> type:
+    """The exception class or named tuple a saved graph names by import path."""
+    obj = _import(module, qualname)
+    ok = isinstance(obj, type) and (issubclass(obj, BaseException) if kind == "exception" else
+                                    issubclass(obj, tuple) and hasattr(obj, "_fields"))
+    if not ok:
+        raise ValueError(f"autograph.load: the graph uses the {kind} class {module}.{qualname}, "
+                         f"which cannot be imported here" +
+                         (" (it is not an exception class)" if obj is not None and kind ==
+                          "exception" else "") +
+                         f". Make {module} importable (on sys.path) before loading.")
     return obj
 
 
@@ -208,7 +356,7 @@ class _Reader:
                     const = const[()]
             self.values[entry["id"]] = Value(entry["id"], np.dtype(entry["dtype"]),
                                              tuple(entry["shape"]), entry["weak"], const,
-                                             entry["name"])
+                                             _identifier(entry["name"]))
         self.vars: dict[str, VarRef] = {}
 
     def dec(self, obj):
@@ -244,6 +392,14 @@ class _Reader:
             if fn is None:
                 raise ValueError(f"autograph.load: unknown function {payload!r} in the graph file.")
             return fn
+        if tag == "exception":
+            module, name, args, state = payload
+            return _rebuild(_class(module, name, "exception"), self.dec(args), self.dec(state))
+        if tag == "namedtuple":
+            module, name, items = payload
+            return _class(module, name, "named tuple")(*(self.dec(x) for x in items))
+        if tag == "stream" and payload in _STREAMS:
+            return getattr(sys, payload)
         raise ValueError(f"autograph.load: unknown entry {tag!r} in the graph file.")
 
     def op(self, entry) -> Op:
@@ -252,6 +408,9 @@ class _Reader:
                 self.dec(entry["out_tree"]),
                 {k: self.block(b) for k, b in entry["blocks"].items()},
                 tuple(entry["source"]) if entry["source"] else None, entry["effect"])
+        if not _well_formed(op):
+            raise ValueError(f"autograph.load: a {op.kind!r} op with target {op.target!r} in "
+                             f"the graph file is not one autograph writes.")
         return op
 
     def block(self, entry) -> Block:
@@ -260,6 +419,38 @@ class _Reader:
         block.results = self.dec(entry["results"])
         block.pattern = self.dec(entry["pattern"])
         return block
+
+
+_TARGETS = {"binop": BINOPS, "unop": UNOPS | {"not", "abs"},
+            "pycast": {"int", "float", "bool", "complex"}}
+_NO_TARGET = {"getitem", "setitem", "print", "assert", "cond", "while", "for"}
+
+
+def _well_formed(op: Op) -> bool:
+    """Whether ``op`` is what tracing makes: the compiler writes targets, keyword names
+    and value names into Python source, so a file must not choose them freely."""
+    kind, target = op.kind, op.target
+    if kind in _TARGETS:
+        ok = target in _TARGETS[kind]
+    elif kind in ("method", "attr"):
+        ok = target.__class__ is str and _is_identifier(target)
+    elif kind == "call":
+        ok = callable(target) and target.__class__ is not str
+    elif kind in ("read", "assign"):
+        ok = target.__class__ is VarRef
+    else:
+        ok = kind in _NO_TARGET and target is None
+    return ok and all(_is_identifier(k) for k in op.kwargs)
+
+
+def _is_identifier(name) -> bool:
+    return name.__class__ is str and name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _identifier(name):
+    if not _is_identifier(name):
+        raise ValueError(f"autograph.load: {name!r} in the graph file is not a value name.")
+    return name
 
 
 def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
@@ -297,16 +488,22 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
     if "__graph__" not in arrays:
         raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
     document = json.loads(str(arrays.pop("__graph__")))
-    if document.get("format") == FORMAT:
-        return _load_graph(document, arrays, {})
-    if document.get("format") == FUNCTION_FORMAT:
+    form = document.get("format")
+    if form in (FORMAT, "autograph-graph-1"):
+        return _load_graph(document, arrays, {}, path)
+    if form in (FUNCTION_FORMAT, "autograph-function-1"):
         variables: dict = {}
-        return LoadedFunction(document["name"],
-                              [_load_graph(d, arrays, variables) for d in document["functions"]])
+        return LoadedFunction(document["name"], [_load_graph(d, arrays, variables, path)
+                                                 for d in document["functions"]])
+    if isinstance(form, str) and form.startswith("autograph-"):
+        raise ValueError(f"autograph.load: {path} was saved in format {form!r}, by a newer "
+                         f"autograph; this one reads {FORMAT!r}, {FUNCTION_FORMAT!r} and their "
+                         f"earlier versions. Load it with a newer autograph, or save the "
+                         f"function again with this one.")
     raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
 
 
-def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFunction:
+def _load_graph(document: dict, arrays: dict, variables: dict, path) -> ConcreteFunction:
     """One graph; ``variables`` (key -> Variable) is shared by the graphs of one file."""
     from .polymorphic import TensorSpec
     from .variables import Variable
@@ -323,7 +520,8 @@ def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFuncti
         reader.vars[f"v{k}"] = VarRef(f"v{k}", variable.dtype, variable.shape)
     for entry in document["inputs"]:
         if "varin" in entry:
-            ref = VarRef(entry["varin"], np.dtype(entry["dtype"]), tuple(entry["shape"]))
+            ref = VarRef(_identifier(entry["varin"]), np.dtype(entry["dtype"]),
+                         tuple(entry["shape"]))
             reader.vars[ref.name] = ref
             graph.inputs.append(ref)
         else:
@@ -348,12 +546,38 @@ def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFuncti
     specs = [spec(s) for s in document["specs"]]
     layout = [[(access, reader.dec(leaf)) for access, leaf in leaves]
               for leaves in document["layout"]]
+    for leaves in layout:
+        for access, _ in leaves:
+            access_path(access)  # ValueError unless it is one (it becomes code)
     graph.body = reader.block(document["body"])
     graph.outputs = reader.dec(document["outputs"])
-    concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, document["params"],
-                                document["name"], layout)
+    boundary = _boundary(reader, document.get("boundary"))
+    if not boundary and document["format"] != FORMAT:
+        _check_old_writes(graph, path)
+    concrete = ConcreteFunction(graph, compile_function(graph, layout, boundary), specs,
+                                document["params"], document["name"], layout, boundary)
     concrete.variables = list(graph.captured)
     return concrete
+
+
+def _boundary(reader: _Reader, entry) -> Boundary:
+    if entry is None:
+        return Boundary()
+    writes = [ArgumentWrite(int(index), reader.dec(at), reader.dec(key))
+              for index, at, key in entry["writes"]]
+    return Boundary(writes, reader.dec(entry["finals"]), reader.dec(entry["places"]),
+                    reader.dec(entry["flags"]))
+
+
+def _check_old_writes(graph: Graph, path) -> None:
+    """Format 1 kept no boundary: refuse a graph that wrote into its arguments."""
+    written = argument_writes(graph)
+    if written:
+        names = ", ".join(f"'{value.name}'" for value, _ in written)
+        raise ValueError(f"autograph.load: {path} was saved in format 1, which did not keep "
+                         f"the writes of '{graph.name}' into its argument arrays ({names}); "
+                         f"loaded, the function would leave them unchanged. Save the function "
+                         f"again with this version of autograph.")
 
 
 class LoadedFunction:
