@@ -52,6 +52,7 @@ from ..numeric_builtins import MATH
 FORMAT = "autograph-graph-2"
 FUNCTION_FORMAT = "autograph-function-2"
 _BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
+# autograph's run-time helpers that graph ops call; a helper saves only if it is here.
 _RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_enter,
             "autograph.errstate_exit": errstate_exit}
 _RUNTIME_NAMES = {id(fn): name for name, fn in _RUNTIME.items()}
@@ -64,12 +65,12 @@ class _Writer:
         self.arrays: dict[str, np.ndarray] = {}
         self.values: dict[int, dict] = {}
         self.graph = graph
-        self.where: list = []  # the ops being written, innermost last (for errors)
+        self.where: list = []  # the op (or part) being written, innermost last: for refusals
 
     def refuse(self, what: str, fix: str = messages.SAVE_FIX):
         at = self.where[-1] if self.where else "the function's result"
         if at.__class__ is Op:
-            place, source = f"the {at.kind} op{_target_text(at)}", at.source
+            place, source = _op_text(at), at.source
         else:
             place, source = at, None
         raise ValueError(messages.cannot_save(self.graph.name, place, source, what, fix))
@@ -118,12 +119,14 @@ class _Writer:
             return {"dtype": obj.str}
         if isinstance(obj, type) and issubclass(obj, np.generic):
             return {"type": np.dtype(obj).str}
-        if obj in (int, float, bool, complex):
+        if obj is int or obj is float or obj is bool or obj is complex:
             return {"builtin": obj.__name__}
         if cls is VarRef:
             return {"var": obj.name}
         if isinstance(obj, BaseException):
             return self.exception(obj)
+        if isinstance(obj, type) and issubclass(obj, BaseException):
+            return {"exception_class": self.importable(obj, "exception")}
         if isinstance(obj, tuple) and hasattr(cls, "_fields"):
             return {"namedtuple": [*self.importable(cls, "named tuple"),
                                    [self.enc(x) for x in obj]]}
@@ -133,10 +136,13 @@ class _Writer:
         if callable(obj):
             name = _RUNTIME_NAMES.get(id(obj)) or qualname(obj)
             if _resolve(name) is not obj:
-                self.refuse(f"calls {name}, which is not a NumPy, math or builtin function",
-                            "Only those are named in a saved file: compute it with NumPy "
-                            "functions, or compute it outside the function and pass the "
-                            "result in as an argument.")
+                at = self.where[-1] if self.where else None
+                what = ("is not NumPy's, math's or a builtin" if getattr(at, "target", None) is obj
+                        else f"names the function {name}, which is not NumPy's, math's or a "
+                             f"builtin")
+                self.refuse(f"{what}, the only functions a saved graph can call",
+                            "Compute it with NumPy functions, or outside the function and "
+                            "pass the result in as an argument.")
             return {"fn": name}
         self.refuse(f"holds {obj!r:.80}, which has no saved form")
 
@@ -196,12 +202,17 @@ class _Writer:
                 "flags": self.enc(boundary.flags)}
 
 
-def _target_text(op: Op) -> str:
+def _op_text(op: Op) -> str:
+    """How a refusal names the op: ``the raise``, ``the call of numpy.foo`` ..."""
     if op.kind == "call" and callable(op.target):
         if op.target is raise_copy:
-            return " (a raise)"
-        return f" ({_RUNTIME_NAMES.get(id(op.target)) or qualname(op.target)})"
-    return f" ({op.target})" if op.target.__class__ is str else ""
+            return "the raise"
+        if op.target in (errstate_enter, errstate_exit):
+            return "the np.errstate block"
+        return f"the call of {qualname(op.target)}"
+    if op.kind in ("cond", "while", "for"):
+        return f"the staged {'if' if op.kind == 'cond' else op.kind}"
+    return f"the {op.kind} op" + (f" {op.target!r}" if op.target.__class__ is str else "")
 
 
 def _rebuild(cls, args, state):
@@ -395,6 +406,8 @@ class _Reader:
         if tag == "exception":
             module, name, args, state = payload
             return _rebuild(_class(module, name, "exception"), self.dec(args), self.dec(state))
+        if tag == "exception_class":
+            return _class(*payload, "exception")
         if tag == "namedtuple":
             module, name, items = payload
             return _class(module, name, "named tuple")(*(self.dec(x) for x in items))
@@ -463,11 +476,17 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
     Returns:
         For a saved concrete function, a ``ConcreteFunction``; for a saved
         ``autograph.function``, a ``LoadedFunction`` that calls the graph traced
-        for its arguments. Variables are in ``.variables``.
+        for its arguments. Variables are in ``.variables``. It raises what the
+        traced function raised when a run takes a ``raise``, writes into the
+        argument arrays and lists the function wrote into, and returns ``None``
+        and chosen strings exactly where the traced function did.
 
     Raises:
-        ValueError: The file is not a saved autograph graph, or names a
-            function that is not NumPy's.
+        ValueError: The file is not a saved autograph graph; was written by a
+            newer autograph, or by an older one that lost the function's writes
+            into its arguments; names a function that is not NumPy's, ``math``'s
+            or a builtin; or names an exception class or named tuple that cannot
+            be imported here.
 
     Example:
         >>> import os, tempfile
