@@ -136,6 +136,11 @@ def write_list_item(ab, c, fa):
     return ab[0] + ab[1]
 
 
+def replace_list_item(ab, x):
+    ab[0] = x * 2  # the caller's list holds a scalar after the call
+    return x
+
+
 def line_search(phi0, derphi0):
     if derphi0 > 0:
         return None, phi0
@@ -167,6 +172,14 @@ def printing(x):
     return x
 
 
+def loop_methods(x):
+    total = x.sum()
+    for v in x:
+        if v > 0:
+            total = total + v.T
+    return total.astype(np.float32), len(x), x[::2]
+
+
 COUNTER = ag.Variable(np.int64(0))
 
 
@@ -196,11 +209,13 @@ CASES = {
     "write_loop": (write_loop, [(np.zeros(4), np.int64(3))]),
     "write_list_item": (write_list_item, [([np.zeros(2), np.ones(2)], np.full(2, 5.0), f64(-1)),
                                           ([np.zeros(2), np.ones(2)], np.full(2, 5.0), f64(1))]),
+    "replace_list_item": (replace_list_item, [([np.zeros(2), np.ones(2)], f64(3))]),
     "line_search": (line_search, [(f64(2), f64(1)), (f64(2), f64(-1))]),
     "none_arithmetic": (none_arithmetic, [(f64(1),), (f64(-1),)]),
     "message": (message, [(f64(1e-4),), (f64(1),)]),
     "named": (named, [(np.array([-1.0, 2.0]),)]),
     "printing": (printing, [(f64(1),), (f64(-1),)]),
+    "loop_methods": (loop_methods, [(np.array([1.0, -2.0, 3.0]),)]),
 }
 
 
@@ -270,7 +285,33 @@ def test_saved_concrete_function_loads_and_matches_eager(name, tmp_path):
             assert_same_outcome(outcome(fn, args), outcome(loaded, args))
 
 
+def test_the_cases_hold_every_op_kind_a_graph_can_hold():
+    from autograph.runtime.graph.numeric import errstate_enter
+    from autograph.runtime.graph.raising import raise_copy
+
+    kinds, targets = set(), set()
+
+    def visit(block):
+        for op in block.ops:
+            kinds.add(op.kind)
+            targets.add(op.target if op.kind == "call" else None)
+            for inner in op.blocks.values():
+                visit(inner)
+
+    for fn, calls in [*CASES.values(), (counting, [(f64(1),)])]:
+        graph_fn = ag.function(fn)
+        for args in calls:
+            outcome(graph_fn, args)
+        for concrete in graph_fn.concrete_functions:
+            visit(concrete.graph.body)
+    every_kind = set(serialize._TARGETS) | serialize._NO_TARGET | {"method", "attr", "call",
+                                                                  "read", "assign"}
+    assert kinds == every_kind, (every_kind - kinds, kinds - every_kind)
+    assert {raise_copy, errstate_enter, math.sqrt, math.isnan, np.minimum} <= targets
+
+
 def test_loaded_variables_count_calls_that_raise(tmp_path):
+    COUNTER.assign(np.int64(0))
     graph_fn = ag.function(counting)
     graph_fn(f64(2.0))
     graph_fn.save(tmp_path / "counting.npz")
