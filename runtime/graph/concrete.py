@@ -184,7 +184,10 @@ class ConcreteFunction:
         the Python source.
 
         Raises:
-            ValueError: The graph holds a value that has no saved form.
+            ValueError: The graph holds something with no saved form (a function
+                that is not NumPy's, ``math``'s or a builtin; an exception class or
+                named tuple defined inside a function); the message names the op
+                and its line.
         """
         from .serialize import save
 

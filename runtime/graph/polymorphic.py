@@ -465,8 +465,8 @@ class Function:
         ``get_concrete_function``).
 
         Raises:
-            ValueError: Nothing has been traced yet, or a graph holds a value
-                that has no saved form.
+            ValueError: Nothing has been traced yet, or a graph holds something
+                with no saved form (see ``ConcreteFunction.save``).
         """
         from .serialize import save_function
 

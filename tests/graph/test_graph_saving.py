@@ -17,7 +17,6 @@ import math
 import os
 import subprocess
 import sys
-import textwrap
 import warnings
 from collections import namedtuple
 
