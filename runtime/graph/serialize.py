@@ -109,8 +109,10 @@ class _Writer:
             return {"tuple": [self.enc(x) for x in obj]}
         if cls is list:
             return {"list": [self.enc(x) for x in obj]}
-        if cls is dict and all(k.__class__ is str for k in obj):
-            return {"dict": {k: self.enc(v) for k, v in obj.items()}}
+        if cls is dict:
+            if all(k.__class__ is str for k in obj):
+                return {"dict": {k: self.enc(v) for k, v in obj.items()}}
+            return {"items": [[self.enc(k), self.enc(v)] for k, v in obj.items()]}
         if cls is slice:
             return {"slice": [self.enc(x) for x in (obj.start, obj.stop, obj.step)]}
         if obj is Ellipsis:
@@ -386,6 +388,8 @@ class _Reader:
             return [self.dec(x) for x in payload]
         if tag == "dict":
             return {k: self.dec(v) for k, v in payload.items()}
+        if tag == "items":
+            return {self.dec(k): self.dec(v) for k, v in payload}
         if tag == "slice":
             return slice(*(self.dec(x) for x in payload))
         if tag == "ellipsis":

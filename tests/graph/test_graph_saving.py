@@ -159,6 +159,11 @@ def message(x):
     return x, flag
 
 
+def keyed(x):
+    r = None if x > 0 else x
+    return {0: r, (1, "x"): x}
+
+
 def named(x):
     return Pair(np.minimum(x, 0), np.maximum(x, 0))
 
@@ -212,6 +217,7 @@ CASES = {
     "line_search": (line_search, [(f64(2), f64(1)), (f64(2), f64(-1))]),
     "none_arithmetic": (none_arithmetic, [(f64(1),), (f64(-1),)]),
     "message": (message, [(f64(1e-4),), (f64(1),)]),
+    "keyed": (keyed, [(f64(1),), (f64(-1),)]),
     "named": (named, [(np.array([-1.0, 2.0]),)]),
     "printing": (printing, [(f64(1),), (f64(-1),)]),
     "loop_methods": (loop_methods, [(np.array([1.0, -2.0, 3.0]),)]),
@@ -238,6 +244,10 @@ def assert_same(eager, actual, path="result"):
         assert type(actual) is type(eager), path
         for name, e, a in zip(eager._fields, eager, actual):
             assert_same(e, a, f"{path}.{name}")
+    elif eager.__class__ is dict:
+        assert actual.__class__ is dict and list(actual) == list(eager), path
+        for k in eager:
+            assert_same(eager[k], actual[k], f"{path}[{k!r}]")
     elif eager.__class__ in (tuple, list):
         assert actual.__class__ is eager.__class__ and len(actual) == len(eager), path
         for i, (e, a) in enumerate(zip(eager, actual)):
