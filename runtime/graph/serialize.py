@@ -119,6 +119,8 @@ class _Writer:
             return {"ellipsis": True}
         if isinstance(obj, np.dtype):
             return {"dtype": obj.str}
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
+            return {"scalar": [obj.dtype.str, self.enc(obj.item())]}
         if isinstance(obj, type) and issubclass(obj, np.generic):
             return {"type": np.dtype(obj).str}
         if obj is int or obj is float or obj is bool or obj is complex:
@@ -396,6 +398,8 @@ class _Reader:
             return Ellipsis
         if tag == "dtype":
             return np.dtype(payload)
+        if tag == "scalar":
+            return np.dtype(payload[0]).type(self.dec(payload[1]))
         if tag == "type":
             return np.dtype(payload).type
         if tag == "builtin":

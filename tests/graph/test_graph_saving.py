@@ -77,6 +77,12 @@ def module_error(x):
     return x
 
 
+def numpy_args(x):
+    if x > 2:
+        raise ValueError("too large", np.float32(2.5), np.int8(-3))
+    return x
+
+
 def json_error(x):
     if x < 0:
         raise json.JSONDecodeError("no value", "doc", 0)  # rebuilt by its __reduce__
@@ -201,6 +207,7 @@ CASES = {
     "unbound": (unbound, [(f64(1),), (f64(-1),)]),
     "asserts": (asserts, [(f64(1),), (f64(-1),)]),
     "module_error": (module_error, [(f64(1),), (f64(-1),)]),
+    "numpy_args": (numpy_args, [(f64(1),), (f64(3),)]),
     "json_error": (json_error, [(f64(1),), (f64(-1),)]),
     "key_error": (key_error, [(f64(1),), (f64(-1),)]),
     "math_ops": (math_ops, [(f64(2.5),), (f64(-1),)]),
