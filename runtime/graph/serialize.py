@@ -139,10 +139,10 @@ class _Writer:
                 return {"stream": stream}
         if callable(obj):
             name = _RUNTIME_NAMES.get(id(obj)) or qualname(obj)
-            if _resolve(name) is not obj:
+            if not _same_function(_resolve(name), obj):
                 at = self.where[-1] if self.where else None
                 what = ("is not NumPy's, math's or a builtin" if getattr(at, "target", None) is obj
-                        else f"names the function {name}, which is not NumPy's, math's or a "
+                        else f"names {_callable_name(obj)}, which is not NumPy's, math's or a "
                              f"builtin")
                 self.refuse(f"{what}, the only functions a saved graph can call",
                             "Compute it with NumPy functions, or outside the function and "
@@ -213,10 +213,23 @@ def _op_text(op: Op) -> str:
             return "the raise"
         if op.target in (errstate_enter, errstate_exit):
             return "the np.errstate block"
-        return f"the call of {qualname(op.target)}"
+        return f"the call of {_callable_name(op.target)}"
     if op.kind in ("cond", "while", "for"):
         return f"the staged {'if' if op.kind == 'cond' else op.kind}"
     return f"the {op.kind} op" + (f" {op.target!r}" if op.target.__class__ is str else "")
+
+
+def _same_function(a, b) -> bool:
+    """``a is b``, or the same method of the same object (``np.add.reduce`` is made anew
+    on each access)."""
+    return a is b or (getattr(b, "__self__", None) is not None and a == b)
+
+
+def _callable_name(fn) -> str:
+    name = qualname(fn)
+    if isinstance(fn, np.ufunc) and not _same_function(_resolve(name), fn):  # SciPy's, np.frompyfunc's
+        return f"the ufunc {fn.__name__!r}"
+    return name
 
 
 def _rebuild(cls, args, state):

@@ -182,6 +182,10 @@ def printing(x):
     return x
 
 
+def reductions(x):
+    return np.add.reduce(x), np.maximum.accumulate(x), np.multiply.outer(x, x)
+
+
 def loop_methods(x):
     total = x.sum()
     for v in x:
@@ -227,6 +231,7 @@ CASES = {
     "keyed": (keyed, [(f64(1),), (f64(-1),)]),
     "named": (named, [(np.array([-1.0, 2.0]),)]),
     "printing": (printing, [(f64(1),), (f64(-1),)]),
+    "reductions": (reductions, [(np.array([1.0, -2.0, 3.0]),)]),
     "loop_methods": (loop_methods, [(np.array([1.0, -2.0, 3.0]),)]),
 }
 
@@ -520,10 +525,19 @@ def test_a_function_that_is_not_numpys_is_refused(tmp_path):
         concrete.save(tmp_path / "ufunc.npz")
     line = _line_of(python_ufunc, "return PLUS_ONE")
     assert str(caught.value) == (
-        f"autograph.function 'python_ufunc': cannot save the graph: the call of numpy.<lambda> "
-        f"(vectorized) at test_graph_saving.py:{line} (`return PLUS_ONE(x)`) is not NumPy's, "
+        f"autograph.function 'python_ufunc': cannot save the graph: the call of the ufunc "
+        f"'<lambda> (vectorized)' at test_graph_saving.py:{line} (`return PLUS_ONE(x)`) is not NumPy's, "
         f"math's or a builtin, the only functions a saved graph can call. Compute it with NumPy "
         f"functions, or outside the function and pass the result in as an argument.")
+
+
+def test_every_function_a_graph_may_call_has_a_saved_name():
+    from autograph.runtime.graph import numpy_api
+    from autograph.runtime.graph.render import qualname
+    from autograph.runtime.numeric_builtins import MATH
+
+    for fn in [*numpy_api.SUPPORTED, *MATH, np.add.reduce, np.maximum.accumulate, round, len]:
+        assert serialize._same_function(serialize._resolve(qualname(fn)), fn), qualname(fn)
 
 
 # --- the format's versions -------------------------------------------------------------
