@@ -201,7 +201,7 @@ class _Writer:
                 "results": self.enc(block.results), "pattern": self.enc(block.pattern)}
 
     def boundary(self, boundary: Boundary) -> dict:
-        return {"writes": [[w.index, self.enc(w.path), self.enc(w.key)] for w in boundary.writes],
+        return {"writes": [[w.index, self.enc(w.path), w.item] for w in boundary.writes],
                 "finals": self.enc(boundary.finals), "places": self.enc(boundary.places),
                 "flags": self.enc(boundary.flags)}
 
@@ -426,7 +426,14 @@ class _Reader:
             return fn
         if tag == "exception":
             module, name, args, state = payload
-            return _rebuild(_class(module, name, "exception"), self.dec(args), self.dec(state))
+            cls, args = _class(module, name, "exception"), self.dec(args)
+            try:
+                return _rebuild(cls, args, self.dec(state))
+            except Exception as exc:
+                raise ValueError(f"autograph.load: the graph raises {module}.{name}, which "
+                                 f"cannot be made again from the saved arguments {args!r:.60} "
+                                 f"({type(exc).__name__}: {exc}); has the class changed since "
+                                 f"the function was saved?") from None
         if tag == "exception_class":
             return _class(*payload, "exception")
         if tag == "namedtuple":
@@ -603,8 +610,8 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path) -> Concrete
 def _boundary(reader: _Reader, entry) -> Boundary:
     if entry is None:
         return Boundary()
-    writes = [ArgumentWrite(int(index), reader.dec(at), reader.dec(key))
-              for index, at, key in entry["writes"]]
+    writes = [ArgumentWrite(int(index), reader.dec(at), item is True)
+              for index, at, item in entry["writes"]]
     return Boundary(writes, reader.dec(entry["finals"]), reader.dec(entry["places"]),
                     reader.dec(entry["flags"]))
 

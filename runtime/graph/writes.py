@@ -125,7 +125,7 @@ def item_writes(traced, layout, state) -> list:
                 continue
             if now.__class__ is not Tensor and not isinstance(now, (np.ndarray, np.generic)):
                 continue
-            found.append((ArgumentWrite(i, path[:-1], path[-1]), to_value(now, state)))
+            found.append((ArgumentWrite(i, path, item=True), to_value(now, state)))
     return found
 
 
@@ -153,27 +153,29 @@ def _get(obj, path: tuple):
 
 
 class ArgumentWrite:
-    """Puts a final value where the caller holds it: into the array at ``path`` of
-    argument ``index`` (``key`` None), or as item ``key`` of the list or dict there.
-    Plain data, so a saved function keeps its writes."""
+    """Puts a final value where the caller holds it, at ``path`` in argument ``index``:
+    into the array there, or, for an ``item`` write, as that item of its list or dict
+    (an array of the same shape is written into instead). Plain data, so a saved
+    function keeps its writes."""
 
-    __slots__ = ("index", "key", "path")
+    __slots__ = ("index", "item", "path")
 
-    def __init__(self, index: int, path: tuple, key=None) -> None:
-        self.index, self.path, self.key = index, tuple(path), key
+    def __init__(self, index: int, path: tuple, item: bool = False) -> None:
+        self.index, self.path, self.item = index, tuple(path), item
 
     def __call__(self, args, final) -> None:
-        dest = _get(args[self.index], self.path)
-        if self.key is None:
+        if not self.item:
+            dest = _get(args[self.index], self.path)
             if isinstance(dest, np.ndarray):
                 np.copyto(dest, final, casting="unsafe")
             return
-        old = dest[self.key]
+        container, key = _get(args[self.index], self.path[:-1]), self.path[-1]
+        old = container[key]
         if isinstance(old, np.ndarray) and old.shape == np.shape(final):
             np.copyto(old, final, casting="unsafe")
-        elif dest.__class__ in (list, dict):
+        elif container.__class__ in (list, dict):
             scalar = isinstance(final, np.ndarray) and not final.ndim
-            dest[self.key] = final[()] if scalar else final
+            container[key] = final[()] if scalar else final
 
 
 def argument_writers(layout, written: list) -> list:
