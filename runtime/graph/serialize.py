@@ -5,9 +5,10 @@ their arguments, blocks, the signature), every constant and every captured
 variable's value is an array entry of its own. Nothing is pickled and no code
 from the file runs: functions are stored by name and looked up again on load in
 NumPy, ``math``, a few builtins and autograph's own run-time helpers (raising,
-``np.errstate``); the exception classes a graph raises and the named tuples it
-returns are stored by import path and must be exactly that on load (an exception
-class or a named tuple; loading imports their modules, as ``pickle`` would). Names
+``np.errstate``); the exception classes a graph raises, the named tuples it
+returns and modules passed as Python arguments (``xp=np``) are stored by import path
+and must be exactly that on load (an exception class, a named tuple, a module;
+loading imports their modules, as ``pickle`` would). Names
 that go into the compiled code are checked to be identifiers. Loading rebuilds the
 ``Graph`` and compiles it, giving a ``ConcreteFunction`` (with the loaded
 ``variables``).
@@ -35,6 +36,7 @@ import json
 import keyword
 import math
 import sys
+import types
 from typing import Any, Union
 
 import numpy as np
@@ -46,6 +48,7 @@ from .ir import Block, Graph, Op, Value, VarRef
 from .numeric import errstate_enter, errstate_exit
 from .raising import raise_copy
 from .render import BINOPS, UNOPS, qualname
+from .tensor import Tensor
 from .writes import ArgumentWrite, access_path, argument_writes
 from ..numeric_builtins import MATH
 
@@ -137,6 +140,10 @@ class _Writer:
         for stream in _STREAMS:
             if obj is getattr(sys, stream):
                 return {"stream": stream}
+        if isinstance(obj, types.ModuleType) and sys.modules.get(obj.__name__) is obj:
+            return {"module": obj.__name__}  # a Python argument such as xp=np
+        if cls is Tensor:
+            self.refuse(f"holds {_tensor_text(obj)}")
         if callable(obj):
             name = _RUNTIME_NAMES.get(id(obj)) or qualname(obj)
             if not _same_function(_resolve(name), obj):
@@ -168,6 +175,15 @@ class _Writer:
         path = self.importable(cls, "exception")
         reduced = exc.__reduce_ex__(4)
         args, state = reduced[1], (reduced[2] if len(reduced) > 2 else None)
+        parts = [(f"argument {i}", a) for i, a in enumerate(args)]
+        for what, part in parts + [(f"attribute '{k}'", v) for k, v in (state or {}).items()]:
+            tensor = _find_tensor(part)
+            if tensor is not None:
+                self.refuse(f"raises a {cls.__name__} whose {what} holds "
+                            f"{_tensor_text(tensor)}",
+                            "Keep run-time values out of the exception's arguments and "
+                            "attributes (the graph raises the exception made while tracing), "
+                            "or raise it outside the function.")
         try:
             same = reduced[0] is cls and _same_exception(_rebuild(cls, args, state), exc)
         except Exception:
@@ -217,6 +233,20 @@ def _op_text(op: Op) -> str:
     if op.kind in ("cond", "while", "for"):
         return f"the staged {'if' if op.kind == 'cond' else op.kind}"
     return f"the {op.kind} op" + (f" {op.target!r}" if op.target.__class__ is str else "")
+
+
+def _find_tensor(obj):
+    """The first symbolic tensor in a nested tuple/list/dict, or None."""
+    if obj.__class__ is Tensor:
+        return obj
+    items = obj.values() if obj.__class__ is dict else obj if obj.__class__ in (tuple, list) else ()
+    return next((t for t in map(_find_tensor, items) if t is not None), None)
+
+
+def _tensor_text(tensor) -> str:
+    value = tensor._value
+    return (f"the symbolic tensor {value.name} ({value.type_str()}), which has a value only "
+            f"while the graph runs")
 
 
 def _same_function(a, b) -> bool:
@@ -439,6 +469,13 @@ class _Reader:
         if tag == "namedtuple":
             module, name, items = payload
             return _class(module, name, "named tuple")(*(self.dec(x) for x in items))
+        if tag == "module":
+            try:
+                return importlib.import_module(payload)
+            except ImportError:
+                raise ValueError(f"autograph.load: the graph was traced with the module "
+                                 f"{payload} as an argument, which cannot be imported here. "
+                                 f"Install it (or put it on sys.path) before loading.") from None
         if tag == "stream" and payload in _STREAMS:
             return getattr(sys, payload)
         raise ValueError(f"autograph.load: unknown entry {tag!r} in the graph file.")

@@ -639,3 +639,23 @@ def test_exception_classes_in_op_arguments_are_saved_by_import_path():
     saved = json.loads(json.dumps(writer.enc((ValueError, json.JSONDecodeError, ModuleError))))
     loaded = serialize._Reader({"values": []}, {}).dec(saved)
     assert loaded == (ValueError, json.JSONDecodeError, ModuleError)
+
+
+def tensor_in_exception(x):
+    if x < 0:
+        raise ValueError("negative", x)
+    return x
+
+
+def test_an_exception_holding_a_run_time_value_is_refused(tmp_path):
+    concrete = ag.function(tensor_in_exception).get_concrete_function(f64(1))
+    with pytest.raises(ValueError) as caught:
+        concrete.save(tmp_path / "t.npz")
+    line = _line_of(tensor_in_exception, "raise ValueError")
+    assert str(caught.value) == (
+        f"autograph.function 'tensor_in_exception': cannot save the graph: the raise at "
+        f"test_graph_saving.py:{line} (`raise ValueError(\"negative\", x)`) raises a ValueError "
+        f"whose argument 1 holds the symbolic tensor x (float64[]), which has a value only "
+        f"while the graph runs. Keep run-time values out of the exception's arguments and "
+        f"attributes (the graph raises the exception made while tracing), or raise it outside "
+        f"the function.")
