@@ -257,7 +257,7 @@ def _same_function(a, b) -> bool:
 
 def _callable_name(fn) -> str:
     name = qualname(fn)
-    if isinstance(fn, np.ufunc) and not _same_function(_resolve(name), fn):  # SciPy's, np.frompyfunc's
+    if isinstance(fn, np.ufunc) and not _same_function(_resolve(name), fn):  # SciPy's ...
         return f"the ufunc {fn.__name__!r}"
     return name
 

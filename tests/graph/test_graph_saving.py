@@ -526,9 +526,9 @@ def test_a_function_that_is_not_numpys_is_refused(tmp_path):
     line = _line_of(python_ufunc, "return PLUS_ONE")
     assert str(caught.value) == (
         f"autograph.function 'python_ufunc': cannot save the graph: the call of the ufunc "
-        f"'<lambda> (vectorized)' at test_graph_saving.py:{line} (`return PLUS_ONE(x)`) is not NumPy's, "
-        f"math's or a builtin, the only functions a saved graph can call. Compute it with NumPy "
-        f"functions, or outside the function and pass the result in as an argument.")
+        f"'<lambda> (vectorized)' at test_graph_saving.py:{line} (`return PLUS_ONE(x)`) is not "
+        f"NumPy's, math's or a builtin, the only functions a saved graph can call. Compute it "
+        f"with NumPy functions, or outside the function and pass the result in as an argument.")
 
 
 def test_every_function_a_graph_may_call_has_a_saved_name():
