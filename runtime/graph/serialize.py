@@ -3,15 +3,14 @@
 The file is one ``.npz`` archive: ``__graph__`` holds the graph as JSON (ops,
 their arguments, blocks, the signature), every constant and every captured
 variable's value is an array entry of its own. Nothing is pickled and no code
-from the file runs: functions are stored by name and looked up again on load in
+from the file runs. Functions are stored by name and looked up again on load in
 NumPy, ``math``, a few builtins and autograph's own run-time helpers (raising,
-``np.errstate``); the exception classes a graph raises, the named tuples it
-returns and modules passed as Python arguments (``xp=np``) are stored by import path
-and must be exactly that on load (an exception class, a named tuple, a module;
-loading imports their modules, as ``pickle`` would). Names
-that go into the compiled code are checked to be identifiers. Loading rebuilds the
-``Graph`` and compiles it, giving a ``ConcreteFunction`` (with the loaded
-``variables``).
+``np.errstate``); the exception classes a graph raises, the named tuples it returns
+and modules passed as Python arguments (``xp=np``) are stored by import path and
+must be exactly that on load (loading imports their modules, as ``pickle`` would).
+``saved_names`` decides what a file may name. Names and accessors that go into the
+compiled code are checked first. Loading rebuilds the ``Graph`` and compiles it,
+giving a ``ConcreteFunction`` (with the loaded ``variables``).
 
 What the function's boundary does around the graph (``boundary.Boundary``: writing
 into the caller's arrays and lists, rebuilding ``None`` and chosen strings) is data
@@ -30,10 +29,8 @@ a ``LoadedFunction``, which calls the graph traced for its arguments.
 
 from __future__ import annotations
 
-import builtins
 import importlib
 import json
-import keyword
 import math
 import sys
 import types
@@ -47,21 +44,15 @@ from .concrete import ConcreteFunction
 from .ir import Block, Graph, Op, Value, VarRef
 from .numeric import errstate_enter, errstate_exit
 from .raising import raise_copy
-from .render import BINOPS, UNOPS, qualname
+from .render import qualname
+from .saved_names import (RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path,
+                          named_class, rebuild_exception, resolve, same_exception,
+                          same_function, well_formed)
 from .tensor import Tensor
 from .writes import ArgumentWrite, access_path, argument_writes
-from ..numeric_builtins import MATH
 
 FORMAT = "autograph-graph-2"
 FUNCTION_FORMAT = "autograph-function-2"
-_BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
-# autograph's run-time helpers that graph ops call; a helper saves only if it is here.
-_RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_enter,
-            "autograph.errstate_exit": errstate_exit}
-_RUNTIME_NAMES = {id(fn): name for name, fn in _RUNTIME.items()}
-_STREAMS = ("stdout", "stderr")
-
-
 class _Writer:
     def __init__(self, graph: Graph, prefix: str = ""):
         self.prefix = prefix
@@ -137,7 +128,7 @@ class _Writer:
         if isinstance(obj, tuple) and hasattr(cls, "_fields"):
             return {"namedtuple": [*self.importable(cls, "named tuple"),
                                    [self.enc(x) for x in obj]]}
-        for stream in _STREAMS:
+        for stream in STREAMS:
             if obj is getattr(sys, stream):
                 return {"stream": stream}
         if isinstance(obj, types.ModuleType) and sys.modules.get(obj.__name__) is obj:
@@ -145,11 +136,11 @@ class _Writer:
         if cls is Tensor:
             self.refuse(f"holds {_tensor_text(obj)}")
         if callable(obj):
-            name = _RUNTIME_NAMES.get(id(obj)) or qualname(obj)
-            if not _same_function(_resolve(name), obj):
+            name = RUNTIME_NAMES.get(id(obj)) or qualname(obj)
+            if not same_function(resolve(name), obj):
                 at = self.where[-1] if self.where else None
                 what = ("is not NumPy's, math's or a builtin" if getattr(at, "target", None) is obj
-                        else f"names {_callable_name(obj)}, which is not NumPy's, math's or a "
+                        else f"names {callable_name(obj)}, which is not NumPy's, math's or a "
                              f"builtin")
                 self.refuse(f"{what}, the only functions a saved graph can call",
                             "Compute it with NumPy functions, or outside the function and "
@@ -160,7 +151,7 @@ class _Writer:
     def importable(self, cls: type, what: str) -> list:
         """``[module, qualname]`` of ``cls``, which importing finds again."""
         path = [cls.__module__, cls.__qualname__]
-        if _import(*path) is not cls:
+        if import_path(*path) is not cls:
             self.refuse(f"uses the {what} class {'.'.join(path)}, which cannot be found by its "
                         f"import path, so a loaded graph could not make it",
                         f"Define {cls.__name__} at the top level of a module (not inside a "
@@ -185,7 +176,7 @@ class _Writer:
                             "attributes (the graph raises the exception made while tracing), "
                             "or raise it outside the function.")
         try:
-            same = reduced[0] is cls and _same_exception(_rebuild(cls, args, state), exc)
+            same = reduced[0] is cls and same_exception(rebuild_exception(cls, args, state), exc)
         except Exception:
             same = False
         if not same:
@@ -229,7 +220,7 @@ def _op_text(op: Op) -> str:
             return "the raise"
         if op.target in (errstate_enter, errstate_exit):
             return "the np.errstate block"
-        return f"the call of {_callable_name(op.target)}"
+        return f"the call of {callable_name(op.target)}"
     if op.kind in ("cond", "while", "for"):
         return f"the staged {'if' if op.kind == 'cond' else op.kind}"
     return f"the {op.kind} op" + (f" {op.target!r}" if op.target.__class__ is str else "")
@@ -247,30 +238,6 @@ def _tensor_text(tensor) -> str:
     value = tensor._value
     return (f"the symbolic tensor {value.name} ({value.type_str()}), which has a value only "
             f"while the graph runs")
-
-
-def _same_function(a, b) -> bool:
-    """``a is b``, or the same method of the same object (``np.add.reduce`` is made anew
-    on each access)."""
-    return a is b or (getattr(b, "__self__", None) is not None and a == b)
-
-
-def _callable_name(fn) -> str:
-    name = qualname(fn)
-    if isinstance(fn, np.ufunc) and not _same_function(_resolve(name), fn):  # SciPy's ...
-        return f"the ufunc {fn.__name__!r}"
-    return name
-
-
-def _rebuild(cls, args, state):
-    exc = cls(*args)
-    if state:
-        exc.__setstate__(state)
-    return exc
-
-
-def _same_exception(a: BaseException, b: BaseException) -> bool:
-    return type(a) is type(b) and a.args == b.args and str(a) == str(b)
 
 
 def save(concrete: ConcreteFunction, path) -> None:
@@ -351,55 +318,6 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
     return document
 
 
-def _resolve(name: str):
-    """The function a saved graph names: NumPy's, ``math``'s, a builtin or autograph's."""
-    if name in _RUNTIME:
-        return _RUNTIME[name]
-    parts = name.split(".")
-    if parts[0] == "builtins" and len(parts) == 2 and parts[1] in _BUILTINS:
-        return getattr(builtins, parts[1])
-    if parts[0] == "math" and len(parts) == 2:
-        fn = getattr(math, parts[1], None)
-        return fn if fn in MATH else None
-    if parts[0] != "numpy":
-        return None
-    obj = np
-    for part in parts[1:]:
-        if part.startswith("_"):
-            return None
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
-
-
-def _import(module: str, qualname: str):
-    """What importing ``module`` and reading ``qualname`` there finds, or None."""
-    if "<" in qualname:  # a class defined inside a function
-        return None
-    try:
-        obj = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError, ValueError):
-        return None
-    return obj
-
-
-def _class(module: str, qualname: str, kind: str) -> type:
-    """The exception class or named tuple a saved graph names by import path."""
-    obj = _import(module, qualname)
-    ok = isinstance(obj, type) and (issubclass(obj, BaseException) if kind == "exception" else
-                                    issubclass(obj, tuple) and hasattr(obj, "_fields"))
-    if not ok:
-        raise ValueError(f"autograph.load: the graph uses the {kind} class {module}.{qualname}, "
-                         f"which cannot be imported here" +
-                         (" (it is not an exception class)" if obj is not None and kind ==
-                          "exception" else "") +
-                         f". Make {module} importable (on sys.path) before loading.")
-    return obj
-
-
 class _Reader:
     def __init__(self, document, arrays):
         self.arrays = arrays
@@ -414,7 +332,7 @@ class _Reader:
                     const = const[()]
             self.values[entry["id"]] = Value(entry["id"], np.dtype(entry["dtype"]),
                                              tuple(entry["shape"]), entry["weak"], const,
-                                             _identifier(entry["name"]))
+                                             identifier(entry["name"]))
         self.vars: dict[str, VarRef] = {}
 
     def dec(self, obj):
@@ -450,25 +368,25 @@ class _Reader:
         if tag == "var":
             return self.vars[payload]
         if tag == "fn":
-            fn = _resolve(payload)
+            fn = resolve(payload)
             if fn is None:
                 raise ValueError(f"autograph.load: unknown function {payload!r} in the graph file.")
             return fn
         if tag == "exception":
             module, name, args, state = payload
-            cls, args = _class(module, name, "exception"), self.dec(args)
+            cls, args = named_class(module, name, "exception"), self.dec(args)
             try:
-                return _rebuild(cls, args, self.dec(state))
+                return rebuild_exception(cls, args, self.dec(state))
             except Exception as exc:
                 raise ValueError(f"autograph.load: the graph raises {module}.{name}, which "
                                  f"cannot be made again from the saved arguments {args!r:.60} "
                                  f"({type(exc).__name__}: {exc}); has the class changed since "
                                  f"the function was saved?") from None
         if tag == "exception_class":
-            return _class(*payload, "exception")
+            return named_class(*payload, "exception")
         if tag == "namedtuple":
             module, name, items = payload
-            return _class(module, name, "named tuple")(*(self.dec(x) for x in items))
+            return named_class(module, name, "named tuple")(*(self.dec(x) for x in items))
         if tag == "module":
             try:
                 return importlib.import_module(payload)
@@ -476,7 +394,7 @@ class _Reader:
                 raise ValueError(f"autograph.load: the graph was traced with the module "
                                  f"{payload} as an argument, which cannot be imported here. "
                                  f"Install it (or put it on sys.path) before loading.") from None
-        if tag == "stream" and payload in _STREAMS:
+        if tag == "stream" and payload in STREAMS:
             return getattr(sys, payload)
         raise ValueError(f"autograph.load: unknown entry {tag!r} in the graph file.")
 
@@ -486,7 +404,7 @@ class _Reader:
                 self.dec(entry["out_tree"]),
                 {k: self.block(b) for k, b in entry["blocks"].items()},
                 tuple(entry["source"]) if entry["source"] else None, entry["effect"])
-        if not _well_formed(op):
+        if not well_formed(op):
             raise ValueError(f"autograph.load: a {op.kind!r} op with target {op.target!r} in "
                              f"the graph file is not one autograph writes.")
         return op
@@ -497,38 +415,6 @@ class _Reader:
         block.results = self.dec(entry["results"])
         block.pattern = self.dec(entry["pattern"])
         return block
-
-
-_TARGETS = {"binop": BINOPS, "unop": UNOPS | {"not", "abs"},
-            "pycast": {"int", "float", "bool", "complex"}}
-_NO_TARGET = {"getitem", "setitem", "print", "assert", "cond", "while", "for"}
-
-
-def _well_formed(op: Op) -> bool:
-    """Whether ``op`` is what tracing makes: the compiler writes targets, keyword names
-    and value names into Python source, so a file must not choose them freely."""
-    kind, target = op.kind, op.target
-    if kind in _TARGETS:
-        ok = target in _TARGETS[kind]
-    elif kind in ("method", "attr"):
-        ok = target.__class__ is str and _is_identifier(target)
-    elif kind == "call":
-        ok = callable(target) and target.__class__ is not str
-    elif kind in ("read", "assign"):
-        ok = target.__class__ is VarRef
-    else:
-        ok = kind in _NO_TARGET and target is None
-    return ok and all(_is_identifier(k) for k in op.kwargs)
-
-
-def _is_identifier(name) -> bool:
-    return name.__class__ is str and name.isidentifier() and not keyword.iskeyword(name)
-
-
-def _identifier(name):
-    if not _is_identifier(name):
-        raise ValueError(f"autograph.load: {name!r} in the graph file is not a value name.")
-    return name
 
 
 def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
@@ -604,7 +490,7 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path) -> Concrete
         reader.vars[f"v{k}"] = VarRef(f"v{k}", variable.dtype, variable.shape)
     for entry in document["inputs"]:
         if "varin" in entry:
-            ref = VarRef(_identifier(entry["varin"]), np.dtype(entry["dtype"]),
+            ref = VarRef(identifier(entry["varin"]), np.dtype(entry["dtype"]),
                          tuple(entry["shape"]))
             reader.vars[ref.name] = ref
             graph.inputs.append(ref)

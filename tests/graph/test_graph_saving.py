@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from autograph.runtime.graph import serialize
+from autograph.runtime.graph import saved_names, serialize
 
 
 # --- one function per feature a graph can hold ------------------------------------------
@@ -325,7 +325,7 @@ def test_the_cases_hold_every_op_kind_a_graph_can_hold():
             outcome(graph_fn, args)
         for concrete in graph_fn.concrete_functions:
             visit(concrete.graph.body)
-    every_kind = set(serialize._TARGETS) | serialize._NO_TARGET | {"method", "attr", "call",
+    every_kind = set(saved_names.TARGETS) | saved_names.NO_TARGET | {"method", "attr", "call",
                                                                   "read", "assign"}
     assert kinds == every_kind, (every_kind - kinds, kinds - every_kind)
     assert {raise_copy, errstate_enter, math.sqrt, math.isnan, np.minimum} <= targets
@@ -537,7 +537,7 @@ def test_every_function_a_graph_may_call_has_a_saved_name():
     from autograph.runtime.numeric_builtins import MATH
 
     for fn in [*numpy_api.SUPPORTED, *MATH, np.add.reduce, np.maximum.accumulate, round, len]:
-        assert serialize._same_function(serialize._resolve(qualname(fn)), fn), qualname(fn)
+        assert saved_names.same_function(saved_names.resolve(qualname(fn)), fn), qualname(fn)
 
 
 # --- the format's versions -------------------------------------------------------------
