@@ -113,7 +113,7 @@ class _Writer:
             return {"ellipsis": True}
         if isinstance(obj, np.dtype):
             return {"dtype": obj.str}
-        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufcU":
             return {"scalar": [obj.dtype.str, self.enc(obj.item())]}
         if isinstance(obj, type) and issubclass(obj, np.generic):
             return {"type": np.dtype(obj).str}

@@ -79,7 +79,7 @@ def module_error(x):
 
 def numpy_args(x):
     if x > 2:
-        raise ValueError("too large", np.float32(2.5), np.int8(-3))
+        raise ValueError("too large", np.float32(2.5), np.int8(-3), np.str_("x"), np.inf)
     return x
 
 
