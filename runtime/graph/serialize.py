@@ -602,5 +602,9 @@ class LoadedFunction:
         """The signature of every saved graph, one block each."""
         return "\n\n".join(c.pretty_signature() for c in self.concrete_functions)
 
+    def save(self, path: Any) -> None:
+        """Write the loaded graphs to ``path`` again, in this version's format."""
+        save_function(self, path)
+
     def __repr__(self) -> str:
         return f"<autograph.load {self.__name__}: {len(self.concrete_functions)} graphs>"

@@ -331,6 +331,20 @@ def test_the_cases_hold_every_op_kind_a_graph_can_hold():
     assert {raise_copy, errstate_enter, math.sqrt, math.isnan, np.minimum} <= targets
 
 
+@pytest.mark.parametrize("name", ["write_list_item", "line_search", "message", "validate",
+                                  "errstate_raise"])
+def test_a_loaded_function_saves_again(name, tmp_path):
+    fn, calls = CASES[name]
+    graph_fn = ag.function(fn)
+    for args in calls:
+        outcome(graph_fn, args)
+    graph_fn.save(tmp_path / "first.npz")
+    ag.load(tmp_path / "first.npz").save(tmp_path / "second.npz")
+    again = ag.load(tmp_path / "second.npz")
+    for args in calls:
+        assert_same_outcome(outcome(fn, args), outcome(again, args))
+
+
 def test_loaded_variables_count_calls_that_raise(tmp_path):
     COUNTER.assign(np.int64(0))
     graph_fn = ag.function(counting)
