@@ -164,8 +164,13 @@ class _Writer:
         (``__reduce__``'s arguments and state, as ``copy`` uses them)."""
         cls = type(exc)
         path = self.importable(cls, "exception")
-        reduced = exc.__reduce_ex__(4)
-        args, state = reduced[1], (reduced[2] if len(reduced) > 2 else None)
+        try:
+            reduced = exc.__reduce_ex__(4)
+            args, state = tuple(reduced[1]), (reduced[2] if len(reduced) > 2 else None)
+        except Exception:
+            reduced, args, state = (None,), (), None
+        if state is not None and state.__class__ is not dict:
+            reduced, state = (None,), None  # a state only the class knows how to apply
         parts = [(f"argument {i}", a) for i, a in enumerate(args)]
         for what, part in parts + [(f"attribute '{k}'", v) for k, v in (state or {}).items()]:
             tensor = _find_tensor(part)
