@@ -13,6 +13,7 @@ ones, which must then equal the traced values.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -30,8 +31,12 @@ class ConcreteFunction:
     writes it to a file.
     """
 
-    def __init__(self, graph: Graph, fn, specs, param_names, name: str, layout=()):
+    def __init__(self, graph: Graph, fn, specs, param_names, name: str, layout=(),
+                 boundary=None):
+        from .boundary import Boundary
+
         self.graph = graph
+        self.boundary = boundary if boundary is not None else Boundary()
         self.layout = list(layout)
         self.variables = list(graph.captured)
         self._fn = fn
@@ -118,12 +123,15 @@ class ConcreteFunction:
                 a.__class__ in (tuple, list) and _has_arrays(spec))
             if not same_kind or len(a) != len(spec):
                 raise TypeError(self._wrong_structure(name, spec, a))
-            return spec.__class__(self._check(f"{name}[{i}]", s, x)
-                                  for i, (s, x) in enumerate(zip(spec, a)))
+            items = [self._check(f"{name}[{i}]", s, x) for i, (s, x) in enumerate(zip(spec, a))]
+            if a.__class__ is spec.__class__ and all(map(operator.is_, items, a)):
+                return a  # the caller's own list: the graph may write into it
+            return spec.__class__(items)
         if spec.__class__ is dict:
             if a.__class__ is not dict or a.keys() != spec.keys():
                 raise TypeError(self._wrong_structure(name, spec, a))
-            return {k: self._check(f"{name}[{k!r}]", spec[k], a[k]) for k in spec}
+            items = {k: self._check(f"{name}[{k!r}]", spec[k], a[k]) for k in spec}
+            return a if all(items[k] is a[k] for k in spec) else items
         if a is not spec:
             try:
                 same = type(a) is type(spec) and bool(a == spec)
@@ -176,7 +184,10 @@ class ConcreteFunction:
         the Python source.
 
         Raises:
-            ValueError: The graph holds a value that has no saved form.
+            ValueError: The graph holds something with no saved form (a function
+                that is not NumPy's, ``math``'s or a builtin; an exception class or
+                named tuple defined inside a function); the message names the op
+                and its line.
         """
         from .serialize import save
 

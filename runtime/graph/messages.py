@@ -71,9 +71,13 @@ def retracing(function_name: str, count: int, param: str, before: str, after: st
             f"or use reduce_retracing=True for changing shapes.")
 
 
-def cannot_save(what: str) -> str:
-    return (f"autograph.function: cannot save this graph: {what} has no saved form. Keep "
-            f"only NumPy values, Python literals and autograph.Variables in the graph.")
+SAVE_FIX = ("Keep only NumPy arrays, Python literals and autograph.Variables in the graph "
+            "(compute anything else outside the function and pass it in).")
+
+
+def cannot_save(function_name: str, place: str, source, what: str, fix: str = SAVE_FIX) -> str:
+    return (f"autograph.function '{function_name}': cannot save the graph: {place}{_at(source)} "
+            f"{what}. {fix}")
 
 
 def escaped_value(reader_source, value) -> StagingError:

@@ -35,11 +35,10 @@ from .. import backends, staged_raise
 from ..calls import converted
 from ..mode import tracing
 from ..undefined import NO_RETURN, Undefined
-from . import captures, escapes, maybe_none, messages, numeric, trace, writes
+from . import captures, escapes, maybe_none, messages, trace, writes
 from .backend import BACKEND
-from .codegen import compile_graph
+from .boundary import Boundary, compile_function
 from .ir import Graph, VarRef, escaped_value, is_namedtuple, type_str
-from .optimize import optimize
 from .tensor import Tensor
 from .variables import Variable
 
@@ -397,18 +396,12 @@ class Function:
         written = writes.argument_writes(graph)  # arrays the function wrote into
         written = list(zip(writes.argument_writers(layout, written), (f for _, f in written)))
         written += writes.item_writes(traced, layout, state)
-        extras = written or none_paths
-        if extras:
-            graph.outputs = (graph.outputs, trace.to_value(tuple(v for _, _, v in none_paths), state),
-                             tuple(final for _, final in written))
-        optimize(graph)
-        fn = compile_graph(graph, layout)
-        if extras:
-            graph.outputs = graph.outputs[0]
-            fn = writes.with_extras(fn, [w for w, _ in written], none_paths)
-        if numeric.uses_errstate(graph):
-            fn = numeric.errstate_guard(fn)
-        concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout)
+        boundary = Boundary([w for w, _ in written], tuple(f for _, f in written),
+                            [(path, how) for path, how, _ in none_paths],
+                            trace.to_value(tuple(v for _, _, v in none_paths), state))
+        fn = compile_function(graph, layout, boundary, optimize_first=True)
+        concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout,
+                                    boundary)
         with self._lock:
             self._concrete.append(concrete)
             if key is not _SIGNATURE:
@@ -472,8 +465,8 @@ class Function:
         ``get_concrete_function``).
 
         Raises:
-            ValueError: Nothing has been traced yet, or a graph holds a value
-                that has no saved form.
+            ValueError: Nothing has been traced yet, or a graph holds something
+                with no saved form (see ``ConcreteFunction.save``).
         """
         from .serialize import save_function
 

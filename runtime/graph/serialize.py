@@ -2,11 +2,24 @@
 
 The file is one ``.npz`` archive: ``__graph__`` holds the graph as JSON (ops,
 their arguments, blocks, the signature), every constant and every captured
-variable's value is an array entry of its own. Nothing is pickled: functions
-are stored by their NumPy name (``numpy.add``, ``numpy.linalg.norm``) and looked
-up again in NumPy on load, and only NumPy (and a few builtins) can be named, so
-loading a file cannot run arbitrary code. Loading rebuilds the ``Graph`` and
-compiles it, giving a ``ConcreteFunction`` (with the loaded ``variables``).
+variable's value is an array entry of its own. Nothing is pickled and no code
+from the file runs. Functions are stored by name and looked up again on load in
+NumPy, ``math``, a few builtins and autograph's own run-time helpers (raising,
+``np.errstate``); the exception classes a graph raises, the named tuples it returns
+and modules passed as Python arguments (``xp=np``) are stored by import path and
+must be exactly that on load (loading imports their modules, as ``pickle`` would).
+``saved_names`` decides what a file may name. Names and accessors that go into the
+compiled code are checked first. Loading rebuilds the ``Graph`` and compiles it,
+giving a ``ConcreteFunction`` (with the loaded ``variables``).
+
+What the function's boundary does around the graph (``boundary.Boundary``: writing
+into the caller's arrays and lists, rebuilding ``None`` and chosen strings) is data
+beside the graph, saved with it. A graph that holds something with no saved form
+is refused when saving, with the op, its line and what to do; never saved without it.
+
+Format 2 added the boundary, raises, ``math`` and ``np.errstate``. Format 1 files
+still load, unless their graph writes into an argument: format 1 dropped those
+writes, and such a file is refused with a message saying to save it again.
 
 A whole ``autograph.function`` saves every graph it has traced into one file
 (each graph's arrays under its own prefix, the captured variables once, so
@@ -16,30 +29,45 @@ a ``LoadedFunction``, which calls the graph traced for its arguments.
 
 from __future__ import annotations
 
-import builtins
+import importlib
 import json
 import math
+import sys
+import types
 from typing import Any, Union
 
 import numpy as np
 
 from . import messages
-from .codegen import compile_graph
+from .boundary import Boundary, compile_function
 from .concrete import ConcreteFunction
 from .ir import Block, Graph, Op, Value, VarRef
+from .numeric import errstate_enter, errstate_exit
+from .raising import raise_copy
 from .render import qualname
+from .saved_names import (RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path,
+                          named_class, rebuild_exception, resolve, same_exception,
+                          same_function, well_formed)
+from .tensor import Tensor
+from .writes import ArgumentWrite, access_path, argument_writes
 
-FORMAT = "autograph-graph-1"
-FUNCTION_FORMAT = "autograph-function-1"
-_BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
-
-
+FORMAT = "autograph-graph-2"
+FUNCTION_FORMAT = "autograph-function-2"
 class _Writer:
     def __init__(self, graph: Graph, prefix: str = ""):
         self.prefix = prefix
         self.arrays: dict[str, np.ndarray] = {}
         self.values: dict[int, dict] = {}
         self.graph = graph
+        self.where: list = []  # the op (or part) being written, innermost last: for refusals
+
+    def refuse(self, what: str, fix: str = messages.SAVE_FIX):
+        at = self.where[-1] if self.where else "the function's result"
+        if at.__class__ is Op:
+            place, source = _op_text(at), at.source
+        else:
+            place, source = at, None
+        raise ValueError(messages.cannot_save(self.graph.name, place, source, what, fix))
 
     def value(self, v: Value) -> dict:
         if v.id not in self.values:
@@ -49,8 +77,13 @@ class _Writer:
                 if v.weak:
                     entry["py"] = self.enc(v.const)
                 else:
+                    const = np.asarray(v.const)
+                    if const.dtype.hasobject:
+                        self.refuse(f"holds a constant array of Python objects ({const!r:.60})",
+                                    "Give the array a numeric or string dtype, or pass it in "
+                                    "as an argument.")
                     key = f"{self.prefix}c{v.id}"
-                    self.arrays[key] = np.asarray(v.const)
+                    self.arrays[key] = const
                     entry["const"] = key
                     entry["scalar"] = isinstance(v.const, np.generic)
             self.values[v.id] = entry
@@ -70,29 +103,98 @@ class _Writer:
             return {"tuple": [self.enc(x) for x in obj]}
         if cls is list:
             return {"list": [self.enc(x) for x in obj]}
-        if cls is dict and all(k.__class__ is str for k in obj):
-            return {"dict": {k: self.enc(v) for k, v in obj.items()}}
+        if cls is dict:
+            if all(k.__class__ is str for k in obj):
+                return {"dict": {k: self.enc(v) for k, v in obj.items()}}
+            return {"items": [[self.enc(k), self.enc(v)] for k, v in obj.items()]}
         if cls is slice:
             return {"slice": [self.enc(x) for x in (obj.start, obj.stop, obj.step)]}
         if obj is Ellipsis:
             return {"ellipsis": True}
         if isinstance(obj, np.dtype):
             return {"dtype": obj.str}
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufcU":
+            return {"scalar": [obj.dtype.str, self.enc(obj.item())]}
         if isinstance(obj, type) and issubclass(obj, np.generic):
             return {"type": np.dtype(obj).str}
-        if obj in (int, float, bool, complex):
+        if obj is int or obj is float or obj is bool or obj is complex:
             return {"builtin": obj.__name__}
         if cls is VarRef:
             return {"var": obj.name}
+        if isinstance(obj, BaseException):
+            return self.exception(obj)
+        if isinstance(obj, type) and issubclass(obj, BaseException):
+            return {"exception_class": self.importable(obj, "exception")}
+        if isinstance(obj, tuple) and hasattr(cls, "_fields"):
+            return {"namedtuple": [*self.importable(cls, "named tuple"),
+                                   [self.enc(x) for x in obj]]}
+        for stream in STREAMS:
+            if obj is getattr(sys, stream):
+                return {"stream": stream}
+        if isinstance(obj, types.ModuleType) and sys.modules.get(obj.__name__) is obj:
+            return {"module": obj.__name__}  # a Python argument such as xp=np
+        if cls is Tensor:
+            self.refuse(f"holds {_tensor_text(obj)}")
         if callable(obj):
-            name = qualname(obj)
-            if _resolve(name) is not obj:
-                raise ValueError(messages.cannot_save(f"the function {name}"))
+            name = RUNTIME_NAMES.get(id(obj)) or qualname(obj)
+            if not same_function(resolve(name), obj):
+                at = self.where[-1] if self.where else None
+                what = ("is not NumPy's, math's or a builtin" if getattr(at, "target", None) is obj
+                        else f"names {callable_name(obj)}, which is not NumPy's, math's or a "
+                             f"builtin")
+                self.refuse(f"{what}, the only functions a saved graph can call",
+                            "Compute it with NumPy functions, or outside the function and "
+                            "pass the result in as an argument.")
             return {"fn": name}
-        raise ValueError(messages.cannot_save(repr(obj)))
+        self.refuse(f"holds {obj!r:.80}, which has no saved form")
+
+    def importable(self, cls: type, what: str) -> list:
+        """``[module, qualname]`` of ``cls``, which importing finds again."""
+        path = [cls.__module__, cls.__qualname__]
+        if import_path(*path) is not cls:
+            self.refuse(f"uses the {what} class {'.'.join(path)}, which cannot be found by its "
+                        f"import path, so a loaded graph could not make it",
+                        f"Define {cls.__name__} at the top level of a module (not inside a "
+                        f"function)" + (", or use a built-in exception." if what == "exception"
+                                        else ", or return a tuple or a dict."))
+        return path
+
+    def exception(self, exc: BaseException) -> dict:
+        """An exception the graph raises: its class by import path, and what rebuilds it
+        (``__reduce__``'s arguments and state, as ``copy`` uses them)."""
+        cls = type(exc)
+        path = self.importable(cls, "exception")
+        try:
+            reduced = exc.__reduce_ex__(4)
+            args, state = tuple(reduced[1]), (reduced[2] if len(reduced) > 2 else None)
+        except Exception:
+            reduced, args, state = (None,), (), None
+        if state is not None and state.__class__ is not dict:
+            reduced, state = (None,), None  # a state only the class knows how to apply
+        parts = [(f"argument {i}", a) for i, a in enumerate(args)]
+        for what, part in parts + [(f"attribute '{k}'", v) for k, v in (state or {}).items()]:
+            tensor = _find_tensor(part)
+            if tensor is not None:
+                self.refuse(f"raises a {cls.__name__} whose {what} holds "
+                            f"{_tensor_text(tensor)}",
+                            "Keep run-time values out of the exception's arguments and "
+                            "attributes (the graph raises the exception made while tracing), "
+                            "or raise it outside the function.")
+        try:
+            same = reduced[0] is cls and same_exception(rebuild_exception(cls, args, state), exc)
+        except Exception:
+            same = False
+        if not same:
+            self.refuse(f"raises {cls.__name__}({str(exc)!r}), which its class cannot rebuild "
+                        f"from its arguments {args!r:.60}",
+                        f"Pass {cls.__name__}'s constructor arguments on to "
+                        f"Exception.__init__ (or define __reduce__), or raise a built-in "
+                        f"exception.")
+        return {"exception": [*path, self.enc(tuple(args)), self.enc(state or {})]}
 
     def op(self, op: Op) -> dict:
-        return {
+        self.where.append(op)
+        entry = {
             "kind": op.kind,
             "target": self.enc(op.target) if op.target is not None else None,
             "args": self.enc(op.args), "kwargs": self.enc(op.kwargs),
@@ -102,11 +204,45 @@ class _Writer:
             "source": list(op.source) if op.source else None,
             "effect": op.effect,
         }
+        self.where.pop()
+        return entry
 
     def block(self, block: Block) -> dict:
         return {"params": [self.value(p) for p in block.params],
                 "ops": [self.op(op) for op in block.ops],
                 "results": self.enc(block.results), "pattern": self.enc(block.pattern)}
+
+    def boundary(self, boundary: Boundary) -> dict:
+        return {"writes": [[w.index, self.enc(w.path), w.item] for w in boundary.writes],
+                "finals": self.enc(boundary.finals), "places": self.enc(boundary.places),
+                "flags": self.enc(boundary.flags)}
+
+
+def _op_text(op: Op) -> str:
+    """How a refusal names the op: ``the raise``, ``the call of numpy.foo`` ..."""
+    if op.kind == "call" and callable(op.target):
+        if op.target is raise_copy:
+            return "the raise"
+        if op.target in (errstate_enter, errstate_exit):
+            return "the np.errstate block"
+        return f"the call of {callable_name(op.target)}"
+    if op.kind in ("cond", "while", "for"):
+        return f"the staged {'if' if op.kind == 'cond' else op.kind}"
+    return f"the {op.kind} op" + (f" {op.target!r}" if op.target.__class__ is str else "")
+
+
+def _find_tensor(obj):
+    """The first symbolic tensor in a nested tuple/list/dict, or None."""
+    if obj.__class__ is Tensor:
+        return obj
+    items = obj.values() if obj.__class__ is dict else obj if obj.__class__ in (tuple, list) else ()
+    return next((t for t in map(_find_tensor, items) if t is not None), None)
+
+
+def _tensor_text(tensor) -> str:
+    value = tensor._value
+    return (f"the symbolic tensor {value.name} ({value.type_str()}), which has a value only "
+            f"while the graph runs")
 
 
 def save(concrete: ConcreteFunction, path) -> None:
@@ -155,11 +291,17 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
             return {"dict": {k: spec(v) for k, v in s.items()}}
         return writer.enc(s)
 
+    def param(name, s):
+        writer.where.append(f"the Python argument '{name}'")
+        entry = spec(s)
+        writer.where.pop()
+        return entry
+
     inputs = [writer.value(p) if isinstance(p, Value) else
               {"varin": p.name, "dtype": p.dtype.str, "shape": list(p.shape)} for p in graph.inputs]
     document = {
         "format": FORMAT, "name": graph.name, "params": concrete.param_names,
-        "specs": [spec(s) for s in concrete.specs],
+        "specs": [param(n, s) for n, s in zip(concrete.param_names, concrete.specs)],
         "inputs": inputs,
         "layout": [[[access, writer.enc(leaf)] for access, leaf in leaves]
                    for leaves in concrete.layout],
@@ -167,6 +309,9 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
         "outputs": writer.enc(graph.outputs),
         "captured": [],
     }
+    if concrete.boundary:
+        writer.where.append("the function's boundary")
+        document["boundary"] = writer.boundary(concrete.boundary)
     for variable in graph.captured:
         key = variables.get(id(variable))
         if key is None:
@@ -176,22 +321,6 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
     document["values"] = list(writer.values.values())
     arrays.update(writer.arrays)
     return document
-
-
-def _resolve(name: str):
-    parts = name.split(".")
-    if parts[0] == "builtins" and len(parts) == 2 and parts[1] in _BUILTINS:
-        return getattr(builtins, parts[1])
-    if parts[0] != "numpy":
-        return None
-    obj = np
-    for part in parts[1:]:
-        if part.startswith("_"):
-            return None
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
 
 
 class _Reader:
@@ -208,7 +337,7 @@ class _Reader:
                     const = const[()]
             self.values[entry["id"]] = Value(entry["id"], np.dtype(entry["dtype"]),
                                              tuple(entry["shape"]), entry["weak"], const,
-                                             entry["name"])
+                                             identifier(entry["name"]))
         self.vars: dict[str, VarRef] = {}
 
     def dec(self, obj):
@@ -227,12 +356,16 @@ class _Reader:
             return [self.dec(x) for x in payload]
         if tag == "dict":
             return {k: self.dec(v) for k, v in payload.items()}
+        if tag == "items":
+            return {self.dec(k): self.dec(v) for k, v in payload}
         if tag == "slice":
             return slice(*(self.dec(x) for x in payload))
         if tag == "ellipsis":
             return Ellipsis
         if tag == "dtype":
             return np.dtype(payload)
+        if tag == "scalar":
+            return np.dtype(payload[0]).type(self.dec(payload[1]))
         if tag == "type":
             return np.dtype(payload).type
         if tag == "builtin":
@@ -240,10 +373,34 @@ class _Reader:
         if tag == "var":
             return self.vars[payload]
         if tag == "fn":
-            fn = _resolve(payload)
+            fn = resolve(payload)
             if fn is None:
                 raise ValueError(f"autograph.load: unknown function {payload!r} in the graph file.")
             return fn
+        if tag == "exception":
+            module, name, args, state = payload
+            cls, args = named_class(module, name, "exception"), self.dec(args)
+            try:
+                return rebuild_exception(cls, args, self.dec(state))
+            except Exception as exc:
+                raise ValueError(f"autograph.load: the graph raises {module}.{name}, which "
+                                 f"cannot be made again from the saved arguments {args!r:.60} "
+                                 f"({type(exc).__name__}: {exc}); has the class changed since "
+                                 f"the function was saved?") from None
+        if tag == "exception_class":
+            return named_class(*payload, "exception")
+        if tag == "namedtuple":
+            module, name, items = payload
+            return named_class(module, name, "named tuple")(*(self.dec(x) for x in items))
+        if tag == "module":
+            try:
+                return importlib.import_module(payload)
+            except ImportError:
+                raise ValueError(f"autograph.load: the graph was traced with the module "
+                                 f"{payload} as an argument, which cannot be imported here. "
+                                 f"Install it (or put it on sys.path) before loading.") from None
+        if tag == "stream" and payload in STREAMS:
+            return getattr(sys, payload)
         raise ValueError(f"autograph.load: unknown entry {tag!r} in the graph file.")
 
     def op(self, entry) -> Op:
@@ -252,6 +409,9 @@ class _Reader:
                 self.dec(entry["out_tree"]),
                 {k: self.block(b) for k, b in entry["blocks"].items()},
                 tuple(entry["source"]) if entry["source"] else None, entry["effect"])
+        if not well_formed(op):
+            raise ValueError(f"autograph.load: a {op.kind!r} op with target {op.target!r} in "
+                             f"the graph file is not one autograph writes.")
         return op
 
     def block(self, entry) -> Block:
@@ -272,11 +432,17 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
     Returns:
         For a saved concrete function, a ``ConcreteFunction``; for a saved
         ``autograph.function``, a ``LoadedFunction`` that calls the graph traced
-        for its arguments. Variables are in ``.variables``.
+        for its arguments. Variables are in ``.variables``. It raises what the
+        traced function raised when a run takes a ``raise``, writes into the
+        argument arrays and lists the function wrote into, and returns ``None``
+        and chosen strings exactly where the traced function did.
 
     Raises:
-        ValueError: The file is not a saved autograph graph, or names a
-            function that is not NumPy's.
+        ValueError: The file is not a saved autograph graph; was written by a
+            newer autograph, or by an older one that lost the function's writes
+            into its arguments; names a function that is not NumPy's, ``math``'s
+            or a builtin; or names an exception class or named tuple that cannot
+            be imported here.
 
     Example:
         >>> import os, tempfile
@@ -297,16 +463,22 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
     if "__graph__" not in arrays:
         raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
     document = json.loads(str(arrays.pop("__graph__")))
-    if document.get("format") == FORMAT:
-        return _load_graph(document, arrays, {})
-    if document.get("format") == FUNCTION_FORMAT:
+    form = document.get("format")
+    if form in (FORMAT, "autograph-graph-1"):
+        return _load_graph(document, arrays, {}, path)
+    if form in (FUNCTION_FORMAT, "autograph-function-1"):
         variables: dict = {}
-        return LoadedFunction(document["name"],
-                              [_load_graph(d, arrays, variables) for d in document["functions"]])
+        return LoadedFunction(document["name"], [_load_graph(d, arrays, variables, path)
+                                                 for d in document["functions"]])
+    if isinstance(form, str) and form.startswith("autograph-"):
+        raise ValueError(f"autograph.load: {path} was saved in format {form!r}, by a newer "
+                         f"autograph; this one reads {FORMAT!r}, {FUNCTION_FORMAT!r} and their "
+                         f"earlier versions. Load it with a newer autograph, or save the "
+                         f"function again with this one.")
     raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
 
 
-def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFunction:
+def _load_graph(document: dict, arrays: dict, variables: dict, path) -> ConcreteFunction:
     """One graph; ``variables`` (key -> Variable) is shared by the graphs of one file."""
     from .polymorphic import TensorSpec
     from .variables import Variable
@@ -323,7 +495,8 @@ def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFuncti
         reader.vars[f"v{k}"] = VarRef(f"v{k}", variable.dtype, variable.shape)
     for entry in document["inputs"]:
         if "varin" in entry:
-            ref = VarRef(entry["varin"], np.dtype(entry["dtype"]), tuple(entry["shape"]))
+            ref = VarRef(identifier(entry["varin"]), np.dtype(entry["dtype"]),
+                         tuple(entry["shape"]))
             reader.vars[ref.name] = ref
             graph.inputs.append(ref)
         else:
@@ -348,12 +521,38 @@ def _load_graph(document: dict, arrays: dict, variables: dict) -> ConcreteFuncti
     specs = [spec(s) for s in document["specs"]]
     layout = [[(access, reader.dec(leaf)) for access, leaf in leaves]
               for leaves in document["layout"]]
+    for leaves in layout:
+        for access, _ in leaves:
+            access_path(access)  # ValueError unless it is one (it becomes code)
     graph.body = reader.block(document["body"])
     graph.outputs = reader.dec(document["outputs"])
-    concrete = ConcreteFunction(graph, compile_graph(graph, layout), specs, document["params"],
-                                document["name"], layout)
+    boundary = _boundary(reader, document.get("boundary"))
+    if not boundary and document["format"] != FORMAT:
+        _check_old_writes(graph, path)
+    concrete = ConcreteFunction(graph, compile_function(graph, layout, boundary), specs,
+                                document["params"], document["name"], layout, boundary)
     concrete.variables = list(graph.captured)
     return concrete
+
+
+def _boundary(reader: _Reader, entry) -> Boundary:
+    if entry is None:
+        return Boundary()
+    writes = [ArgumentWrite(int(index), reader.dec(at), item is True)
+              for index, at, item in entry["writes"]]
+    return Boundary(writes, reader.dec(entry["finals"]), reader.dec(entry["places"]),
+                    reader.dec(entry["flags"]))
+
+
+def _check_old_writes(graph: Graph, path) -> None:
+    """Format 1 kept no boundary: refuse a graph that wrote into its arguments."""
+    written = argument_writes(graph)
+    if written:
+        names = ", ".join(f"'{value.name}'" for value, _ in written)
+        raise ValueError(f"autograph.load: {path} was saved in format 1, which did not keep "
+                         f"the writes of '{graph.name}' into its argument arrays ({names}); "
+                         f"loaded, the function would leave them unchanged. Save the function "
+                         f"again with this version of autograph.")
 
 
 class LoadedFunction:
@@ -407,6 +606,10 @@ class LoadedFunction:
     def pretty_printed_concrete_signatures(self) -> str:
         """The signature of every saved graph, one block each."""
         return "\n\n".join(c.pretty_signature() for c in self.concrete_functions)
+
+    def save(self, path: Any) -> None:
+        """Write the loaded graphs to ``path`` again, in this version's format."""
+        save_function(self, path)
 
     def __repr__(self) -> str:
         return f"<autograph.load {self.__name__}: {len(self.concrete_functions)} graphs>"

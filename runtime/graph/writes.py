@@ -14,6 +14,8 @@ concrete function copies it into the caller's array (``with_writes``).
 
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 
 from ..arg_writes import cannot_write, written_argument
@@ -114,54 +116,79 @@ def item_writes(traced, layout, state) -> list:
         for access, leaf in leaves:
             if not access or leaf.__class__ is not Value:
                 continue
+            path = access_path(access)
             try:
-                now = _getter(access)(traced[i])
+                now = _get(traced[i], path)
             except (LookupError, TypeError):
                 continue
             if now.__class__ is Tensor and now._value is leaf:
                 continue
             if now.__class__ is not Tensor and not isinstance(now, (np.ndarray, np.generic)):
                 continue
-            cut = access.rindex("[")
-            key = eval(access[cut + 1:-1])  # noqa: S307 - a literal we wrote ([0], ['k'])
-            found.append((_item_writer(i, _getter(access[:cut]), key), to_value(now, state)))
+            found.append((ArgumentWrite(i, path, item=True), to_value(now, state)))
     return found
 
 
-def _getter(access: str):
-    return eval(f"lambda a: a{access}")  # noqa: S307 - an accessor we built ([0]['k'])
+def access_path(access: str) -> tuple:
+    """The keys of a layout accessor (``"[0]['k']"`` -> ``(0, 'k')``), read as literals:
+    ValueError if ``access`` is anything else."""
+    try:
+        node = ast.parse(f"a{access}", mode="eval").body
+        keys = []
+        while node.__class__ is ast.Subscript:
+            keys.append(ast.literal_eval(node.slice))
+            node = node.value
+    except (SyntaxError, ValueError):
+        raise ValueError(f"not an argument accessor: {access!r}") from None
+    path = tuple(reversed(keys))
+    if node.__class__ is not ast.Name or "".join(f"[{k!r}]" for k in path) != access:
+        raise ValueError(f"not an argument accessor: {access!r}")
+    return path
 
 
-def _item_writer(i: int, parent, key):
-    def write(args, final):
-        container = parent(args[i])
+def _get(obj, path: tuple):
+    for key in path:
+        obj = obj[key]
+    return obj
+
+
+class ArgumentWrite:
+    """Puts a final value where the caller holds it, at ``path`` in argument ``index``:
+    into the array there, or, for an ``item`` write, as that item of its list or dict
+    (an array of the same shape is written into instead). Plain data, so a saved
+    function keeps its writes."""
+
+    __slots__ = ("index", "item", "path")
+
+    def __init__(self, index: int, path: tuple, item: bool = False) -> None:
+        self.index, self.path, self.item = index, tuple(path), item
+
+    def __call__(self, args, final) -> None:
+        if not self.item:
+            dest = _get(args[self.index], self.path)
+            if isinstance(dest, np.ndarray):
+                np.copyto(dest, final, casting="unsafe")
+            return
+        container, key = _get(args[self.index], self.path[:-1]), self.path[-1]
         old = container[key]
         if isinstance(old, np.ndarray) and old.shape == np.shape(final):
             np.copyto(old, final, casting="unsafe")
         elif container.__class__ in (list, dict):
             scalar = isinstance(final, np.ndarray) and not final.ndim
             container[key] = final[()] if scalar else final
-    return write
 
 
 def argument_writers(layout, written: list) -> list:
     """Writers for ``argument_writes``: copy the final value into the caller's array."""
-    def writer(i, get):
-        def write(args, final):
-            dest = get(args[i])
-            if isinstance(dest, np.ndarray):
-                np.copyto(dest, final, casting="unsafe")
-        return write
-
-    return [next(writer(i, _getter(access)) for i, leaves in enumerate(layout)
+    return [next(ArgumentWrite(i, access_path(access)) for i, leaves in enumerate(layout)
                  for access, leaf in leaves if leaf is value) for value, _ in written]
 
 
-def with_extras(fn, writers: list, none_paths: list):
+def with_extras(fn, writers: list, places: list):
     """``fn`` (the compiled graph, returning ``(outputs, None flags, final argument
     values)``) that writes each final value back where the caller holds it
-    (``writers``), and rebuilds each ``None`` and chosen string (``maybe_none``)."""
-    places = [(path, how) for path, how, _ in none_paths]
+    (``writers``), and rebuilds each ``None`` and chosen string at its ``(path, how)``
+    (``places``, see ``maybe_none.boundary``)."""
 
     def run(*args):
         out, flags, finals = fn(*args)
