@@ -11,6 +11,8 @@
                                       if ag__.not_(do_return):
                                           retval_ = -1
                                           do_return = True
+                                      else:
+                                          retval_ = ag__.returned(retval_)
                                       return ag__.retval(retval_)
 
 Inside a loop a return also breaks (``break_statements`` then lowers it), and a
@@ -81,9 +83,17 @@ class _Lowering:
                 continue
             rest = stmts[i + 1:]
             if rest:
-                out.extend(flags.guarded(self.block(rest, in_loop), self.do_return))
+                out.extend(self._guarded_rest(self.block(rest, in_loop)))
             return out
         return out
+
+    def _guarded_rest(self, stmts) -> list:
+        """``if not do_return: stmts``; its ``else`` (a return ran) tells a staged
+        return value that it has returned on that path (``ag__.returned``)."""
+        guard_if = flags.guarded(stmts, self.do_return)
+        guard_if[0].orelse = templates.replace("retval = ag__.returned(retval)", retval=self.retval)
+        origins.fill(guard_if[0].orelse, stmts[0])
+        return guard_if
 
     def _lowered_return(self, stmt, in_loop: bool) -> list:
         self.lowered += 1

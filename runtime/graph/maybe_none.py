@@ -91,16 +91,22 @@ def _raise_if_none(maybe: MaybeNone, exc: Exception) -> None:
 
 
 def _binary(symbol: str, reverse: bool, compare: bool):
-    def op(self, other):
-        if other.__class__ is MaybeNone:
-            _refuse(self)
-        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+    def error(left: str, right: str) -> TypeError:
         if compare:
-            text = f"'{symbol}' not supported between instances of '{names[0]}' and '{names[1]}'"
-        else:
-            text = f"unsupported operand type(s) for {symbol}: '{names[0]}' and '{names[1]}'"
-        _raise_if_none(self, TypeError(text))
+            return TypeError(f"'{symbol}' not supported between instances of '{left}' and "
+                             f"'{right}'")
+        return TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
+
+    def op(self, other):
         fn = trace.BINARY[symbol]
+        if other.__class__ is MaybeNone:  # (only ever forward) either may be None at run time
+            both = MaybeNone(self.flag & other.flag, None, self.name)
+            _raise_if_none(both, error("NoneType", "NoneType"))
+            _raise_if_none(self, error("NoneType", _type_name(other.value)))
+            _raise_if_none(other, error(_type_name(self.value), "NoneType"))
+            return fn(self.value, other.value)
+        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+        _raise_if_none(self, error(*names))
         return fn(other, self.value) if reverse else fn(self.value, other)
     return op
 
@@ -188,7 +194,7 @@ MaybeUnbound.__hash__ = object.__hash__
 def assignable(t, f) -> bool:
     """True if the side of ``t``/``f`` that is assigned holds an array (or a number)."""
     other = f if t.__class__ is Undefined else t
-    return is_arraylike(other) or other.__class__ is MaybeUnbound
+    return is_arraylike(other) or other.__class__ in (MaybeUnbound, MaybeNone)
 
 
 def pair_unbound(name: str, t, f):
@@ -233,7 +239,7 @@ def pair(name: str, t, f):
                                        *(f.options if f.__class__ is Choice else (f,))]))
         return _as_choice(t, options, name), _as_choice(f, options, name)
     if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
-            is_arraylike(t) or is_arraylike(f)):
+            _valued(t) or _valued(f) or t is None or f is None):  # values paired inside
         return pair_unbound(name, t, f)
     if (t is None and _valued(f)) or (f is None and _valued(t)) or (
             _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
