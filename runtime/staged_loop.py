@@ -181,15 +181,15 @@ class Carry:
                 raise errors.undefined_loop_variable(label, self.construct, self.where_fn)
             return _reseeded(paired[0], paired[1], backend), True
         if spec.__class__ is Slot:
-            if is_node(value):  # an array before, a flagged value after (None on some paths)
+            if value is None or is_node(value):  # an array before, None (or flagged) after
                 before, after = backend.pair_values(label, entered, value)
                 if before is not entered:
                     first = _Seed(self.avals[spec.index], self.firsts[spec.index])
                     return _reseeded(before, after, backend, {id(entered): first}), True
             return self._fit_slot(label, spec.index, value, dyn)
         if is_node(spec):
-            if type(spec) is not type(value):  # e.g. a flagged value, None on some paths
-                value = backend.pair_values(label, entered, value)[1]
+            # a flagged value (None on some paths) as the carry holds it, named as it is
+            value = backend.pair_values(label, entered, value)[1]
             return self._fit_node(label, spec, value, entered, dyn)
         if same(spec, value):
             return spec, False

@@ -45,8 +45,8 @@ def _refuse(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"{errors.subject(self.name)} is None on some paths of a staged if and an array on "
-        f"others, so "
+        f"{errors.subject(self.name)} is None on some staged paths (of an if, a loop or a "
+        f"return) and an array on others, so "
         f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
         f"None', returned, and used in arithmetic and ordering comparisons (which raise "
         f"Python's TypeError when the graph runs and it is None), but not here. Test it "
@@ -132,6 +132,28 @@ for _name in ("and", "or", "xor", "lshift", "rshift", "invert", "bool", "float",
               "array", "array_ufunc", "array_function"):
     setattr(MaybeNone, f"__{_name}__", _refuse)
 MaybeNone.__getattr__ = _refuse
+
+
+def _from_left(self, symbol: str, left):
+    """``left <symbol> self`` for a tensor ``left`` (its operators defer to this)."""
+    if symbol in ("<", "<=", ">", ">="):
+        return _binary(symbol, True, True)(self, left)
+    if symbol in ("+", "-", "*", "/", "//", "%", "**", "@"):
+        return _binary(symbol, True, False)(self, left)
+    return _refuse(self)
+
+
+MaybeNone.binary_from_left = _from_left
+
+
+def _unpack(self):
+    """``a, b = value`` (a function that may fall off its end returned a tuple): raises
+    Python's TypeError when the graph runs and it is None."""
+    _raise_if_none(self, TypeError("cannot unpack non-iterable NoneType object"))
+    return iter(self.value)
+
+
+MaybeNone.__iter__ = _unpack
 MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None is not
 MaybeNone.__hash__ = object.__hash__
 
@@ -179,9 +201,10 @@ def _refuse_unbound(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"'{self.name}' is assigned in one branch of a staged if only, and is used here "
-        f"without being read as a variable. Assign '{self.name}' before the if statement, or "
-        f"in both branches.")
+        f"'{self.name}' is assigned on some staged paths only (one branch of an if, or in a "
+        f"loop), and is used here "
+        f"without being read as a variable. Assign '{self.name}' before the if statement or "
+        f"loop, or on every path.")
 
 
 for _name in ("add", "sub", "mul", "truediv", "lt", "gt", "le", "ge", "eq", "ne", "bool",

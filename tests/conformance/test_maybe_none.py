@@ -81,7 +81,8 @@ def test_other_uses_of_a_maybe_none_value_are_refused(backend):
     text = backend.staging_error(compares_maybe_none, np.float64(1.0))
     if backend.name == "numpy":
         assert text.startswith("at test_maybe_none.py:42 (`return r == 1`): 'r' is None on "
-                               "some paths of a staged if and an array on others")
+                               "some staged paths (of an if, a loop or a return) and an array on "
+                               "others")
 
 
 def bracket_side(fa, fx, a, b):
