@@ -17,8 +17,11 @@
 
 Inside a loop a return also breaks (``break_statements`` then lowers it), and a
 loop holding a return in a nested loop breaks when ``do_return`` is set. Outside
-loops, what follows a statement that may return is guarded by the flag. Functions
-whose returns are all outside control flow are left alone.
+loops, what follows a statement that may return is guarded by the flag; the guard
+tells a return value that staged paths may not have set (``runtime.staged_return``)
+what it holds on each side: what a return gave (``ag__.returned``, in its ``else``),
+and nothing yet (``NO_RETURN``, first in its body, unless every path through that
+body returns). Functions whose returns are all outside control flow are left alone.
 Guarantees: the only ``return`` left is the final one.
 """
 
@@ -88,11 +91,15 @@ class _Lowering:
         return out
 
     def _guarded_rest(self, stmts) -> list:
-        """``if not do_return: stmts``; its ``else`` (a return ran) tells a staged
-        return value that it has returned on that path (``ag__.returned``)."""
-        guard_if = flags.guarded(stmts, self.do_return)
-        guard_if[0].orelse = templates.replace("retval = ag__.returned(retval)", retval=self.retval)
-        origins.fill(guard_if[0].orelse, stmts[0])
+        """``if not do_return: stmts``. Each side tells a staged return value what it
+        holds there: nothing yet (``NO_RETURN``), or what a return gave (``ag__.returned``)."""
+        returns = any(isinstance(s, gast.Assign) and _is_name(s.targets[0], self.retval, gast.Store)
+                      for s in stmts)  # a return at this level: every path through it returns
+        start = [] if returns else templates.replace("retval = ag__.NO_RETURN", retval=self.retval)
+        orelse = templates.replace("retval = ag__.returned(retval)", retval=self.retval)
+        origins.fill(start + orelse, stmts[0])
+        guard_if = flags.guarded(start + stmts, self.do_return)
+        guard_if[0].orelse = orelse
         return guard_if
 
     def _lowered_return(self, stmt, in_loop: bool) -> list:

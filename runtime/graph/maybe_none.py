@@ -297,7 +297,7 @@ def boundary(result):
     def strip(obj, path):
         if _maybe(obj):
             found.append((path, None, obj.flag))
-            return obj.value
+            return strip(obj.value, path)  # (a tuple returned on some paths may hold more)
         if obj.__class__ is Choice:
             found.append((path, obj.options, obj.index))
             return None
@@ -313,7 +313,7 @@ def boundary(result):
 def rebuild(out, places, values):
     """The run's outputs with None where a MaybeNone's flag was set, and each Choice's
     string; ``places`` are the ``(path, how)`` of ``boundary``."""
-    for (path, how), value in zip(places, values):
+    for (path, how), value in reversed(list(zip(places, values))):  # the innermost first
         if how is not None:
             out = _put(out, path, how[int(value)])
         elif value:

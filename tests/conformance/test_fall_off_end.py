@@ -60,6 +60,31 @@ def pair_or_nothing(x):
         return x, x * 2
 
 
+def none_inside_or_nothing(x):
+    if x > 0:
+        if x < 5:
+            return None, x
+    else:
+        return x, x
+
+
+def first_in_rows(m, t):
+    for row in m:
+        for v in row:
+            if v > t:
+                return v
+
+
+def more_after_the_loop(xs, t):
+    s = 0.0
+    for x in xs:
+        if x > t:
+            return x
+        s = s + x
+    if s > 3:
+        return s
+
+
 def checks_result(x):
     r = nested(x)
     if r is None:
@@ -157,3 +182,36 @@ def test_the_result_in_a_converted_caller(backend):
     backend.check_raises(unpacks_result, TypeError,
                          r"^cannot unpack non-iterable NoneType object$", np.float64(-2))
     _one_trace(backend, checks_result, (np.int32(5),), (np.int32(3),), (np.int32(-2),))
+
+
+def test_a_tuple_holding_none_or_nothing(backend):
+    if backend.name == "jax":
+        backend.staging_error(none_inside_or_nothing, np.float64(3))
+        return
+    for x in (3, 7, -2):
+        backend.check(none_inside_or_nothing, np.float64(x))
+    _one_trace(backend, none_inside_or_nothing, *[(np.float64(x),) for x in (3, 7, -2)])
+
+
+def test_nested_loops(backend):
+    m = np.arange(6.0).reshape(2, 3)
+    if backend.name == "jax":
+        assert backend.staging_error(first_in_rows, m, np.float64(2.5)) == _message(
+            first_in_rows, f"the for loop at {backend.at(first_in_rows, 'for row in m:')} may "
+                           f"end without a return")
+        return
+    _one_trace(backend, first_in_rows, (m, np.float64(2.5)), (m, np.float64(9.0)))
+
+
+def test_the_path_after_the_loop_is_named(backend):
+    """After a loop that may return, the rest of the function runs where no return ran:
+    the path that returns nothing is the ``if`` there."""
+    xs = np.arange(4.0)
+    if backend.name == "jax":
+        assert backend.staging_error(more_after_the_loop, xs, np.float64(1.5)) == _message(
+            more_after_the_loop, f"the false branch of the if statement at "
+                                 f"{backend.at(more_after_the_loop, 'if s > 3:')} ends without "
+                                 f"a return")
+        return
+    _one_trace(backend, more_after_the_loop, (xs, np.float64(1.5)), (xs, np.float64(7.0)))
+    backend.check(more_after_the_loop, np.arange(2.0), np.float64(7.0))
