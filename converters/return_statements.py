@@ -21,7 +21,8 @@ loops, what follows a statement that may return is guarded by the flag; the guar
 tells a return value that staged paths may not have set (``runtime.staged_return``)
 what it holds on each side: what a return gave (``ag__.returned``, in its ``else``),
 and nothing yet (``NO_RETURN``, first in its body, unless every path through that
-body returns). Functions whose returns are all outside control flow are left alone.
+body returns), and after a ``while True:`` that only a return leaves, what a return
+gave. Functions whose returns are all outside control flow are left alone.
 Guarantees: the only ``return`` left is the final one.
 """
 
@@ -76,10 +77,13 @@ class _Lowering:
                 out.extend(self._lowered_return(stmt, in_loop))
                 return out
             before = self.lowered
+            endless = _endless(stmt)
             self._children(stmt, in_loop)
             out.append(stmt)
             if self.lowered == before:
                 continue
+            if endless:  # only a return leaves it: the value is set after it on every path
+                out.extend(templates.replace("retval = ag__.returned(retval)", retval=self.retval))
             if in_loop:
                 if isinstance(stmt, _LOOPS):
                     out.extend(templates.replace("if flag:\n    break", flag=self.do_return))
@@ -150,6 +154,13 @@ class _Lowering:
             origins.fill(start + end, stmt.finalbody[0])
             stmt.finalbody = start + stmt.finalbody + end
             flags.run_finally(stmt, self.do_return, self.ctx)
+
+
+def _endless(stmt) -> bool:
+    """A ``while True:`` loop with no ``break`` of its own: only a return (or an
+    exception) leaves it."""
+    return (isinstance(stmt, gast.While) and isinstance(stmt.test, gast.Constant)
+            and bool(stmt.test.value) and not flags.contains(stmt, gast.Break, cross_loops=False))
 
 
 def _without_tail_flag(stmts: list, flag: str) -> list:

@@ -85,6 +85,22 @@ def more_after_the_loop(xs, t):
         return s
 
 
+def until_above(x):
+    while True:
+        if x > 3:
+            return x
+        x = x + 1
+
+
+def until_above_or_stop(x):
+    while True:
+        if x > 3:
+            return x
+        if x < -5:
+            break
+        x = x - 2
+
+
 def checks_result(x):
     r = nested(x)
     if r is None:
@@ -215,3 +231,16 @@ def test_the_path_after_the_loop_is_named(backend):
         return
     _one_trace(backend, more_after_the_loop, (xs, np.float64(1.5)), (xs, np.float64(7.0)))
     backend.check(more_after_the_loop, np.arange(2.0), np.float64(7.0))
+
+
+def test_a_loop_only_a_return_leaves(backend):
+    """``while True:`` without a ``break`` of its own ends only by returning."""
+    for x in (1, 5):
+        backend.check(until_above, np.int32(x))
+    if backend.name == "jax":
+        assert backend.staging_error(until_above_or_stop, np.int32(1)).startswith(
+            "until_above_or_stop() returns a value on some staged paths and nothing (None)")
+        return
+    for x in (5, 1):
+        backend.check(until_above_or_stop, np.int32(x))
+    _one_trace(backend, until_above_or_stop, (np.int32(5),), (np.int32(1),))
