@@ -11,12 +11,18 @@
                                       if ag__.not_(do_return):
                                           retval_ = -1
                                           do_return = True
+                                      else:
+                                          retval_ = ag__.returned(retval_)
                                       return ag__.retval(retval_)
 
 Inside a loop a return also breaks (``break_statements`` then lowers it), and a
 loop holding a return in a nested loop breaks when ``do_return`` is set. Outside
-loops, what follows a statement that may return is guarded by the flag. Functions
-whose returns are all outside control flow are left alone.
+loops, what follows a statement that may return is guarded by the flag; the guard
+tells a return value that staged paths may not have set (``runtime.staged_return``)
+what it holds on each side: what a return gave (``ag__.returned``, in its ``else``),
+and nothing yet (``NO_RETURN``, first in its body, unless every path through that
+body returns), and after a ``while True:`` that only a return leaves, what a return
+gave. Functions whose returns are all outside control flow are left alone.
 Guarantees: the only ``return`` left is the final one.
 """
 
@@ -71,19 +77,34 @@ class _Lowering:
                 out.extend(self._lowered_return(stmt, in_loop))
                 return out
             before = self.lowered
+            endless = _endless(stmt)
             self._children(stmt, in_loop)
             out.append(stmt)
             if self.lowered == before:
                 continue
+            if endless:  # only a return leaves it: the value is set after it on every path
+                out.extend(templates.replace("retval = ag__.returned(retval)", retval=self.retval))
             if in_loop:
                 if isinstance(stmt, _LOOPS):
                     out.extend(templates.replace("if flag:\n    break", flag=self.do_return))
                 continue
             rest = stmts[i + 1:]
             if rest:
-                out.extend(flags.guarded(self.block(rest, in_loop), self.do_return))
+                out.extend(self._guarded_rest(self.block(rest, in_loop)))
             return out
         return out
+
+    def _guarded_rest(self, stmts) -> list:
+        """``if not do_return: stmts``. Each side tells a staged return value what it
+        holds there: nothing yet (``NO_RETURN``), or what a return gave (``ag__.returned``)."""
+        returns = any(isinstance(s, gast.Assign) and _is_name(s.targets[0], self.retval, gast.Store)
+                      for s in stmts)  # a return at this level: every path through it returns
+        start = [] if returns else templates.replace("retval = ag__.NO_RETURN", retval=self.retval)
+        orelse = templates.replace("retval = ag__.returned(retval)", retval=self.retval)
+        origins.fill(start + orelse, stmts[0])
+        guard_if = flags.guarded(start + stmts, self.do_return)
+        guard_if[0].orelse = orelse
+        return guard_if
 
     def _lowered_return(self, stmt, in_loop: bool) -> list:
         self.lowered += 1
@@ -133,6 +154,13 @@ class _Lowering:
             origins.fill(start + end, stmt.finalbody[0])
             stmt.finalbody = start + stmt.finalbody + end
             flags.run_finally(stmt, self.do_return, self.ctx)
+
+
+def _endless(stmt) -> bool:
+    """A ``while True:`` loop with no ``break`` of its own: only a return (or an
+    exception) leaves it."""
+    return (isinstance(stmt, gast.While) and isinstance(stmt.test, gast.Constant)
+            and bool(stmt.test.value) and not flags.contains(stmt, gast.Break, cross_loops=False))
 
 
 def _without_tail_flag(stmts: list, flag: str) -> list:

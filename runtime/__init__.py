@@ -13,6 +13,7 @@ from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_
 from . import calls
 from .mode import mode, staging
 from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
+from .staged_return import returned
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "while_loop", "while_stmt",
     "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
-    "abs_", "bool_", "float_", "int_", "max_", "min_", "round_",
+    "abs_", "bool_", "float_", "int_", "max_", "min_", "round_", "returned",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
 

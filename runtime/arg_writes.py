@@ -38,6 +38,12 @@ def user_frames(frame):
         frame = frame.f_back
 
 
+def function_name() -> str:
+    """The innermost converted user function running (e.g. the one whose branch is traced)."""
+    frame = next(user_frames(sys._getframe(1)), None)
+    return frame.f_code.co_name if frame is not None else "the function"
+
+
 def written_argument(target, depth: int = 2):
     """The ``Written`` argument ``target`` is, or None."""
     frames = list(user_frames(sys._getframe(depth)))

@@ -158,6 +158,15 @@ class Backend:
         reads raise ``UnboundLocalError``, or None (a StagingError) by default."""
         return None
 
+    def maybe_no_return(self, value, function: str):
+        """What ``function`` returns when some staged paths returned a value and others
+        none (``value``: a ``staged_return.Pending``, whose run-time flag is set where
+        none ran): a value the caller sees as None exactly when eager returns None, or
+        by default the StagingError that this backend's graph cannot return None."""
+        from . import errors
+
+        raise errors.falls_off_end(function, value.where, self.name)
+
     def numeric(self, name: str, args, kwargs):
         """``min``/``max``/``abs``/``round``/``int``/``float``/``bool``, ``math.<f>``,
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""

@@ -66,7 +66,9 @@ def none_on_one_side(name: str, branch, t, f):
     if path is None:
         return None
     label, side = path
-    function = _function_name()
+    from .arg_writes import function_name
+
+    function = function_name()
     return errors.StagingError(
         f"if statement at {errors.where(branch)}: {errors.subject(label)} is None in the {side} "
         f"branch but a value in the other, and the condition is a staged value. A function "
@@ -89,14 +91,3 @@ def _none_path(t, f, label):
             if found is not None:
                 return found
     return None
-
-
-
-def _function_name() -> str:
-    """The converted user function running (the one the branch belongs to)."""
-    import sys
-
-    from .arg_writes import user_frames
-
-    frame = next(user_frames(sys._getframe(1)), None)
-    return frame.f_code.co_name if frame is not None else "the function"

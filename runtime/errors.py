@@ -151,3 +151,14 @@ def non_scalar_condition(construct: str, fn, value_desc: str) -> StagingError:
         f"condition must be a single value (the truth value of an array with several "
         f"elements is ambiguous). Reduce it with .any() or .all()."
     )
+
+
+def falls_off_end(function: str, path: str, backend: str) -> StagingError:
+    """Some staged paths of ``function`` return a value and others none (``path`` says
+    which), on a backend whose graph cannot give None on some runs only."""
+    return StagingError(
+        f"{function}() returns a value on some staged paths and nothing (None) on others: "
+        f"{path}. A {backend} graph returns arrays on every run, never None "
+        f"on some runs only. Return a value on every path of {function}() (a NaN, or a flag "
+        f"next to the value, where it now returns nothing)."
+    )

@@ -109,7 +109,7 @@ class InPlace:
             for key, item in contents.items():
                 self._walk(item, label + self._suffix(value, key))
         elif isinstance(value, tuple):
-            for i, item in enumerate(value):
+            for i, item in enumerate(tuple.__iter__(value)):  # (its own __iter__ may differ)
                 fields = getattr(value, "_fields", None)
                 self._walk(item, label + (f".{fields[i]}" if fields else f"[{i}]"))
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import errors, staged_raise
+from . import errors, staged_raise, staged_return
 from .inplace import MISSING, InPlace, Side
 from .staged_state import (
     ZEROS,
@@ -38,7 +38,7 @@ from .staged_state import (
     remake,
     same,
 )
-from .undefined import NO_RETURN, Undefined
+from .undefined import Undefined
 
 
 class BranchJoin:
@@ -70,8 +70,8 @@ class BranchJoin:
                 raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
                                                    self.where_fn)
             t, f = paired
-        if (t is NO_RETURN) != (f is NO_RETURN):
-            t, f = (filler(f, self.backend), f) if t is NO_RETURN else (t, filler(t, self.backend))
+        if staged_return.involved(t, f):  # a side that has not returned: a run-time flag
+            t, f = staged_return.pair(t, f, self.where_fn, self.backend)
         t, f = self.backend.pair_values(label, t, f)
         if is_node(t) or is_node(f):
             return self._join_nodes(label, t, f)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from . import errors
+from . import errors, staged_return
 from .inplace import MISSING, InPlace, Side
 from .staged_state import (
     ZEROS,
@@ -32,6 +32,7 @@ from .staged_state import (
     remake,
     same,
 )
+from .staged_return import Pending
 from .undefined import NO_RETURN, Undefined
 
 MAX_TRACES = 6  # traces of a loop body while its carry types settle
@@ -87,6 +88,7 @@ class Carry:
 
     def _enter(self, flat) -> tuple:
         values = [fill(s, flat) for s in self.specs]
+        self._entered = values
         n, k = self.n_state, self.n_state + len(self.side.names)
         self.side.put(values[n:k])
         self.inplace.put(self.entries, values[k:])
@@ -151,8 +153,9 @@ class Carry:
         dyn: list = []
         seeds, changed = [], bool(new_entries)
         labels = self.labels + [self.inplace.label(e) for e in self.entries]
-        for label, spec, value in zip(labels, self.specs, values):
-            seed, ch = self._fit_one(label, spec, value, dyn)
+        for i, (label, spec, value, entered) in enumerate(zip(labels, self.specs, values,
+                                                               self._entered)):
+            seed, ch = self._fit_one(label, spec, value, entered, dyn, i < self.n_state)
             seeds.append(seed)
             changed = changed or ch
         if changed:
@@ -160,30 +163,60 @@ class Carry:
             self._next = seeds + [self.inplace.before(e) for e in new_entries]
         return dyn
 
-    def _fit_one(self, label, spec, value, dyn):
-        """(seed for the next trace, changed?) of one carried value."""
+    def _fit_one(self, label, spec, value, entered, dyn, local=False):
+        """(seed for the next trace, changed?) of one carried value; ``entered`` is
+        what the body received for it, ``local`` whether it is a plain variable."""
         backend = self.backend
-        if spec.__class__ is Undefined:
-            if value.__class__ is not Undefined and value is not NO_RETURN:
-                raise errors.undefined_loop_variable(label, self.construct, self.where_fn)
-            return spec, False
         if spec is NO_RETURN:
-            if value is NO_RETURN:
+            if value is NO_RETURN or value is staged_return.UNREACHED:
                 return spec, False
-            return _learned(value, backend), True
+            return self._learned_return(value), True
+        if spec.__class__ is Pending:
+            value = staged_return.pair(entered, value, self.where_fn, backend)[1]
+        if spec.__class__ is Undefined:
+            if value.__class__ is Undefined or value is NO_RETURN:
+                return spec, False
+            paired = backend.pair_unbound(label, spec, value) if local else None
+            if paired is None:
+                raise errors.undefined_loop_variable(label, self.construct, self.where_fn)
+            return _reseeded(paired[0], paired[1], backend), True
         if spec.__class__ is Slot:
+            if value is None or is_node(value):  # an array before, None (or flagged) after
+                before, after = backend.pair_values(label, entered, value)
+                if before is not entered:
+                    first = _Seed(self.avals[spec.index], self.firsts[spec.index])
+                    return _reseeded(before, after, backend, {id(entered): first}), True
             return self._fit_slot(label, spec.index, value, dyn)
         if is_node(spec):
-            return self._fit_node(label, spec, value, dyn)
+            # a flagged value (None on some paths) as the carry holds it, named as it is
+            value = backend.pair_values(label, entered, value)[1]
+            return self._fit_node(label, spec, value, entered, dyn)
         if same(spec, value):
             return spec, False
         if is_number(spec) and backend.aval(value) is not None:
             return _Seed(backend.aval(spec), spec), True  # a number the body makes an array
+        if spec is None:  # None before the loop, a value after: a flag, where the backend can
+            before, after = backend.pair_values(label, spec, value)
+            if before is not spec:
+                return _reseeded(before, after, backend), True
         raise errors.loop_variable_changed(label, self.construct, self.where_fn,
                                            describe(spec, backend), describe(value, backend))
 
+    def _learned_return(self, value):
+        """The seed of a return value the body sets for the first time: a ``Pending``
+        whose flag starts set (the loop may end before any return ran)."""
+        backend = self.backend
+        where = staged_return.loop_where(self.construct, self.where_fn)
+        flag_aval = backend.aval(value.flag) if value.__class__ is Pending else None
+        inner = value.value if value.__class__ is Pending else value
+        return Pending(_Seed(flag_aval or backend.aval(True), True), _learned(inner, backend),
+                       where)
+
     def _fit_slot(self, label, k, value, dyn):
         backend, aval, first = self.backend, self.avals[k], self.firsts[k]
+        if value is ZEROS:  # the placeholder of a side a flag says holds nothing
+            dyn.append(backend.zeros(aval))
+            return _Seed(aval, first), False
         out = None if value is MISSING else backend.aval(value)
         joined = None if out is None else carry_aval(aval, out)
         if joined is not None and is_number(first) and not fits_constant(first, joined.dtype):
@@ -195,7 +228,7 @@ class Carry:
         dyn.append(backend.cast(value, joined))
         return _Seed(joined, first), joined != aval
 
-    def _fit_node(self, label, spec, value, dyn):
+    def _fit_node(self, label, spec, value, entered, dyn):
         backend = self.backend
         if type(spec) is not type(value) or len(items(spec)) != len(items(value)) or (
                 spec.__class__ is dict and spec.keys() != value.keys()):
@@ -210,8 +243,8 @@ class Carry:
                 label, self.construct, self.where_fn, describe(fill(spec, self.avals), backend),
                 describe(value, backend))
         seeds, changed = [], False
-        for (suffix, s), (_, v) in zip(items(spec), items(value)):
-            seed, ch = self._fit_one(label + suffix, s, v, dyn)
+        for (suffix, s), (_, v), (_, e) in zip(items(spec), items(value), items(entered)):
+            seed, ch = self._fit_one(label + suffix, s, v, e, dyn)
             seeds.append(seed)
             changed = changed or ch
         return remake(spec, seeds), changed
@@ -224,6 +257,21 @@ def _learned(value, backend):
         return remake(value, [_learned(v, backend) for _, v in items(value)])
     aval = None if is_number(value) else backend.aval(value)
     return value if aval is None else _Seed(aval, ZEROS)
+
+
+def _reseeded(before, after, backend, known=None):
+    """The seed of a value the backend now carries with a flag (``before``, its value
+    before the loop, paired with ``after``, one iteration's): a placeholder of the
+    other side (``ZEROS``) takes that side's type; ``known`` maps the ids of leaves the
+    body received to their seeds."""
+    if known and id(before) in known:
+        return known[id(before)]
+    if before is ZEROS:
+        return _Seed(backend.aval(after), ZEROS)
+    if is_node(before) and type(before) is type(after):
+        return remake(before, [_reseeded(b, a, backend, known)
+                               for (_, b), (_, a) in zip(items(before), items(after))])
+    return before
 
 
 def stage_while(backend, test, body, state, names, shared=None):

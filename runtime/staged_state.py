@@ -88,7 +88,8 @@ def items(x) -> list:
     if x.__class__ is dict:
         return [(key_label(k), v) for k, v in x.items()]
     if _is_namedtuple(x):
-        return [(f".{f}", v) for f, v in zip(x._fields, x)]
+        suffixes = getattr(x.__class__, "label_suffixes", None) or [f".{f}" for f in x._fields]
+        return [(s, getattr(x, f)) for s, f in zip(suffixes, x._fields)]
     if _is_dataclass(x):
         return [(f".{f}", getattr(x, f)) for f in x.__class__.__dataclass_fields__]
     return [(f"[{i}]", v) for i, v in enumerate(x)]

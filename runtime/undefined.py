@@ -85,5 +85,9 @@ NO_RETURN = ReturnValue()
 
 
 def retval(value):
-    """What a converted function returns: ``None`` when no ``return`` ran."""
-    return None if value is NO_RETURN else value
+    """What a converted function returns: ``None`` when no ``return`` ran (a value
+    that staged paths may not have returned: ``staged_return``)."""
+    if value is NO_RETURN:
+        return None
+    finish = getattr(value.__class__, "finish_return", None)  # staged_return.Pending
+    return value if finish is None else finish(value)

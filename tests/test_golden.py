@@ -154,7 +154,11 @@ CASES = [
         def if_body_2(retval_):
             retval_ = -1
             return (retval_,)
-        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
+
+        def else_body(retval_):
+            retval_ = ag__.returned(retval_)
+            return (retval_,)
+        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, else_body, ('the return value',))(retval_)
         return ag__.retval(retval_)
     """),
     Case('break_statements', 'brk',
@@ -348,7 +352,11 @@ CASES = [
             x = x * 2
             retval_ = x
             return (retval_, x)
-        retval_, x = ag__.branch(ag__.not_(do_return), if_body_3, None, ('the return value', 'x'))(retval_, x)
+
+        def else_body_2(retval_, x):
+            retval_ = ag__.returned(retval_)
+            return (retval_, x)
+        retval_, x = ag__.branch(ag__.not_(do_return), if_body_3, else_body_2, ('the return value', 'x'))(retval_, x)
         return ag__.retval(retval_)
     """),
     Case('return_statements', 'ret_for_else',

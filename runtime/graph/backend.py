@@ -268,6 +268,9 @@ class GraphBackend(Backend):
     def pair_unbound(self, label, t, f):
         return maybe_none.pair_unbound(label, t, f) if maybe_none.assignable(t, f) else None
 
+    def maybe_no_return(self, value, function):
+        return maybe_none.MaybeNone(value.flag, value.value, f"the return value of {function}()")
+
     def numeric(self, name, args, kwargs):
         return numeric.numeric(name, args, kwargs)
 

@@ -45,8 +45,8 @@ def _refuse(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"{errors.subject(self.name)} is None on some paths of a staged if and an array on "
-        f"others, so "
+        f"{errors.subject(self.name)} is None on some staged paths (of an if, a loop or a "
+        f"return) and an array on others, so "
         f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
         f"None', returned, and used in arithmetic and ordering comparisons (which raise "
         f"Python's TypeError when the graph runs and it is None), but not here. Test it "
@@ -91,16 +91,22 @@ def _raise_if_none(maybe: MaybeNone, exc: Exception) -> None:
 
 
 def _binary(symbol: str, reverse: bool, compare: bool):
-    def op(self, other):
-        if other.__class__ is MaybeNone:
-            _refuse(self)
-        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+    def error(left: str, right: str) -> TypeError:
         if compare:
-            text = f"'{symbol}' not supported between instances of '{names[0]}' and '{names[1]}'"
-        else:
-            text = f"unsupported operand type(s) for {symbol}: '{names[0]}' and '{names[1]}'"
-        _raise_if_none(self, TypeError(text))
+            return TypeError(f"'{symbol}' not supported between instances of '{left}' and "
+                             f"'{right}'")
+        return TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
+
+    def op(self, other):
         fn = trace.BINARY[symbol]
+        if other.__class__ is MaybeNone:  # (only ever forward) either may be None at run time
+            both = MaybeNone(self.flag & other.flag, None, self.name)
+            _raise_if_none(both, error("NoneType", "NoneType"))
+            _raise_if_none(self, error("NoneType", _type_name(other.value)))
+            _raise_if_none(other, error(_type_name(self.value), "NoneType"))
+            return fn(self.value, other.value)
+        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+        _raise_if_none(self, error(*names))
         return fn(other, self.value) if reverse else fn(self.value, other)
     return op
 
@@ -126,6 +132,28 @@ for _name in ("and", "or", "xor", "lshift", "rshift", "invert", "bool", "float",
               "array", "array_ufunc", "array_function"):
     setattr(MaybeNone, f"__{_name}__", _refuse)
 MaybeNone.__getattr__ = _refuse
+
+
+def _from_left(self, symbol: str, left):
+    """``left <symbol> self`` for a tensor ``left`` (its operators defer to this)."""
+    if symbol in ("<", "<=", ">", ">="):
+        return _binary(symbol, True, True)(self, left)
+    if symbol in ("+", "-", "*", "/", "//", "%", "**", "@"):
+        return _binary(symbol, True, False)(self, left)
+    return _refuse(self)
+
+
+MaybeNone.binary_from_left = _from_left
+
+
+def _unpack(self):
+    """``a, b = value`` (a function that may fall off its end returned a tuple): raises
+    Python's TypeError when the graph runs and it is None."""
+    _raise_if_none(self, TypeError("cannot unpack non-iterable NoneType object"))
+    return iter(self.value)
+
+
+MaybeNone.__iter__ = _unpack
 MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None is not
 MaybeNone.__hash__ = object.__hash__
 
@@ -173,9 +201,10 @@ def _refuse_unbound(self, *args, **kwargs):
     where = trace.user_source()
     raise errors.StagingError(
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
-        f"'{self.name}' is assigned in one branch of a staged if only, and is used here "
-        f"without being read as a variable. Assign '{self.name}' before the if statement, or "
-        f"in both branches.")
+        f"'{self.name}' is assigned on some staged paths only (one branch of an if, or in a "
+        f"loop), and is used here "
+        f"without being read as a variable. Assign '{self.name}' before the if statement or "
+        f"loop, or on every path.")
 
 
 for _name in ("add", "sub", "mul", "truediv", "lt", "gt", "le", "ge", "eq", "ne", "bool",
@@ -188,7 +217,7 @@ MaybeUnbound.__hash__ = object.__hash__
 def assignable(t, f) -> bool:
     """True if the side of ``t``/``f`` that is assigned holds an array (or a number)."""
     other = f if t.__class__ is Undefined else t
-    return is_arraylike(other) or other.__class__ is MaybeUnbound
+    return is_arraylike(other) or other.__class__ in (MaybeUnbound, MaybeNone)
 
 
 def pair_unbound(name: str, t, f):
@@ -233,7 +262,7 @@ def pair(name: str, t, f):
                                        *(f.options if f.__class__ is Choice else (f,))]))
         return _as_choice(t, options, name), _as_choice(f, options, name)
     if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
-            is_arraylike(t) or is_arraylike(f)):
+            _valued(t) or _valued(f) or t is None or f is None):  # values paired inside
         return pair_unbound(name, t, f)
     if (t is None and _valued(f)) or (f is None and _valued(t)) or (
             _maybe(t) and (_valued(f) or f is None)) or (_maybe(f) and (_valued(t) or t is None)):
@@ -268,7 +297,7 @@ def boundary(result):
     def strip(obj, path):
         if _maybe(obj):
             found.append((path, None, obj.flag))
-            return obj.value
+            return strip(obj.value, path)  # (a tuple returned on some paths may hold more)
         if obj.__class__ is Choice:
             found.append((path, obj.options, obj.index))
             return None
@@ -284,7 +313,7 @@ def boundary(result):
 def rebuild(out, places, values):
     """The run's outputs with None where a MaybeNone's flag was set, and each Choice's
     string; ``places`` are the ``(path, how)`` of ``boundary``."""
-    for (path, how), value in zip(places, values):
+    for (path, how), value in reversed(list(zip(places, values))):  # the innermost first
         if how is not None:
             out = _put(out, path, how[int(value)])
         elif value:

@@ -253,6 +253,9 @@ def setitem(target: Tensor, index, value) -> Tensor:
 
 def _binary(symbol):
     def forward(self, other):
+        deferred = getattr(other.__class__, "binary_from_left", None)  # maybe_none.MaybeNone
+        if deferred is not None:
+            return deferred(other, symbol, self)
         return record("binop", symbol, (self, other))
 
     def reverse(self, other):

@@ -83,7 +83,8 @@ def test_other_uses_of_a_maybe_none_value_are_refused(backend):
     if backend.name == "numpy":
         where = backend.at(compares_maybe_none, "return r == 1").rsplit("/", 1)[1]
         assert text.startswith(f"at {where}: 'r' is None on "
-                               "some paths of a staged if and an array on others")
+                               "some staged paths (of an if, a loop or a return) and an array on "
+                               "others")
 
 
 def bracket_side(fa, fx, a, b):
