@@ -1,0 +1,166 @@
+"""``match`` statements whose patterns compare values become ``if`` chains.
+
+    match x:                         subject = x
+        case 0:                      if subject == 0:
+            a()                          a()
+        case 1 | 2 as n:     ->      elif subject == 1 or subject == 2:
+            b(n)                         n = subject
+        case None:                       b(n)
+            c()                      elif subject is None:
+        case _:                          c()
+            d()                      else:
+                                         d()
+
+A literal or dotted-name value pattern is ``subject == value``, ``None`` / ``True``
+/ ``False`` are ``subject is value``, an or-pattern is the ``or`` of its
+alternatives, ``_`` and a bare name always match, and every name a pattern binds
+(``case n``, ``... as n``) is bound to the subject itself: these patterns never
+take the subject apart. That is exactly what Python does, in its order: the
+subject is evaluated once (into a fresh variable), the alternatives are tried
+left to right until one matches, the names are bound, then the guard is
+evaluated; a failed guard leaves its names bound and goes on with the next case.
+The ``if``s made here are lowered by the later passes like the user's own, so a
+staged subject or guard becomes a graph cond.
+
+A guard goes into the ``if`` when its case binds nothing (``if subject == 1 and
+guard:``), after the bindings otherwise. Then, unless the case is the last or its
+body always leaves (``return``, ``break`` ...), a flag says whether it ran, and
+the following cases run under ``if not matched:``.
+
+A ``match`` with a sequence, mapping or class pattern in any case is left as it
+is, whole: it works on Python values as before (a staged subject there is the
+``TypeError`` of a tensor used as a Python bool, which names the ``case``).
+
+Runs first, on the function's own scope (nested functions run the pipeline
+themselves); it only looks at statements, so a function without ``match`` costs
+one walk over its statement lists. Guarantees: no ``Match`` whose patterns are
+all of the kinds above remains. Python 3.9 has no ``match``: nothing to do.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import origins, templates
+
+from .branch_exits import always_exits
+
+_VALUE_PATTERNS = (gast.MatchValue, gast.MatchSingleton, gast.MatchAs, gast.MatchOr)
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+
+
+def transform(node, ctx) -> None:
+    node.body = _block(node.body, ctx)
+
+
+def _block(stmts: list, ctx) -> list:
+    """``stmts`` with every convertible ``match`` in them lowered (the same list
+    object when there is none)."""
+    out = None
+    for i, stmt in enumerate(stmts):
+        if type(stmt) is gast.Match:
+            for case in stmt.cases:
+                case.body = _block(case.body, ctx)
+            if all(_by_value(case.pattern) for case in stmt.cases):
+                if out is None:
+                    out = stmts[:i]
+                out.extend(_lowered(stmt, ctx))
+                continue
+        elif not isinstance(stmt, _SCOPES):
+            for field in _BLOCKS:
+                inner = getattr(stmt, field, None)
+                if inner:
+                    setattr(stmt, field, _block(inner, ctx))
+        if out is not None:
+            out.append(stmt)
+    return stmts if out is None else out
+
+
+def _by_value(pattern) -> bool:
+    """Whether ``pattern`` only compares the subject as a whole (never takes it apart)."""
+    if not isinstance(pattern, _VALUE_PATTERNS):
+        return False
+    if isinstance(pattern, gast.MatchAs):
+        return pattern.pattern is None or _by_value(pattern.pattern)
+    if isinstance(pattern, gast.MatchOr):
+        return all(_by_value(p) for p in pattern.patterns)
+    return True
+
+
+def _lowered(match, ctx) -> list:
+    subject = ctx.namer.new("subject")
+    start = templates.replace("subject = value", subject=subject, value=match.subject)
+    origins.fill(start, match)
+    return start + _cases(match.cases, subject, ctx)
+
+
+def _cases(cases: list, subject: str, ctx) -> list:
+    """The statements that try ``cases`` in order."""
+    if not cases:
+        return []
+    case = cases[0]
+    rest = _cases(cases[1:], subject, ctx)
+    test, always = _test(case.pattern, subject)
+    binds = [
+        templates.replace("name = subject", name=name, subject=subject)[0]
+        for name in dict.fromkeys(_bound_names(case.pattern))
+    ]
+    guard, body = case.guard, case.body
+    out = []
+    if always and test is not None:  # `case 1 | _`: the alternatives before `_` are still tried
+        out.append(_if(test, [gast.Pass()]))
+        test = None
+    if guard is None:
+        if test is None:  # an irrefutable case is the last one
+            out.extend(binds + body)
+        else:
+            out.append(_if(test, binds + body, rest))
+    elif test is None:
+        out.extend(binds + [_if(guard, body, rest)])
+    elif not binds:
+        out.append(_if(gast.BoolOp(op=gast.And(), values=[test, guard]), body, rest))
+    elif not rest or always_exits(body):
+        out.extend([_if(test, binds + [_if(guard, body)])] + rest)
+    else:
+        matched = ctx.namer.new("matched")
+        ran = templates.replace("matched = True", matched=matched)
+        out.extend(templates.replace("matched = False", matched=matched))
+        out.append(_if(test, binds + [_if(guard, ran + body)]))
+        out.append(_if(gast.UnaryOp(op=gast.Not(), operand=templates.load(matched)), rest))
+    origins.fill(out, case.pattern)
+    return out
+
+
+def _if(test, body: list, orelse: list = ()) -> gast.If:
+    return gast.If(test=test, body=body, orelse=list(orelse))
+
+
+def _test(pattern, subject: str):
+    """(the test of ``pattern`` on ``subject`` or None, whether it always matches).
+    A pattern that always matches may still have a test: ``1 | _`` tries ``1`` first."""
+    if isinstance(pattern, gast.MatchValue):
+        return templates.replace_expr("subject == value", subject=subject, value=pattern.value), False
+    if isinstance(pattern, gast.MatchSingleton):
+        return templates.replace_expr("subject is value", subject=subject, value=templates.constant(pattern.value)), False
+    if isinstance(pattern, gast.MatchAs):
+        return (None, True) if pattern.pattern is None else _test(pattern.pattern, subject)
+    tests, always = [], False
+    for alternative in pattern.patterns:  # MatchOr; only the last alternative may always match
+        test, always = _test(alternative, subject)
+        if test is not None:
+            tests.append(test)
+    if not tests:
+        return None, always
+    return (tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.Or(), values=tests)), always
+
+
+def _bound_names(pattern):
+    """The names ``pattern`` binds (each to the subject: these patterns never take it apart)."""
+    if isinstance(pattern, gast.MatchAs):
+        if pattern.pattern is not None:
+            yield from _bound_names(pattern.pattern)
+        if pattern.name is not None:
+            yield pattern.name
+    elif isinstance(pattern, gast.MatchOr):
+        yield from _bound_names(pattern.patterns[0])  # every alternative binds the same names
