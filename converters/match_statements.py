@@ -23,9 +23,11 @@ The ``if``s made here are lowered by the later passes like the user's own, so a
 staged subject or guard becomes a graph cond.
 
 A guard goes into the ``if`` when its case binds nothing (``if subject == 1 and
-guard:``), after the bindings otherwise. Then, unless the case is the last or its
-body always leaves (``return``, ``break`` ...), a flag says whether it ran, and
-the following cases run under ``if not matched:``.
+guard:``), after the bindings otherwise; then, unless the case is the last, a flag
+says whether the guard passed, and the body (its names bound again, to the same
+value: so that a staged branch need not carry them) and the following cases are
+the two branches of ``if matched:``. The variables the cases assign thus meet in
+one ``if``, as the user wrote them.
 
 A ``match`` with a sequence, mapping or class pattern in any case is left as it
 is, whole: it works on Python values as before (a staged subject there is the
@@ -42,8 +44,7 @@ from __future__ import annotations
 import gast
 
 from autograph import origins, templates
-
-from .branch_exits import always_exits
+from autograph.analysis.definedness import irrefutable
 
 _VALUE_PATTERNS = (gast.MatchValue, gast.MatchSingleton, gast.MatchAs, gast.MatchOr)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
@@ -101,11 +102,9 @@ def _cases(cases: list, subject: str, ctx) -> list:
         return []
     case = cases[0]
     rest = _cases(cases[1:], subject, ctx)
-    test, always = _test(case.pattern, subject)
-    binds = [
-        templates.replace("name = subject", name=name, subject=subject)[0]
-        for name in dict.fromkeys(_bound_names(case.pattern))
-    ]
+    test, always = _test(case.pattern, subject), irrefutable(case.pattern)
+    names = list(dict.fromkeys(_bound_names(case.pattern)))
+    binds = _binds(names, subject)
     guard, body = case.guard, case.body
     out = []
     if always and test is not None:  # `case 1 | _`: the alternatives before `_` are still tried
@@ -120,16 +119,19 @@ def _cases(cases: list, subject: str, ctx) -> list:
         out.extend(binds + [_if(guard, body, rest)])
     elif not binds:
         out.append(_if(gast.BoolOp(op=gast.And(), values=[test, guard]), body, rest))
-    elif not rest or always_exits(body):
-        out.extend([_if(test, binds + [_if(guard, body)])] + rest)
+    elif not rest:
+        out.append(_if(test, binds + [_if(guard, body)]))
     else:
         matched = ctx.namer.new("matched")
-        ran = templates.replace("matched = True", matched=matched)
         out.extend(templates.replace("matched = False", matched=matched))
-        out.append(_if(test, binds + [_if(guard, ran + body)]))
-        out.append(_if(gast.UnaryOp(op=gast.Not(), operand=templates.load(matched)), rest))
+        out.append(_if(test, binds + [_if(guard, templates.replace("matched = True", matched=matched))]))
+        out.append(_if(templates.load(matched), _binds(names, subject) + body, rest))
     origins.fill(out, case.pattern)
     return out
+
+
+def _binds(names: list, subject: str) -> list:
+    return [templates.replace("name = subject", name=name, subject=subject)[0] for name in names]
 
 
 def _if(test, body: list, orelse: list = ()) -> gast.If:
@@ -137,22 +139,18 @@ def _if(test, body: list, orelse: list = ()) -> gast.If:
 
 
 def _test(pattern, subject: str):
-    """(the test of ``pattern`` on ``subject`` or None, whether it always matches).
-    A pattern that always matches may still have a test: ``1 | _`` tries ``1`` first."""
+    """The test of ``pattern`` on ``subject``, or None for one that needs none (``_``,
+    a bare name). An irrefutable or-pattern has one: ``1 | _`` tries ``1`` first."""
     if isinstance(pattern, gast.MatchValue):
-        return templates.replace_expr("subject == value", subject=subject, value=pattern.value), False
+        return templates.replace_expr("subject == value", subject=subject, value=pattern.value)
     if isinstance(pattern, gast.MatchSingleton):
-        return templates.replace_expr("subject is value", subject=subject, value=templates.constant(pattern.value)), False
+        return templates.replace_expr("subject is value", subject=subject, value=templates.constant(pattern.value))
     if isinstance(pattern, gast.MatchAs):
-        return (None, True) if pattern.pattern is None else _test(pattern.pattern, subject)
-    tests, always = [], False
-    for alternative in pattern.patterns:  # MatchOr; only the last alternative may always match
-        test, always = _test(alternative, subject)
-        if test is not None:
-            tests.append(test)
+        return None if pattern.pattern is None else _test(pattern.pattern, subject)
+    tests = [t for t in (_test(p, subject) for p in pattern.patterns) if t is not None]  # MatchOr
     if not tests:
-        return None, always
-    return (tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.Or(), values=tests)), always
+        return None
+    return tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.Or(), values=tests)
 
 
 def _bound_names(pattern):
