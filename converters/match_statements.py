@@ -31,7 +31,11 @@ one ``if``, as the user wrote them.
 
 A ``match`` with a sequence, mapping or class pattern in any case is left as it
 is, whole: it works on Python values as before (a staged subject there is the
-``TypeError`` of a tensor used as a Python bool, which names the ``case``).
+``TypeError`` of a tensor used as a Python bool, which names the ``case``). When
+its cases test the subject with a class pattern, the subject goes through
+``ag__.class_pattern_subject``, which refuses a staged value whose Python type is
+not its array's (``runtime.patterns``): such a match would silently take another
+case than on arrays.
 
 Runs first, on the function's own scope (nested functions run the pipeline
 themselves); it only looks at statements, so a function without ``match`` costs
@@ -68,6 +72,10 @@ def _block(stmts: list, ctx) -> list:
                     out = stmts[:i]
                 out.extend(_lowered(stmt, ctx))
                 continue
+            if any(_tests_class(case.pattern) for case in stmt.cases):
+                call = templates.replace_expr("ag__.class_pattern_subject(subject)", subject=stmt.subject)
+                origins.fill(call, stmt.subject)
+                stmt.subject = call
         elif not isinstance(stmt, _SCOPES):
             for field in _BLOCKS:
                 inner = getattr(stmt, field, None)
@@ -87,6 +95,17 @@ def _by_value(pattern) -> bool:
     if isinstance(pattern, gast.MatchOr):
         return all(_by_value(p) for p in pattern.patterns)
     return True
+
+
+def _tests_class(pattern) -> bool:
+    """Whether ``pattern`` tests the subject itself with a class pattern."""
+    if isinstance(pattern, gast.MatchClass):
+        return True
+    if isinstance(pattern, gast.MatchAs):
+        return pattern.pattern is not None and _tests_class(pattern.pattern)
+    if isinstance(pattern, gast.MatchOr):
+        return any(_tests_class(p) for p in pattern.patterns)
+    return False
 
 
 def _lowered(match, ctx) -> list:

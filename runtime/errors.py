@@ -71,8 +71,13 @@ def where(fn) -> str:
     code = code_of(fn)
     if code is None:
         return "<unknown location>"
-    text = linecache.getline(code.co_filename, code.co_firstlineno).strip()
-    location = f"{code.co_filename}:{code.co_firstlineno}"
+    return at_line(code.co_filename, code.co_firstlineno)
+
+
+def at_line(filename: str, lineno: int) -> str:
+    """``file:line (`source line`)``."""
+    text = linecache.getline(filename, lineno).strip()
+    location = f"{filename}:{lineno}"
     return f"{location} (`{text}`)" if text else location
 
 
@@ -150,4 +155,15 @@ def non_scalar_condition(construct: str, fn, value_desc: str) -> StagingError:
         f"{construct} at {where(fn)}: the condition is a {value_desc} array, but a staged "
         f"condition must be a single value (the truth value of an array with several "
         f"elements is ambiguous). Reduce it with .any() or .all()."
+    )
+
+
+def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
+    """A ``match`` with class patterns on a staged subject whose type is not the array's."""
+    return StagingError(
+        f"match statement at {location}: the subject is a staged value ({value_desc}), and a "
+        f"class pattern (`case float():`, `case np.ndarray():`) tests its Python type, which "
+        f"under a trace is the traced stand-in's, not the array's: the match could take "
+        f"another case than it takes on arrays. Test the dtype or shape instead "
+        f"(np.issubdtype(x.dtype, np.floating), x.ndim == 0), or match outside the staged function."
     )

@@ -158,3 +158,55 @@ def in_staged_while(n):
 
 def test_match_in_a_staged_while(backend):
     backend.check(in_staged_while, i64(10))
+
+
+# --- kept as a match: sequence, mapping and class patterns ---------------------
+
+
+def sequence_or_mapping(x):
+    match x:
+        case [a, b]:
+            return a + b
+        case {"k": v}:
+            return v
+        case _:
+            return x * 2
+
+
+def test_sequence_and_mapping_patterns_never_match_an_array(backend):
+    backend.check(sequence_or_mapping, f64(1.5))
+
+
+def python_subject_class_patterns(pair, x):
+    match pair:
+        case (int(), int()):
+            return x + 1
+        case _:
+            return x - 1
+
+
+@pytest.mark.parametrize("pair", [(1, 2), (1, "b")])
+def test_class_patterns_on_a_python_subject(backend, pair):
+    backend.check(python_subject_class_patterns, pair, f64(1.0))
+
+
+def class_patterns(x):
+    match x:
+        case float() | int():
+            return x + 1
+        case _:
+            return x - 1
+
+
+def test_class_pattern_on_a_staged_subject(backend):
+    if backend.name != "numpy":
+        backend.check(class_patterns, f64(2.0))  # a tracer is a jax.Array, as eager values are
+        return
+    # A symbolic tensor is not a float, an np.float64 is: refused, not silently different.
+    assert backend.staging_error(class_patterns, f64(2.0)) == (
+        f"match statement at {backend.at(class_patterns, 'match x:')}: the subject is a staged "
+        "value (float64[]), and a class pattern (`case float():`, `case np.ndarray():`) tests its "
+        "Python type, which under a trace is the traced stand-in's, not the array's: the match "
+        "could take another case than it takes on arrays. Test the dtype or shape instead "
+        "(np.issubdtype(x.dtype, np.floating), x.ndim == 0), or match outside the staged function."
+    )
