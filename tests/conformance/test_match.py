@@ -160,6 +160,44 @@ def test_match_in_a_staged_while(backend):
     backend.check(in_staged_while, i64(10))
 
 
+def no_wildcard(x):
+    match x:
+        case 1:
+            y = x * 10
+        case 2:
+            y = x * 20
+    return y
+
+
+def test_a_variable_some_cases_leave_unassigned(backend):
+    if backend.name == "numpy":  # the graph carries whether y was assigned, as for an if
+        backend.check(no_wildcard, i64(2))
+        backend.check_raises(no_wildcard, UnboundLocalError, "'y'", i64(3))
+        return
+    assert backend.staging_error(no_wildcard, i64(3)) == (
+        f"match statement at {backend.at(no_wildcard, 'case 2:')}: 'y' is defined in this case "
+        "only, and the case's test is a staged value, so it and the cases after it all run in the "
+        "graph. Define 'y' before the match statement, or in every case (and a `case _:`)."
+    )
+
+
+def mixed_types(x):
+    match x:
+        case 1:
+            y = 10
+        case _:
+            y = "ten"
+    return y
+
+
+def test_cases_that_give_a_variable_different_types(backend):
+    assert backend.staging_error(mixed_types, i64(1)) == (
+        f"match statement at {backend.at(mixed_types, 'case 1:')}: 'y' is a Python int (10) in "
+        "this case but str 'ten' in the cases after it; a staged condition needs the same type "
+        "and structure on both sides. Convert one side so they match."
+    )
+
+
 # --- kept as a match: sequence, mapping and class patterns ---------------------
 
 
