@@ -70,11 +70,12 @@ def _control_flow(node, ctx) -> None:
 
 
 # The staged body's passes, in order. A ``match`` that only compares values becomes
-# an ``if`` chain first (everything after treats it as the user's own ifs). A finally that may jump is made explicit
-# first (the jump passes then lower its jumps like any other). Blocks after a
-# branch that always leaves move into the other branch (fewer flags), expression-level rewrites come
-# next, then the remaining jumps are lowered to flags (return before break: a return in a loop
-# becomes a break), then control flow, which needs the analyses of the result.
+# an ``if`` chain first (everything after treats it as the user's own ifs). A finally
+# that may jump is made explicit next (the jump passes then lower its jumps like any
+# other). Blocks after a branch that always leaves move into the other branch (fewer
+# flags), expression-level rewrites come next, then the remaining jumps are lowered to
+# flags (return before break: a return in a loop becomes a break), then control flow,
+# which needs the analyses of the result.
 PASSES = (
     match_statements.transform,
     finally_jumps.transform,

@@ -73,7 +73,7 @@ def _block(stmts: list, ctx) -> list:
                 out.extend(_lowered(stmt, ctx))
                 continue
             if any(_tests_class(case.pattern) for case in stmt.cases):
-                call = templates.replace_expr("ag__.class_pattern_subject(subject)", subject=stmt.subject)
+                call = templates.replace_expr("ag__.class_pattern_subject(s)", s=stmt.subject)
                 origins.fill(call, stmt.subject)
                 stmt.subject = call
         elif not isinstance(stmt, _SCOPES):
@@ -143,7 +143,8 @@ def _cases(cases: list, subject: str, ctx) -> list:
     else:
         matched = ctx.namer.new("matched")
         out.extend(templates.replace("matched = False", matched=matched))
-        out.append(_if(test, binds + [_if(guard, templates.replace("matched = True", matched=matched))]))
+        passed = templates.replace("matched = True", matched=matched)
+        out.append(_if(test, binds + [_if(guard, passed)]))
         out.append(_if(templates.load(matched), _binds(names, subject) + body, rest))
     origins.fill(out, case.pattern)
     return out
@@ -163,7 +164,8 @@ def _test(pattern, subject: str):
     if isinstance(pattern, gast.MatchValue):
         return templates.replace_expr("subject == value", subject=subject, value=pattern.value)
     if isinstance(pattern, gast.MatchSingleton):
-        return templates.replace_expr("subject is value", subject=subject, value=templates.constant(pattern.value))
+        value = templates.constant(pattern.value)
+        return templates.replace_expr("subject is value", subject=subject, value=value)
     if isinstance(pattern, gast.MatchAs):
         return None if pattern.pattern is None else _test(pattern.pattern, subject)
     tests = [t for t in (_test(p, subject) for p in pattern.patterns) if t is not None]  # MatchOr

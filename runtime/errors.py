@@ -95,11 +95,13 @@ class _IfParts:
         code = code_of(fn)
         line = linecache.getline(code.co_filename, code.co_firstlineno) if code is not None else ""
         if line.lstrip().startswith("case "):
-            self.construct, self.true, self.false = "match statement", "this case", "the cases after it"
+            self.construct = "match statement"
+            self.true, self.false = "this case", "the cases after it"
             self.staged = "the case's test is a staged value, so it and the cases after it all run"
             self.define = "before the match statement, or in every case (and a `case _:`)"
         else:
-            self.construct, self.true, self.false = "if statement", "the true branch", "the false branch"
+            self.construct = "if statement"
+            self.true, self.false = "the true branch", "the false branch"
             self.staged = "the condition is a staged value, so both branches run"
             self.define = "before the if statement, or in both branches"
 

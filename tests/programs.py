@@ -178,7 +178,8 @@ class _ProgramWriter:
             if in_loop:
                 kinds += ["break", "continue"]
         if depth < 3 and self.budget > 0:
-            kinds += ["if", "if", "for", "while", "try"] + (["match"] if "match" in self.shapes else [])
+            kinds += ["if", "if", "for", "while", "try"]
+            kinds += ["match"] if "match" in self.shapes else []
         kind = self.pick(kinds)
         if kind == "assign":
             target = self.pick(("a", "b", "c", "c") + (() if self.for_graphs else ("d",)))
@@ -234,7 +235,8 @@ class _ProgramWriter:
             elif kind == "or":
                 head = f"case {self.draw(st.integers(-3, 5))} | {self.draw(st.integers(-3, 5))}:"
             elif kind == "as":
-                head = f"case ({self.draw(st.integers(-3, 5))} | {self.draw(st.integers(-3, 5))}) as {name}:"
+                alternatives = f"{self.draw(st.integers(-3, 5))} | {self.draw(st.integers(-3, 5))}"
+                head = f"case ({alternatives}) as {name}:"
                 inner = (*scope, name)
             elif kind == "guarded_capture":
                 inner = (*scope, name)
