@@ -44,6 +44,7 @@ from autograph.converters import (
     item_assignments,
     logical_expressions,
     loops,
+    match_statements,
     return_statements,
     staged_choices,
     variables,
@@ -68,12 +69,15 @@ def _control_flow(node, ctx) -> None:
     ControlFlow(ctx).visit(node)
 
 
-# The staged body's passes, in order. A finally that may jump is made explicit
-# first (the jump passes then lower its jumps like any other). Blocks after a
-# branch that always leaves move into the other branch (fewer flags), expression-level rewrites come
-# next, then the remaining jumps are lowered to flags (return before break: a return in a loop
-# becomes a break), then control flow, which needs the analyses of the result.
+# The staged body's passes, in order. A ``match`` that only compares values becomes
+# an ``if`` chain first (everything after treats it as the user's own ifs). A finally
+# that may jump is made explicit next (the jump passes then lower its jumps like any
+# other). Blocks after a branch that always leaves move into the other branch (fewer
+# flags), expression-level rewrites come next, then the remaining jumps are lowered to
+# flags (return before break: a return in a loop becomes a break), then control flow,
+# which needs the analyses of the result.
 PASSES = (
+    match_statements.transform,
     finally_jumps.transform,
     branch_exits.transform,
     variables.transform,

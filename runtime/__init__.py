@@ -13,6 +13,7 @@ from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_
 from . import calls
 from .mode import mode, staging
 from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
+from .patterns import class_pattern_subject
 from .staged_return import returned
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
@@ -25,6 +26,7 @@ __all__ = [
     "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
     "abs_", "bool_", "float_", "int_", "max_", "min_", "round_", "returned",
+    "class_pattern_subject",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
 

@@ -41,6 +41,9 @@ class Backend:
 
     name = "backend"
     unknown_dims = False  # may a joined shape hold None (a dimension known at run time)?
+    # Does isinstance answer for a staged value as for the arrays it stands for (a
+    # match's class patterns, ``runtime.patterns``)?
+    isinstance_as_concrete = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""

@@ -71,8 +71,13 @@ def where(fn) -> str:
     code = code_of(fn)
     if code is None:
         return "<unknown location>"
-    text = linecache.getline(code.co_filename, code.co_firstlineno).strip()
-    location = f"{code.co_filename}:{code.co_firstlineno}"
+    return at_line(code.co_filename, code.co_firstlineno)
+
+
+def at_line(filename: str, lineno: int) -> str:
+    """``file:line (`source line`)``."""
+    text = linecache.getline(filename, lineno).strip()
+    location = f"{filename}:{lineno}"
     return f"{location} (`{text}`)" if text else location
 
 
@@ -82,22 +87,43 @@ def subject(name: str) -> str:
     return name if " " in name else f"'{name}'"
 
 
+class _IfParts:
+    """How messages name a staged ``if`` and its parts: a converted ``match`` makes one
+    ``if`` per case, located at the case (its line starts with ``case``)."""
+
+    def __init__(self, fn) -> None:
+        code = code_of(fn)
+        line = linecache.getline(code.co_filename, code.co_firstlineno) if code is not None else ""
+        if line.lstrip().startswith("case "):
+            self.construct = "match statement"
+            self.true, self.false = "this case", "the cases after it"
+            self.staged = "the case's test is a staged value, so it and the cases after it all run"
+            self.define = "before the match statement, or in every case (and a `case _:`)"
+        else:
+            self.construct = "if statement"
+            self.true, self.false = "the true branch", "the false branch"
+            self.staged = "the condition is a staged value, so both branches run"
+            self.define = "before the if statement, or in both branches"
+
+
 def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:
     """``defined_in`` is 'true' or 'false': the only branch that defines ``name`` (a
     variable, or a path into one such as ``x["a"]["b"]``)."""
+    parts = _IfParts(fn)
+    side = parts.true if defined_in == "true" else parts.false
     return StagingError(
-        f"if statement at {where(fn)}: {subject(name)} is defined in the {defined_in} "
-        f"branch only, and the condition is a staged value, so both branches run in the "
-        f"graph. Define {subject(name)} before the if statement, or in both branches."
+        f"{parts.construct} at {where(fn)}: {subject(name)} is defined in {side} only, and "
+        f"{parts.staged} in the graph. Define {subject(name)} {parts.define}."
     )
 
 
 def key_read_in_one_branch(name: str, fn) -> StagingError:
     """A branch read a dict key that only the other branch creates."""
+    parts = _IfParts(fn)
     return StagingError(
-        f"if statement at {where(fn)}: a branch reads {subject(name)}, which only the other "
+        f"{parts.construct} at {where(fn)}: a branch reads {subject(name)}, which only the other "
         f"branch defines; the condition is a staged value, so both branches run in the graph. "
-        f"Define {subject(name)} before the if statement."
+        f"Define {subject(name)} before the {parts.construct}."
     )
 
 
@@ -128,9 +154,10 @@ def loop_variable_changed(name: str, construct: str, fn, before: str, after: str
 
 
 def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
+    parts = _IfParts(fn)
     return StagingError(
-        f"if statement at {where(fn)}: {subject(name)} is {true_desc} in the true branch but "
-        f"{false_desc} in the false branch; a staged condition needs the same type and "
+        f"{parts.construct} at {where(fn)}: {subject(name)} is {true_desc} in {parts.true} but "
+        f"{false_desc} in {parts.false}; a staged condition needs the same type and "
         f"structure on both sides. Convert one side so they match."
     )
 
@@ -138,7 +165,7 @@ def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingEr
 def python_values_differ(name: str, fn, value) -> StagingError:
     """Both branches give ``name`` a Python object (not an array) of one type, unequal."""
     return StagingError(
-        f"if statement at {where(fn)}: {subject(name)} is a different Python "
+        f"{_IfParts(fn).construct} at {where(fn)}: {subject(name)} is a different Python "
         f"{type(value).__name__} in each branch, and the condition is a staged value: a graph "
         f"chooses between arrays, not between Python objects. Make that choice with a Python "
         f"condition, or compute an array in both branches."
@@ -161,4 +188,15 @@ def falls_off_end(function: str, path: str, backend: str) -> StagingError:
         f"{path}. A {backend} graph returns arrays on every run, never None "
         f"on some runs only. Return a value on every path of {function}() (a NaN, or a flag "
         f"next to the value, where it now returns nothing)."
+    )
+
+
+def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
+    """A ``match`` with class patterns on a staged subject whose type is not the array's."""
+    return StagingError(
+        f"match statement at {location}: the subject is a staged value ({value_desc}), and a "
+        f"class pattern (`case float():`, `case np.ndarray():`) tests its Python type, which "
+        f"under a trace is the traced stand-in's, not the array's: the match could take "
+        f"another case than it takes on arrays. Test the dtype or shape instead "
+        f"(np.issubdtype(x.dtype, np.floating), x.ndim == 0), or match outside the staged function."
     )

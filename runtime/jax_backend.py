@@ -166,6 +166,7 @@ class JaxBackend(backends.Backend):
     """Builds ``lax`` control flow for JAX tracers (see the module docstring)."""
 
     name = "jax"
+    isinstance_as_concrete = True  # a tracer is a jax.Array, as the arrays it stands for
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, (_core.Tracer, *_STAGED_ITERABLES))

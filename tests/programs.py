@@ -17,7 +17,8 @@ Optional shapes (``SHAPES``), each drawn in about half the programs that allow i
 a nested dict updated in branches (``x['k']['v']``, and on the Python path keys
 added in one branch), a namedtuple as the result, ``print`` of Python-only values
 (``ag.print`` in staged programs), a Python float carried into loops that assign
-it ints (``z``), and a variable read in a branch before any definition.
+it ints (``z``), a variable read in a branch before any definition, and (Python 3.10+)
+``match`` statements with value patterns.
 
 ``programs(for_graphs=True)`` draws what a graph can stage: int32 values, no
 division by a variable, no ``d`` assigned on some paths, one result structure on
@@ -38,7 +39,8 @@ from hypothesis import strategies as st
 CMP_OPS = ("<", "<=", ">", ">=", "==", "!=")
 ARITH = ("+", "-", "*", "%", "//")
 
-SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry", "undefined_read"})
+SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry", "undefined_read"}
+                   | ({"match"} if sys.version_info >= (3, 10) else set()))  # `match`: 3.10 syntax
 
 # Shapes that staged programs leave out by default: each hits a runtime bug that is
 # being fixed elsewhere (the issue and item), not the converter.
@@ -177,6 +179,7 @@ class _ProgramWriter:
                 kinds += ["break", "continue"]
         if depth < 3 and self.budget > 0:
             kinds += ["if", "if", "for", "while", "try"]
+            kinds += ["match"] if "match" in self.shapes else []
         kind = self.pick(kinds)
         if kind == "assign":
             target = self.pick(("a", "b", "c", "c") + (() if self.for_graphs else ("d",)))
@@ -205,6 +208,8 @@ class _ProgramWriter:
             return self.if_statement(scope, depth, in_loop)
         if kind == "try":
             return self.try_statement(scope, depth, in_loop)
+        if kind == "match":
+            return self.match_statement(scope, depth, in_loop)
         return self.loop(kind, scope, depth)
 
     def if_statement(self, scope, depth, in_loop):
@@ -213,6 +218,34 @@ class _ProgramWriter:
             lines += [f"elif {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop, True))
         if self.draw(st.booleans()):
             lines += ["else:"] + _indent(self.block(scope, depth + 1, in_loop, True))
+        return lines
+
+    def match_statement(self, scope, depth, in_loop):
+        """``match`` on an expression with value patterns: literals, ``|``, ``as``,
+        captures with guards (names bound for their case), and maybe ``case _``."""
+        self.loops += 1  # (a counter for fresh capture names)
+        k = self.loops
+        lines = [f"match {self.expr(scope)}:"]
+        for i in range(self.draw(st.integers(1, 3))):
+            name = f"m{k}_{i}"
+            kind = self.pick(("literal", "or", "as", "guarded_capture", "guarded_literal"))
+            inner = scope
+            if kind == "literal":
+                head = f"case {self.draw(st.integers(-3, 5))}:"
+            elif kind == "or":
+                head = f"case {self.draw(st.integers(-3, 5))} | {self.draw(st.integers(-3, 5))}:"
+            elif kind == "as":
+                alternatives = f"{self.draw(st.integers(-3, 5))} | {self.draw(st.integers(-3, 5))}"
+                head = f"case ({alternatives}) as {name}:"
+                inner = (*scope, name)
+            elif kind == "guarded_capture":
+                inner = (*scope, name)
+                head = f"case {name} if {self.cond(inner)}:"
+            else:
+                head = f"case {self.draw(st.integers(-3, 5))} if {self.cond(scope)}:"
+            lines += _indent([head] + _indent(self.block(inner, depth + 1, in_loop, True)))
+        if self.draw(st.booleans()):
+            lines += _indent(["case _:"] + _indent(self.block(scope, depth + 1, in_loop, True)))
         return lines
 
     def try_statement(self, scope, depth, in_loop):

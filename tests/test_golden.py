@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import itertools
+import sys
 import textwrap
 
 import pytest
@@ -946,6 +947,96 @@ CASES = [
     """),
 ]
 
+
+# ``match`` is Python 3.10 syntax: its cases are not parsed before.
+MATCH_CASES = [
+    Case('match_statements', 'match_values',
+        """\
+    def match_values(x):
+        match x:
+            case 0:
+                kind = 'zero'
+            case 1 | 2 as n:
+                kind = n
+            case None:
+                kind = 'none'
+            case _:
+                kind = 'other'
+        return kind
+    """,
+        """\
+    def match_values(x):
+        subject = x
+        kind = ag__.Undefined('kind')
+
+        def if_body(kind):
+            kind = 'zero'
+            return (kind,)
+
+        def else_body(kind):
+
+            def if_body_2(kind):
+                n = subject
+                kind = n
+                return (kind,)
+
+            def else_body_2(kind):
+
+                def if_body_3(kind):
+                    kind = 'none'
+                    return (kind,)
+
+                def else_body_3(kind):
+                    kind = 'other'
+                    return (kind,)
+                kind, = ag__.branch(ag__.is_none(subject), if_body_3, else_body_3, ('kind',))(kind)
+                return (kind,)
+            kind, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2), if_body_2, else_body_2, ('kind',))(kind)
+            return (kind,)
+        kind, = ag__.branch(subject == 0, if_body, else_body, ('kind',))(kind)
+        return kind
+    """),
+    Case('match_statements', 'match_guard',
+        """\
+    def match_guard(x, y):
+        match x:
+            case 1 | 2 as n if n > y:
+                r = n
+            case _:
+                r = y
+        return r
+    """,
+        """\
+    def match_guard(x, y):
+        subject = x
+        matched = False
+
+        def if_body(matched):
+            n = subject
+
+            def if_body_2(matched):
+                matched = True
+                return (matched,)
+            matched, = ag__.branch(n > y, if_body_2, None, ('matched',))(matched)
+            return (matched,)
+        matched, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2), if_body, None, ('matched',))(matched)
+        r = ag__.Undefined('r')
+
+        def if_body_3(r):
+            n = subject
+            r = n
+            return (r,)
+
+        def else_body(r):
+            r = y
+            return (r,)
+        r, = ag__.branch(matched, if_body_3, else_body, ('r',))(r)
+        return r
+    """),
+]
+if sys.version_info >= (3, 10):
+    CASES += MATCH_CASES
+
 _counter = itertools.count()
 
 
@@ -968,7 +1059,7 @@ def test_every_converter_has_golden_cases():
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
         "continue_statements", "conditionals", "loops", "finally_jumps",
-    }
+    } | ({"match_statements"} if sys.version_info >= (3, 10) else set())
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.converter}-{c.name}")

@@ -90,9 +90,13 @@ class Definedness:
             return self.block(node.body, certain, possible)
         if isinstance(node, gast.Match):
             self._reads(node.subject, certain)
-            result, poss = set(certain), set(possible)
+            last = node.cases[-1]
+            exhaustive = last.guard is None and irrefutable(last.pattern)  # some case always runs
+            result, poss = (None if exhaustive else set(certain)), set(possible)
             for case in node.cases:
                 bound = activity.writes(case.pattern)
+                if case.guard is not None:
+                    self._reads(case.guard, certain | bound)
                 c, p = self.block(case.body, certain | bound, possible | bound)
                 result = _meet(result, c)
                 poss |= p
@@ -118,6 +122,16 @@ class Definedness:
         for name in _direct_loads(node):
             if name.id in self.locals and name.id not in certain:
                 self.maybe_undefined_reads.add(id(name))
+
+
+def irrefutable(pattern) -> bool:
+    """Whether a ``case`` pattern matches every subject (``_``, a bare name, an
+    or-pattern ending in one, ``... as name`` of one)."""
+    if isinstance(pattern, gast.MatchAs):
+        return pattern.pattern is None or irrefutable(pattern.pattern)
+    if isinstance(pattern, gast.MatchOr):
+        return irrefutable(pattern.patterns[-1])
+    return False
 
 
 def _direct_loads(node):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -182,6 +183,8 @@ class Jax(Backend):
 
 
 BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
+
+collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
 
 
 @pytest.fixture(params=sorted(BACKENDS))
