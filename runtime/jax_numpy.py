@@ -4,9 +4,12 @@ Converted code under ``jax.jit`` that calls a NumPy function with a tracer among
 arguments (``numpy_calls``) gets the function ``jax.numpy`` defines under the same
 module path and name: ``np.sqrt`` -> ``jnp.sqrt``, ``np.linalg.norm`` ->
 ``jnp.linalg.norm``, ``np.abs`` (NumPy's ``absolute``) -> ``jnp.absolute``,
-``np.add.reduce`` -> ``jnp.add.reduce``, ``np.float64(x)`` -> ``jnp.float64(x)``.
+``np.add.reduce`` -> ``jnp.add.reduce``, ``np.float64(x)`` -> ``jnp.float64(x)``; a
+NumPy array's method (``T.dot(W)``) is the method of ``jnp.asarray(T)``.
 ``jax.numpy`` follows NumPy's API; where it differs, JAX's rules hold: results are
-immutable arrays, and their dtype is 32-bit unless ``jax_enable_x64`` is on. A list or
+immutable arrays, and their dtype is 32-bit unless ``jax_enable_x64`` is on. Results
+are strongly typed, as NumPy's are (``np.where(c, -1.0, 1.0)`` is an array of the default
+float type, not a weak Python-scalar type). A list or
 tuple that NumPy takes as an array (``np.max([a, b])``, ``np.dot(x, [1.0, 2.0])``)
 becomes one where ``jax.numpy`` refuses it; ``np.clip``'s ``a_min``/``a_max`` are
 ``jnp.clip``'s ``min``/``max``. ``np.isscalar`` stays NumPy's (a tracer is
@@ -15,7 +18,7 @@ no NumPy scalar; ``jnp.isscalar`` says True for 0-d arrays).
 Refused with a ``StagingError`` that names the NumPy function and the user's line:
 an output argument (``out=``, or a ufunc's positional one: ``np.tanh(x, x)``) and the functions that write into an argument (``np.copyto``,
 ``np.put``, ``np.place``, ``np.putmask``, ``np.fill_diagonal``, ``np.put_along_axis``,
-``np.add.at``): JAX arrays are immutable; functions ``jax.numpy`` lacks
+``np.add.at``, an array's ``fill``/``sort``/``put`` ...): JAX arrays are immutable; functions ``jax.numpy`` lacks
 (``np.random.*``, ``np.fix`` ...); and a twin that needs values a trace does not
 have (``np.nonzero``, ``np.unique``: their result's shape depends on the values).
 """
@@ -27,12 +30,15 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax._src.lax.lax import _convert_element_type
 
 from .errors import StagingError
 from .arg_writes import user_location
 from .numpy_calls import name_of
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
+_IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
+                               "setfield"})
 _AS_IS = frozenset({"isscalar"})
 _KEYWORDS = {"clip": {"a_min": "min", "a_max": "max"}}  # NumPy's keyword -> jax.numpy's
 _NEEDS_VALUES = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
@@ -52,21 +58,24 @@ def call(fn, args, kwargs):
             f"arrays are immutable, so under jax.jit it cannot. Assign the result instead: "
             f"y = {name}(...).")
     short = getattr(fn, "__name__", "")
+    owner = getattr(fn, "__self__", None)
     if short in _AS_IS:
         return fn(*args, **kwargs)
-    if short in _IN_PLACE or (short == "at" and isinstance(getattr(fn, "__self__", None), np.ufunc)):
+    if (short in _IN_PLACE_METHODS if isinstance(owner, np.ndarray) else short in _IN_PLACE) \
+            or (short == "at" and isinstance(owner, np.ufunc)):
         raise StagingError(
             f"{name_of(fn)} at {user_location()} writes into an array in place, and JAX arrays "
             f"are immutable, so under jax.jit it cannot. Build the new array and assign it instead: "
             f"x[idx] = v on a local array is a functional update, as is x = x.at[idx].set(v).")
-    fn_twin = twin(fn)
+    fn_twin = getattr(jnp.asarray(owner), short, None) if isinstance(owner, np.ndarray) \
+        else twin(fn)
     if fn_twin is None:
         raise _no_twin(fn)
     renamed = _KEYWORDS.get(short)
     if renamed and kwargs:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
     try:
-        return _call_array_like(fn_twin, list(args), kwargs)
+        result = _call_array_like(fn_twin, list(args), kwargs)
     except _NEEDS_VALUES as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise StagingError(
@@ -74,6 +83,15 @@ def call(fn, args, kwargs):
             f"which needs values jax.jit only has when the compiled function runs (JAX: {first}). "
             f"Compute it outside jax.jit and pass the result in, or use a jax.numpy form with "
             f"static sizes (e.g. size= of jnp.nonzero).") from error
+    return jax.tree_util.tree_map(_strong, result)
+
+
+def _strong(x):
+    """``x`` with a strong dtype: NumPy's functions return arrays, never Python scalars
+    (``np.where(c, -1.0, 1.0)`` is float64 and promotes a float32 array it multiplies)."""
+    if isinstance(x, jax.Array) and jax.typeof(x).weak_type:
+        return _convert_element_type(x, x.dtype, weak_type=False)
+    return x
 
 
 def twin(fn):

@@ -3,7 +3,7 @@
 Numerical code is written with ``np.*``. In the staged body of a converted function
 every call of a callable of the ``numpy`` package (``np.sqrt``, ``np.linalg.norm``,
 ``np.add.reduce``, ``np.float64``; also one reached through a name,
-``from numpy import sqrt``) goes through ``ag__.converted``, which gives
+``from numpy import sqrt``, and a method of a NumPy array, ``T.dot``) goes through ``ag__.converted``, which gives
 ``routed(fn)``: with no staged value among the arguments (looking into lists,
 tuples and keyword values) that is ``fn`` itself, called as it is, so NumPy computes
 what it computes eagerly (a constant of the trace). With one, the backend of the
@@ -27,8 +27,9 @@ _routed: dict = {}  # numpy callable -> its router; numpy's callables live as lo
 
 
 def is_numpy(f) -> bool:
-    """True for a function, ufunc, ufunc method or class of the ``numpy`` package."""
-    if f.__class__ is np.ufunc or isinstance(getattr(f, "__self__", None), np.ufunc):
+    """True for a function, ufunc, ufunc method or class of the ``numpy`` package, and
+    for a method of a NumPy array (``T.dot``: a staged argument may come)."""
+    if f.__class__ is np.ufunc or isinstance(getattr(f, "__self__", None), (np.ufunc, np.ndarray)):
         return True
     module = getattr(f, "__module__", None)
     return isinstance(module, str) and module.partition(".")[0] == "numpy" and callable(f)
@@ -38,7 +39,7 @@ def routed(fn):
     """What converted code calls in place of the NumPy callable ``fn``."""
     try:
         return _routed[fn]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a method of an array (unhashable), not kept
         pass
 
     def call(*args, **kwargs):
@@ -51,14 +52,18 @@ def routed(fn):
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", "numpy_function")
     call.__wrapped__ = fn
-    _routed[fn] = call
+    if not isinstance(getattr(fn, "__self__", None), np.ndarray):
+        _routed[fn] = call
     return call
 
 
 def name_of(fn) -> str:
-    """How the user wrote ``fn``: ``np.linalg.norm``, ``np.add.reduce``, ``np.random.normal``."""
+    """How the user wrote ``fn``: ``np.linalg.norm``, ``np.add.reduce``, ``np.random.normal``
+    (``ndarray.dot`` for a method of an array)."""
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, np.ufunc):
         return f"np.{owner.__name__}.{fn.__name__}"
+    if isinstance(owner, np.ndarray):
+        return f"ndarray.{fn.__name__}"
     module = getattr(fn, "__module__", None) or "numpy"
     return "np" + module[len("numpy"):] + "." + getattr(fn, "__name__", "?")
