@@ -113,13 +113,13 @@ def forget(f) -> None:
 def _resolve(f):
     staged = staged_version(f)  # builtins, math, numpy's functions on staged values (issue 22)
     if staged is not None:
-        try:
-            if f.__class__ is types.FunctionType:
-                _functions[f] = weakref.ref(staged)  # numpy_calls keeps it
-            else:
+        if f.__class__ is types.FunctionType:
+            _functions[f] = weakref.ref(staged)  # numpy_calls keeps it
+        elif _unbound(f):  # not a method: caching it would keep its object alive
+            try:
                 _cache[f] = staged
-        except TypeError:  # a bound method of an unhashable object
-            pass
+            except TypeError:  # unhashable
+                pass
         return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)

@@ -7,33 +7,37 @@ module path and name: ``np.sqrt`` -> ``jnp.sqrt``, ``np.linalg.norm`` ->
 ``np.add.reduce`` -> ``jnp.add.reduce``, ``np.float64(x)`` -> ``jnp.float64(x)``; a
 NumPy array's method (``T.dot(W)``) is the method of ``jnp.asarray(T)``.
 ``jax.numpy`` follows NumPy's API; where it differs, JAX's rules hold: results are
-immutable arrays, and their dtype is 32-bit unless ``jax_enable_x64`` is on. Results
-are strongly typed, as NumPy's are (``np.where(c, -1.0, 1.0)`` is an array of the default
-float type, not a weak Python-scalar type). A list or
-tuple that NumPy takes as an array (``np.max([a, b])``, ``np.dot(x, [1.0, 2.0])``)
-becomes one where ``jax.numpy`` refuses it; ``np.clip``'s ``a_min``/``a_max`` are
-``jnp.clip``'s ``min``/``max``. ``np.isscalar`` stays NumPy's (a tracer is
-no NumPy scalar; ``jnp.isscalar`` says True for 0-d arrays).
+immutable arrays, and their dtype is 32-bit unless ``jax_enable_x64`` is on. Results are
+strongly typed, as NumPy's are (``np.where(c, -1.0, 1.0)`` is an array of the default
+float type, not a weak Python-scalar type). A list or tuple that NumPy takes as an array
+(``np.max([a, b])``, ``np.dot(x, [1.0, 2.0])``) becomes one where ``jax.numpy`` refuses
+it; ``np.clip``'s ``a_min``/``a_max`` are ``jnp.clip``'s ``min``/``max``; a user function
+passed along (``np.apply_along_axis(f, 0, x)``) is converted, so its control flow stages
+too. ``np.isscalar`` stays NumPy's (a tracer is no NumPy scalar; ``jnp.isscalar`` says
+True for 0-d arrays).
 
-Refused with a ``StagingError`` that names the NumPy function and the user's line:
-an output argument (``out=``, or a ufunc's positional one: ``np.tanh(x, x)``) and the functions that write into an argument (``np.copyto``,
-``np.put``, ``np.place``, ``np.putmask``, ``np.fill_diagonal``, ``np.put_along_axis``,
-``np.add.at``, an array's ``fill``/``sort``/``put`` ...): JAX arrays are immutable; functions ``jax.numpy`` lacks
-(``np.random.*``, ``np.fix`` ...); and a twin that needs values a trace does not
-have (``np.nonzero``, ``np.unique``: their result's shape depends on the values).
+Refused with a ``StagingError`` that names the NumPy function and the user's line: an
+output argument (``out=``, or a ufunc's positional one: ``np.tanh(x, x)``) and the
+functions that write into an argument (``np.copyto``, ``np.put``, ``np.place``,
+``np.putmask``, ``np.fill_diagonal``, ``np.put_along_axis``, ``np.add.at``, an array's
+``fill``/``sort``/``put`` ...): JAX arrays are immutable; functions ``jax.numpy`` lacks
+(``np.random.*``, ``np.fix`` ...); and a twin that needs values a trace does not have
+(``np.nonzero``, ``np.unique``: their result's shape depends on the values).
 """
 
 from __future__ import annotations
 
 import re
+import types
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src.lax.lax import _convert_element_type
 
-from .errors import StagingError
 from .arg_writes import user_location
+from .calls import converted
+from .errors import StagingError
 from .numpy_calls import name_of
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
@@ -74,8 +78,9 @@ def call(fn, args, kwargs):
     renamed = _KEYWORDS.get(short)
     if renamed and kwargs:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
+    args = [converted(a) if a.__class__ is types.FunctionType else a for a in args]
     try:
-        result = _call_array_like(fn_twin, list(args), kwargs)
+        result = _call_array_like(fn_twin, args, kwargs)
     except _NEEDS_VALUES as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise StagingError(

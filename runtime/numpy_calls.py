@@ -2,9 +2,9 @@
 
 Numerical code is written with ``np.*``. In the staged body of a converted function
 every call of a callable of the ``numpy`` package (``np.sqrt``, ``np.linalg.norm``,
-``np.add.reduce``, ``np.float64``; also one reached through a name,
-``from numpy import sqrt``, and a method of a NumPy array, ``T.dot``) goes through ``ag__.converted``, which gives
-``routed(fn)``: with no staged value among the arguments (looking into lists,
+``np.add.reduce``, ``np.float64``; also one reached through a name, ``from numpy
+import sqrt``, and a method of a NumPy array, ``T.dot``) goes through
+``ag__.converted``, which gives ``routed(fn)``: with no staged value among the arguments (looking into lists,
 tuples and keyword values) that is ``fn`` itself, called as it is, so NumPy computes
 what it computes eagerly (a constant of the trace). With one, the backend of the
 first staged argument decides (``Backend.numpy_call``): the NumPy engine's symbolic
@@ -19,6 +19,9 @@ arguments per call.
 
 from __future__ import annotations
 
+import inspect
+import types
+
 import numpy as np
 
 from .backends import staged_leaf
@@ -32,14 +35,15 @@ def is_numpy(f) -> bool:
     if f.__class__ is np.ufunc or isinstance(getattr(f, "__self__", None), (np.ufunc, np.ndarray)):
         return True
     module = getattr(f, "__module__", None)
-    return isinstance(module, str) and module.partition(".")[0] == "numpy" and callable(f)
+    return isinstance(module, str) and module.partition(".")[0] == "numpy" and (
+        inspect.isroutine(f) or isinstance(f, type))  # not an object of a numpy class
 
 
 def routed(fn):
     """What converted code calls in place of the NumPy callable ``fn``."""
     try:
         return _routed[fn]
-    except (KeyError, TypeError):  # TypeError: a method of an array (unhashable), not kept
+    except (KeyError, TypeError):  # TypeError: a method of an array (unhashable)
         pass
 
     def call(*args, **kwargs):
@@ -52,8 +56,9 @@ def routed(fn):
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", "numpy_function")
     call.__wrapped__ = fn
-    if not isinstance(getattr(fn, "__self__", None), np.ndarray):
-        _routed[fn] = call
+    owner = getattr(fn, "__self__", None)
+    if owner is None or isinstance(owner, (types.ModuleType, np.ufunc)):
+        _routed[fn] = call  # not a method of an object the cache would keep alive
     return call
 
 

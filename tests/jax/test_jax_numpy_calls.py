@@ -75,6 +75,22 @@ def test_a_numpy_arrays_method_with_a_traced_argument():
         assert_matches_eager(method_of_a_numpy_array, jnp.array(w))
 
 
+def row_score(r):
+    if r[0] > 0:
+        return r.sum()
+    return -r.sum()
+
+
+def scores(x):
+    return np.apply_along_axis(row_score, 1, x)
+
+
+def test_a_user_function_passed_to_numpy_is_converted():
+    """``np.apply_along_axis(f, ...)`` runs as ``jnp.apply_along_axis`` with ``f``
+    converted, so the staged ``if`` inside ``f`` is a ``lax.cond``."""
+    assert_matches_eager(scores, jnp.array([[1.0, 2.0], [-1.0, 3.0]]))
+
+
 def draws(x):
     return np.random.normal(x)
 
