@@ -21,7 +21,8 @@ with NumPy's dtype rules:
   list or tuple holding staged values they are a stack;
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
-- ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it).
+- ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
+- numpy's other callables: ``numpy_calls`` (the backend's ``numpy_call``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ import math
 
 import numpy as np
 
-from . import backends, errors
+from . import backends, errors, numpy_calls
 from .arg_writes import user_line
-from . import numpy_calls
 from .backends import backend_of, first_backend, staged_leaf
 
 # math function -> the Python type of its result
