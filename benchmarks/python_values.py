@@ -2,8 +2,10 @@
 
 The question a user asks before decorating a function that is also called
 outside any trace: what does conversion cost there? Each row calls one function
-of ``functions.CALLS`` on Python ints, lists or strings, as the original, as
-converted by each tool, and as autograph's *staged body* forced on Python values
+of ``functions.CALLS`` on Python ints, lists or strings, or of
+``numpy_functions.CALLS`` (numerical code with ``np.*`` calls) on Python floats and
+small arrays, as the original, as converted by each tool, and as autograph's
+*staged body* forced on Python values
 (what a trace runs when it unrolls Python control flow, and the code shape that
 TensorFlow's and malt's output always has). Every converted result is checked
 against the original before it is timed.
@@ -22,7 +24,7 @@ import functools
 import json
 import sys
 
-from . import contestants, functions
+from . import contestants, functions, numpy_functions
 from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 STAGED = "autograph staged body"
@@ -68,7 +70,9 @@ def _row(fn, args, tools: list, skip, budget: float, repeats: int) -> dict[str, 
 
 def _settings(quick: bool) -> tuple:
     """(rows, batch seconds, repeats)."""
-    return (functions.CALLS[:2], 0.002, 3) if quick else (functions.CALLS, 0.02, 15)
+    if quick:
+        return functions.CALLS[:2] + numpy_functions.CALLS[:1], 0.002, 3
+    return functions.CALLS + numpy_functions.CALLS, 0.02, 15
 
 
 def _fresh_process_child(quick: bool) -> None:

@@ -7,9 +7,14 @@ except ``range``/``enumerate``/``zip``/``len`` and the numeric ``min``/``max``/
 name up at run time, as Python does, and gives the builtin's staged-aware twin
 (``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
 functions of library modules when the callee's root name resolves statically
-(through the function's globals) to a library module such as ``numpy`` (but
-``np.asarray``/``np.array`` go through ``ag__.converted``, which stages them); and
-everything with ``recursive=False``.
+(through the function's globals) to a library module such as ``jax`` or
+``scipy``; and everything with ``recursive=False``.
+
+Calls of ``numpy``'s functions (``np.sqrt(x)``, ``np.linalg.norm(v)``,
+``np.add.reduce(a)``) do go through ``ag__.converted``: on a staged argument of a
+backend whose values NumPy cannot take (a JAX tracer), ``runtime.numpy_calls`` hands
+the call to that backend (``jax.numpy``'s function of the same name). This is the
+staged body only: the Python path runs the user's own ``np.sqrt(x)``.
 """
 
 from __future__ import annotations
@@ -24,9 +29,6 @@ from autograph.runtime.calls import LIBRARY_PACKAGES
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool"})
-# Library functions that take staged values apart (``np.asarray``): called through
-# ``ag__.converted``, which stages them (``runtime.numeric_builtins``).
-STAGED_LIBRARY = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "errstate"})
 
 
 class CallTrees(transformer.Base):
@@ -40,8 +42,8 @@ class CallTrees(transformer.Base):
             return node
         if _is_runtime_call(func) or not self.ctx.recursive:
             return node
-        if self._is_library(func) and not (isinstance(func, gast.Attribute)
-                                           and func.attr in STAGED_LIBRARY):
+        library = library_of(func, self.ctx)
+        if library is not None and library != "numpy":
             return node
         node.func = templates.replace_expr("ag__.converted(func)", func=func)
         return node
@@ -52,17 +54,22 @@ class CallTrees(transformer.Base):
         namespace = self.ctx.namespace
         return namespace is None or name not in namespace
 
-    def _is_library(self, func) -> bool:
-        while isinstance(func, gast.Attribute):
-            func = func.value
-        if not isinstance(func, gast.Name) or self.ctx.namespace is None:
-            return False
-        if func.id in self.ctx.locals:
-            return False
-        value = self.ctx.namespace.get(func.id)
-        return isinstance(value, types.ModuleType) and (
-            value.__name__.partition(".")[0] in LIBRARY_PACKAGES
-        )
+
+def library_of(func, ctx):
+    """The library package whose module ``func``'s root name is (``np.linalg.norm``:
+    "numpy"), resolved through the function's globals; else None. A call this pass
+    already wrapped (``ag__.converted(np.add)``) is looked at through the wrapper."""
+    if isinstance(func, gast.Call) and len(func.args) == 1 and _is_runtime_call(func.func):
+        func = func.args[0]
+    while isinstance(func, gast.Attribute):
+        func = func.value
+    if not isinstance(func, gast.Name) or ctx.namespace is None or func.id in ctx.locals:
+        return None
+    value = ctx.namespace.get(func.id)
+    if not isinstance(value, types.ModuleType):
+        return None
+    package = value.__name__.partition(".")[0]
+    return package if package in LIBRARY_PACKAGES else None
 
 
 def _is_runtime_call(func) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gast
 
 from autograph import templates, transformer, trees
+from autograph.converters import call_trees
 
 # Indexes that may be staged values: a name, or an expression computing one.
 _CHOOSERS = (gast.Name, gast.IfExp, gast.BinOp, gast.Call)
@@ -47,13 +48,7 @@ class StagedChoices(transformer.Base):
         return node
 
     def _is_numpy(self, func) -> bool:
-        while isinstance(func, gast.Attribute):
-            func = func.value
-        namespace = self.ctx.namespace
-        if not isinstance(func, gast.Name) or namespace is None or func.id in self.ctx.locals:
-            return False
-        module = namespace.get(func.id)
-        return getattr(module, "__name__", "").partition(".")[0] == "numpy"
+        return call_trees.library_of(func, self.ctx) == "numpy"
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)

@@ -64,13 +64,17 @@ def user_line():
     return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
 
 
-def cannot_write(backend_name: str, written: Written, why: str) -> errors.StagingError:
+def user_location() -> str:
+    """``file:line (`source line`)`` of the innermost converted code running."""
     where = user_line()
-    location = f"{where[0]}:{where[1]}" if where else "?"
-    line = linecache.getline(*where).strip() if where else ""
-    if line:
-        location += f" (`{line}`)"
+    if where is None:
+        return "?"
+    text = linecache.getline(*where).strip()
+    return f"{where[0]}:{where[1]}" + (f" (`{text}`)" if text else "")
+
+
+def cannot_write(backend_name: str, written: Written, why: str) -> errors.StagingError:
     return errors.StagingError(
-        f"item assignment at {location}: '{written.name}' is an argument of "
+        f"item assignment at {user_location()}: '{written.name}' is an argument of "
         f"{written.function}(), and {why}, so under {backend_name} the write cannot reach the "
         f"caller's array. Return the updated array instead (and assign it in the caller).")

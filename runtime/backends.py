@@ -175,6 +175,12 @@ class Backend:
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
 
+    def numpy_call(self, fn, args, kwargs):
+        """``fn(*args, **kwargs)``: a NumPy function called from staged code with a staged
+        argument of this backend (``numpy_calls``). By default as it is, for staged values
+        that implement NumPy's dispatch protocols (``__array_ufunc__``, ``__array_function__``)."""
+        return fn(*args, **kwargs)
+
     def errstate(self, args, kwargs):
         """``np.errstate(*args, **kwargs)`` while this backend traces."""
         import numpy as np
@@ -261,6 +267,16 @@ def tracing_now() -> Optional[Backend]:
         return tracing
     for backend in _loaded:
         if backend.is_tracing():
+            return backend
+    return None
+
+
+def staged_leaf(values) -> Optional[Backend]:
+    """The backend of the first staged value in ``values``, looking into lists and tuples."""
+    for value in values:
+        cls = value.__class__
+        backend = staged_leaf(value) if cls is list or cls is tuple else backend_of(value)
+        if backend is not None:
             return backend
     return None
 

@@ -4,8 +4,10 @@ The converter turns ``f(a, b)`` into ``ag__.converted(f)(a, b)``. ``converted``
 returns what to call: the converted version of a user function (converted once,
 then cached); for the builtins ``range``, ``enumerate``, ``zip`` and ``len``,
 however they were reached, their twins that a staged argument can go through
-(``builtins.range_`` ...); the callable itself for other builtins, classes, library
-code (the standard library, numpy, jax, ...) and anything marked with
+(``builtins.range_`` ...), and for the numeric builtins, ``math`` and numpy's
+callables, versions that hand a staged argument to its backend
+(``numeric_builtins``, ``numpy_calls``); the callable itself for other builtins,
+classes, library code (the standard library, jax, ...) and anything marked with
 ``do_not_convert``.
 
 A Python function's answer is cached weakly, so that a function made anew on
@@ -109,12 +111,15 @@ def forget(f) -> None:
 
 
 def _resolve(f):
-    staged = staged_version(f)  # builtins, math, np.asarray on staged values (issue 22)
+    staged = staged_version(f)  # builtins, math, numpy's functions on staged values (issue 22)
     if staged is not None:
-        try:
-            _cache[f] = staged
-        except TypeError:  # a bound method of an unhashable object
-            pass
+        if f.__class__ is types.FunctionType:
+            _functions[f] = weakref.ref(staged)  # numpy_calls keeps it
+        elif _unbound(f):  # not a method: caching it would keep its object alive
+            try:
+                _cache[f] = staged
+            except TypeError:  # unhashable
+                pass
         return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)

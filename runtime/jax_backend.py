@@ -334,6 +334,11 @@ class JaxBackend(backends.Backend):
 
         return jax_numeric.numeric(name, args, kwargs)
 
+    def numpy_call(self, fn, args, kwargs):
+        from . import jax_numpy
+
+        return jax_numpy.call(fn, args, kwargs)
+
 
 def _split(outs, flagged, go_on):
     return (outs[:-1], outs[-1]) if flagged else (outs, go_on)

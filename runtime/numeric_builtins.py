@@ -21,7 +21,8 @@ with NumPy's dtype rules:
   list or tuple holding staged values they are a stack;
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
-- ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it).
+- ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
+- numpy's other callables: ``numpy_calls`` (the backend's ``numpy_call``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ import math
 
 import numpy as np
 
-from . import backends, errors
+from . import backends, errors, numpy_calls
 from .arg_writes import user_line
-from .backends import backend_of, first_backend
+from .backends import backend_of, first_backend, staged_leaf
 
 # math function -> the Python type of its result
 MATH = {}
@@ -53,24 +54,11 @@ ARRAY_FUNCTIONS = {np.asarray: "asarray", np.array: "array", np.asanyarray: "asa
                    np.ascontiguousarray: "asarray"}
 
 
-def _staged_leaf(values):
-    """The backend of the first staged value in ``values``, looking into lists and tuples."""
-    for value in values:
-        cls = value.__class__
-        if cls is list or cls is tuple:
-            backend = _staged_leaf(value)
-        else:
-            backend = backend_of(value)
-        if backend is not None:
-            return backend
-    return None
-
-
 def _builtin(name: str):
     original = BUILTINS[name]
 
     def staged(*args, **kwargs):
-        backend = _staged_leaf(args) if name in ("min", "max") else first_backend(args)
+        backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)
         return backend.numeric(name, args, kwargs)
@@ -91,7 +79,7 @@ bool_ = _builtin("bool")
 
 def _wrap(fn, name: str):
     def staged(*args, **kwargs):
-        backend = _staged_leaf(args)
+        backend = staged_leaf(args)
         if backend is None:
             return fn(*args, **kwargs)
         return backend.numeric(name, args, kwargs)
@@ -141,9 +129,12 @@ def staged_version(f):
     if f.__class__ is _BUILTIN_METHOD and f.__self__.__class__ is dict and f.__name__ == "get":
         return _dict_get(f)
     try:
-        return _STAGED.get(f)
+        staged = _STAGED.get(f)
     except TypeError:  # unhashable
         return None
+    if staged is None and numpy_calls.is_numpy(f):
+        return numpy_calls.routed(f)
+    return staged
 
 
 _BUILTIN_METHOD = type({}.get)

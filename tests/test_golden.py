@@ -573,7 +573,7 @@ CASES = [
     """,
         """\
     def call_lib(x):
-        return np.sum(x) + ag__.converted(helper)(x, k=1) + ag__.converted(zip)(x, ag__.converted(range)(3))
+        return ag__.converted(np.sum)(x) + ag__.converted(helper)(x, k=1) + ag__.converted(zip)(x, ag__.converted(range)(3))
     """),
     Case('logical_expressions', 'chain_with_call',
         """\

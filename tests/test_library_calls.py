@@ -92,6 +92,31 @@ def test_calls_keep_no_object_alive():
     assert ref() is None
 
 
+def test_numpy_methods_keep_no_object_alive():
+    """A NumPy method (``rng.normal``, ``a.dot``) goes through ``numpy_calls`` without
+    being cached: its object is collected once the program drops it."""
+    import gc
+    import weakref
+
+    import numpy as np
+
+    class Array(np.ndarray):
+        pass
+
+    from autograph.runtime import numpy_calls
+
+    a = np.ones(2).view(Array)
+    assert calls.converted(a.dot)(np.ones(2)) == 2.0
+    ref = weakref.ref(a)
+    del a
+    gc.collect()
+    assert ref() is None
+    rng = np.random.RandomState(0)  # (no weak references to it)
+    assert calls.converted(rng.uniform)(size=2).shape == (2,)
+    assert not any(getattr(f, "__self__", None) is rng
+                   for f in [*calls._cache, *numpy_calls._routed])
+
+
 def test_code_an_installed_package_generates_is_library(monkeypatch):
     """A function an installed package made with ``exec`` (six's ``raise_from``) has
     no source to convert: it is called as is, with no warning."""

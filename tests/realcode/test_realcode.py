@@ -4,9 +4,8 @@ Every (case, backend) pair that does not match eager today is in ``BLOCKED`` wit
 first blocker; those run as strict xfails, so a pair that starts to match fails the
 suite until its entry is removed (that is how a new mechanism shows up here), and a
 pair whose first blocker changes fails until its entry names the new one. A case
-whose copied code calls NumPy functions on its arrays (or writes into them) cannot be
-traced by ``jax.jit`` whatever the conversion does, since NumPy takes no JAX tracer
-and JAX arrays are immutable: its ``Case.jax`` says so, and its JAX pair is skipped.
+whose copied code writes into an array its caller passed in cannot run on JAX arrays
+even eagerly (they are immutable): its ``Case.jax`` says so, and its JAX pair is skipped.
 """
 
 from __future__ import annotations
@@ -61,6 +60,35 @@ BLOCKED = {
         ("other: the length of the result depends on the values (no fixed-shape graph)",
          "return seq[:i + 1]"),
 }
+
+# Under jax.jit (NumPy calls on tracers run as jax.numpy): what stops each case next.
+JAX_RAISE = ("a raise in a staged branch (compiled JAX code cannot raise: a StagingError; "
+             "validate outside jax.jit)")
+JAX_NONE = "None on some staged paths (JAX carries no None out of a staged branch: a StagingError)"
+JAX_OUT = ("np.<ufunc>(..., out=x) or np.tanh(x, x) on a traced array (JAX arrays are immutable: "
+           "a StagingError)")
+BLOCKED.update({
+    ("scipy.optimize.bracket", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.optimize.Brent.optimize", "jax"): (JAX_RAISE, "raise ValueError("),
+    ("scipy.optimize.scalar_search_wolfe2", "jax"): (JAX_NONE, "the return value is None"),
+    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "jax"): (STRING, "'task' is a different"),
+    ("scipy.optimize._cubicmin", "jax"): (JAX_NONE, "the return value is None"),
+    ("scipy.optimize._quadmin", "jax"): (JAX_NONE, "the return value is None"),
+    ("scipy.optimize.scalar_search_armijo", "jax"): (JAX_NONE, "the return value[0] is None"),
+    ("scipy.optimize.newton (Newton)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.optimize.newton (Halley)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.optimize.newton (secant)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.integrate.validate_first_step", "jax"): (JAX_RAISE, "raise ValueError("),
+    ("scipy.integrate.solve_bdf_system", "jax"): (JAX_NONE, "'dy_norm_old' is None"),
+    ("scipy.integrate.solve_collocation_system", "jax"): (JAX_NONE, "'dW_norm_old' is None"),
+    ("sklearn._get_first_singular_vectors_power_method", "jax"):
+        ("other: a staged condition inside a generator expression (a JAX "
+         "TracerBoolConversionError)", "next(col for col in y.T if"),
+    ("sklearn._ica_par (logcosh)", "jax"): (JAX_OUT, "np.tanh(..., out=...)"),
+    ("statsmodels._bisection_search_conservative", "jax"):
+        (JAX_RAISE, 'raise ValueError("problem with signs")'),
+    ("networkx._fruchterman_reingold", "jax"): (JAX_OUT, "np.clip(..., out=...)"),
+})
 
 CASES = {case.name: case for case in all_cases()}
 
