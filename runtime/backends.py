@@ -100,19 +100,19 @@ class Backend:
 
     def if_exp(self, cond, if_true, if_false):
         """``if_true()`` if cond else ``if_false()``, both thunks."""
-        (value,) = stage_if(self, cond, _at(lambda: (if_true(),), if_true),
+        (value,) = stage_if(self, cond, _at(lambda: (if_true(),), if_true, "conditional expression"),
                             lambda: (if_false(),), (), ("the conditional expression",),
                             construct="conditional expression")
         return value
 
     def and_(self, value, rest: Callable[[], Any]):
         """``value and rest()`` for a staged ``value``; ``rest`` is a thunk."""
-        (out,) = stage_if(self, value, _at(lambda: (rest(),), rest), lambda: (value,), (),
+        (out,) = stage_if(self, value, _at(lambda: (rest(),), rest, "'and' expression"), lambda: (value,), (),
                           ("the 'and' expression",), construct="'and' expression")
         return out
 
     def or_(self, value, rest: Callable[[], Any]):
-        (out,) = stage_if(self, value, _at(lambda: (value,), rest), lambda: (rest(),), (),
+        (out,) = stage_if(self, value, _at(lambda: (value,), rest, "'or' expression"), lambda: (rest(),), (),
                           ("the 'or' expression",), construct="'or' expression")
         return out
 
@@ -188,9 +188,10 @@ class Backend:
         return np.errstate(*args, **kwargs)
 
 
-def _at(branch, user_fn):
-    """``branch``, located (in error messages) at the user's code ``user_fn``."""
+def _at(branch, user_fn, construct: str):
+    """``branch`` of ``construct``, located (in error messages) at the user's code ``user_fn``."""
     branch.__wrapped__ = user_fn
+    branch.staged_construct = construct
     return branch
 
 

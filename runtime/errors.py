@@ -94,16 +94,17 @@ class _IfParts:
     def __init__(self, fn) -> None:
         code = code_of(fn)
         line = linecache.getline(code.co_filename, code.co_firstlineno) if code is not None else ""
-        if line.lstrip().startswith("case "):
+        construct = getattr(fn, "staged_construct", None)  # an expression's branch
+        if line.lstrip().startswith("case ") and construct is None:
             self.construct = "match statement"
             self.true, self.false = "this case", "the cases after it"
             self.staged = "the case's test is a staged value, so it and the cases after it all run"
             self.define = "before the match statement, or in every case (and a `case _:`)"
         else:
-            self.construct = "if statement"
+            self.construct = construct or "if statement"
             self.true, self.false = "the true branch", "the false branch"
             self.staged = "the condition is a staged value, so both branches run"
-            self.define = "before the if statement, or in both branches"
+            self.define = f"before the {self.construct}, or in both branches"
 
 
 def defined_in_one_branch(name: str, defined_in: str, fn) -> StagingError:

@@ -368,3 +368,17 @@ def test_python_nan_joins_a_float_array(backend):
     """A Python NaN keeps its value as a float array: no 'value lost' refusal."""
     backend.check(nan_on_one_side, np.float32(1.0), np.float32(1.0))
     backend.check(nan_on_one_side, np.float32(2.0), np.float32(1.0))
+
+
+def picks_a_function_in_an_expression(x):
+    h = np.sin if x > 0 else np.cos
+    return h(x)
+
+
+def test_different_python_objects_in_a_conditional_expression(backend):
+    where = backend.at(picks_a_function_in_an_expression, "h = np.sin if x > 0 else np.cos")
+    assert backend.staging_error(picks_a_function_in_an_expression, np.float32(1)) == (
+        f"conditional expression at {where}: the conditional expression is a different Python "
+        f"ufunc in each branch, and the condition is a staged value: a graph chooses between "
+        f"arrays, not between Python objects. Make that choice with a Python condition, or "
+        f"compute an array in both branches.")
