@@ -25,7 +25,8 @@ HARNESS = os.path.join(HERE, "harness.py")
 # First blockers, by the categories of issue 22 (run the case and read its error:
 # `python tests/realcode/report.py -v`).
 BUILTINS = "builtins/math on staged scalars"
-STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
+ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
+                   "after an early return taken on a staged status)")
 ONE_BRANCH_IN_LOOP = ("a variable assigned in one branch of a staged if in a staged loop "
                       "(a StagingError; the run-time flag covers straight-line code)")
 CAUGHT_FP = ("np.errstate(raise) with try/except ArithmeticError around staged arithmetic "
@@ -40,7 +41,8 @@ WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the 
 BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe2", "numpy"):
         (ONE_BRANCH_IN_LOOP, "'a_star' is defined in the true branch only"),
-    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"): (STRING, "'task' is a different"),
+    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
+        (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
     ("scipy.optimize._cubicmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
     ("scipy.optimize._quadmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
     ("scipy.integrate.solve_bdf_system", "numpy"):
