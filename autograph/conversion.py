@@ -46,6 +46,7 @@ from autograph.converters import (
     loops,
     return_statements,
     staged_choices,
+    try_statements,
     variables,
 )
 from autograph.runtime.errors import ConversionError
@@ -83,6 +84,7 @@ PASSES = (
     logical_expressions.transform,
     asserts.transform,
     conditional_expressions.transform,
+    try_statements.transform,
     return_statements.transform,
     break_statements.transform,
     continue_statements.transform,

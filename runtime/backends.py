@@ -163,6 +163,12 @@ class Backend:
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
 
+    def catching(self, region):
+        """The body of a ``try`` (``staged_try.Region``) starts: an object whose
+        ``close(raised)`` ends it and returns ``{handler index: staged flag}``, the
+        handlers to run because the graph raised when it ran; None catches nothing."""
+        return None
+
     def errstate(self, args, kwargs):
         """``np.errstate(*args, **kwargs)`` while this backend traces."""
         import numpy as np

@@ -936,6 +936,46 @@ CASES = [
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
     """),
+    Case('try_statements', 'try_arith',
+        """\
+    def try_arith(a, b):
+        try:
+            r = a / b
+        except ArithmeticError:
+            return None
+        else:
+            r = r + 1
+        return r
+""",
+        """\
+    def try_arith(a, b):
+        do_return = False
+        retval_ = ag__.NO_RETURN
+        try:
+            with ag__.catching([ArithmeticError], [False], 2) as try_region:
+                r = a / b
+        except ArithmeticError:
+            retval_ = None
+            do_return = True
+        else:
+            try_region.check()
+
+            def if_body(do_return, r, retval_):
+                retval_ = None
+                do_return = True
+                return (do_return, r, retval_)
+
+            def else_body(do_return, r, retval_):
+                r = r + 1
+                return (do_return, r, retval_)
+            do_return, r, retval_ = ag__.branch(try_region.caught(0), if_body, else_body, ('do_return', 'r', 'the return value'))(do_return, r, retval_)
+
+        def if_body_2(retval_):
+            retval_ = r
+            return (retval_,)
+        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
+        return ag__.retval(retval_)
+"""),
 ]
 
 _counter = itertools.count()
@@ -959,7 +999,7 @@ def test_every_converter_has_golden_cases():
     assert converters == {
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
-        "continue_statements", "conditionals", "loops", "finally_jumps",
+        "continue_statements", "conditionals", "loops", "finally_jumps", "try_statements",
     }
 
 

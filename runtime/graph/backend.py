@@ -270,6 +270,9 @@ class GraphBackend(Backend):
     def errstate(self, args, kwargs):
         return numeric.GraphErrstate(args, kwargs)
 
+    def catching(self, region):
+        return numeric.CatchScope(region)
+
 
 def _collect(item, found: list):
     if item.__class__ is Value:

@@ -29,8 +29,6 @@ ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (sel
                    "after an early return taken on a staged status)")
 ONE_BRANCH_IN_LOOP = ("a variable assigned in one branch of a staged if in a staged loop "
                       "(a StagingError; the run-time flag covers straight-line code)")
-CAUGHT_FP = ("np.errstate(raise) with try/except ArithmeticError around staged arithmetic "
-             "(the graph's FloatingPointError is not caught by the function's except)")
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
                   "keeps its old items: wrong value)")
 
@@ -43,8 +41,6 @@ BLOCKED = {
         (ONE_BRANCH_IN_LOOP, "'a_star' is defined in the true branch only"),
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
         (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
-    ("scipy.optimize._cubicmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
-    ("scipy.optimize._quadmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
     ("scipy.integrate.solve_bdf_system", "numpy"):
         ("other: a Python int in one branch and an array in the other (d = 0 / d = dy)",
          "'d' is a Python int (0) in the true branch"),
