@@ -11,9 +11,10 @@ from .choices import getitem, is_none, is_not_none
 from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, while_loop, while_stmt
 from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_cond
 from . import calls
+from .generators import generator_call
 from .mode import mode, staging
 from .staged_try import catching
-from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
+from .numeric_builtins import abs_, bool_, divmod_, float_, int_, max_, min_, round_
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
 __all__ = [
@@ -23,8 +24,8 @@ __all__ = [
     "getitem", "is_none", "is_not_none",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "while_loop", "while_stmt",
     "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
-    "mode", "staging", "catching",
-    "abs_", "bool_", "float_", "int_", "max_", "min_", "round_",
+    "mode", "staging", "catching", "generator_call",
+    "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]
 

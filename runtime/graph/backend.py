@@ -40,10 +40,16 @@ class GraphEnumerate:
     def __init__(self, iterable, start):
         self.iterable, self.start = iterable, start
 
+    def __iter__(self):  # iterated in Python (a generator expression): unrolled
+        return enumerate(self.iterable, self.start)
+
 
 class GraphZip:
     def __init__(self, iterables):
         self.iterables = tuple(iterables)
+
+    def __iter__(self):
+        return zip(*self.iterables)
 
 
 _OWNED = (Tensor, GraphRange, GraphEnumerate, GraphZip)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import numeric_builtins
-from . import trace
+from . import numpy_api, trace
 from .ir import Op, Value
 from .raising import raise_copy
 from .tensor import Tensor
@@ -29,6 +29,8 @@ def numeric(name: str, args, kwargs):
         return _math(name[5:], args, kwargs)
     if name in ("numpy.asarray", "numpy.array"):
         return asarray(name[6:], *args, **kwargs)
+    if name.startswith("ndarray."):
+        return _array_method(name[8:], args, kwargs)
     raise TypeError(f"autograph.function: {name}() of a symbolic tensor is not supported")
 
 
@@ -73,9 +75,21 @@ def _math(name, args, kwargs):
         if v.__class__ is Value and v.const is None and not v.weak:
             float(trace.stand_in(v, 1, 1))
     kind = numeric_builtins.result_kind(name)
+    if kind is tuple:  # math.modf: two floats
+        outs = [st.graph.new_value(np.float64, (), weak=True) for _ in range(2)]
+        st.append(Op("call", fn, values, {}, outs, tuple(outs), source=trace.user_source()))
+        return tuple(Tensor(out, st.graph) for out in outs)
     out = st.graph.new_value(_SCALAR_DTYPES[kind], (), weak=True)
     st.append(Op("call", fn, values, {}, [out], out, source=trace.user_source()))
     return Tensor(out, st.graph)
+
+
+def _array_method(name, args, kwargs):
+    """``array.<name>(*args)`` of a NumPy array with a tensor argument: the method op."""
+    if name not in numpy_api.METHODS:
+        raise TypeError(f"autograph.function: the NumPy array method {name}() with a symbolic "
+                        f"tensor argument is not supported; call the numpy function instead.")
+    return trace.record("method", name, args, kwargs)
 
 
 def asarray(which: str, obj, dtype=None, **kwargs):
