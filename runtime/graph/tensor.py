@@ -181,6 +181,14 @@ class Tensor:
             raise AttributeError(name)
         raise AttributeError(messages.unsupported_attribute(name, user_source()))
 
+    def sort(self, axis=-1, kind=None, order=None) -> None:
+        """In place, as ``ndarray.sort``: the handle now holds the sorted values."""
+        self[...] = np.sort(self, axis=axis, kind=kind, order=order)
+
+    def fill(self, value) -> None:
+        """In place, as ``ndarray.fill``."""
+        self[...] = value
+
     def __round__(self, ndigits=None):
         return record("call", round, (self,) if ndigits is None else (self, ndigits))
 

@@ -50,3 +50,28 @@ def test_math_modf(backend):
 
 def test_numpy_array_method_with_a_staged_argument(backend):
     backend.check(array_methods, np.array([0.5, 2.0], np.float32))
+
+
+def tensor_methods(x, y):
+    order = x.argsort()
+    return (x.searchsorted(np.float32(0.5)), x.argpartition(1)[:1], x[order].cumsum(),
+            x.clip(0, 1).max(), x.reshape(2, 2).T.copy(), y.astype(np.float32).sum(),
+            x.dot(x), x.any(), x.mean())
+
+
+def in_place_methods(x):
+    y = x * 2
+    y.sort()
+    z = x.copy()
+    z.fill(3.0)
+    return y, z
+
+
+def test_array_methods_on_staged_arrays(backend):
+    x = np.array([0.25, 0.75, 1.5, 2.0], np.float32)  # sorted: searchsorted's input
+    backend.check(tensor_methods, x, np.array([1, 2, 3], np.int32))
+
+
+def test_in_place_sort_and_fill(backend):
+    if backend.name == "numpy":  # JAX arrays are immutable: their .sort() returns a copy
+        backend.check(in_place_methods, np.array([3.0, -1.0, 2.0]))

@@ -24,6 +24,8 @@ HARNESS = os.path.join(HERE, "harness.py")
 
 # First blockers, by the categories of issue 22 (run the case and read its error:
 # `python tests/realcode/report.py -v`).
+INT_AND_ARRAY = ("other: a Python int in one branch and an array in the other "
+                 "(d = 0 / d = dy; x_weights_old = 100 / x_weights)")
 LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
@@ -42,14 +44,12 @@ BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
         (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
     ("scipy.integrate.solve_bdf_system", "numpy"):
-        ("other: a Python int in one branch and an array in the other (d = 0 / d = dy)",
-         "'d' is a Python int (0) in the true branch"),
+        (INT_AND_ARRAY, "'d' is a Python int (0) in the true branch"),
     ("scipy.integrate.solve_collocation_system", "numpy"):
         ("a maybe-None loop variable used under its own 'is not None' test in a staged loop "
          "(dW_norm_old / rate)", "'dW_norm_old' is None on some paths"),
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
-        ("other: a Python int in one branch and an array in the other "
-         "(x_weights_old = 100 / x_weights)", "'x_weights_old' is a Python int (100)"),
+        (INT_AND_ARRAY, "'x_weights_old' is a Python int (100)"),
     ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels._lowess_update_nn", "jax"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels.van_der_corput", "numpy"): (LIST_GROWN, "'sequence' is a list of 0 items"),
