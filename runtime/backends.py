@@ -152,6 +152,13 @@ class Backend:
         with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
         return t, f
 
+    def settle(self, label: str, before, after):
+        """A loop variable's value before a staged loop and after one iteration, when
+        this backend can carry them as one type (the NumPy engine: a string that
+        becomes a choice among strings): ``(before, after, changed)``, ``changed`` if
+        the loop must be traced again carrying ``before``; None by default."""
+        return None
+
     def pair_unbound(self, label: str, t, f):
         """A plain variable one branch of a staged ``if`` assigns and the other does
         not (``Undefined``): both sides as values carried with a run-time flag whose

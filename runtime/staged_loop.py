@@ -173,6 +173,11 @@ class Carry:
             return _learned(value, backend), True
         if spec.__class__ is Slot:
             return self._fit_slot(label, spec.index, value, dyn)
+        settled = backend.settle(label, fill(spec, self.firsts), value)
+        if settled is not None:
+            before, value, changed = settled
+            if changed:
+                return before, True
         if is_node(spec):
             return self._fit_node(label, spec, value, dyn)
         if same(spec, value):

@@ -267,6 +267,9 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f)  # None or a string on one side
 
+    def settle(self, label, before, after):
+        return maybe_none.settle(label, before, after)  # a string that becomes a choice
+
     def pair_unbound(self, label, t, f):
         return maybe_none.pair_unbound(label, t, f) if maybe_none.assignable(t, f) else None
 

@@ -141,16 +141,28 @@ class Choice(NamedTuple):
     index: Any
     options: tuple
     name: str
-    texts: list
+    texts: "Texts"
 
 
-def _code(text, texts: list) -> int:
+class Texts:
+    """The trace's texts, shared by its choices (a leaf of any state: never copied)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _code(text, texts: Texts) -> int:
     """``text``'s index in ``texts`` (appended if new); a str never equals a bytes."""
-    for i, t in enumerate(texts):
+    for i, t in enumerate(texts.items):
         if t.__class__ is text.__class__ and t == text:
             return i
-    texts.append(text)
-    return len(texts) - 1
+    texts.items.append(text)
+    return len(texts.items) - 1
 
 
 def _lookup(table: np.ndarray, index):
@@ -268,6 +280,18 @@ def _as_choice(side, options, name, texts):
     return Choice(side.index, options, name, texts)
 
 
+def settle(name: str, before, after):
+    """A loop variable that is a string before the loop and a choice after an iteration
+    (or a choice among more options): ``(before, after, changed)`` as choices among the
+    same options, ``changed`` if ``before`` must be carried anew; None otherwise."""
+    if not (_text(before) and _text(after)) or not (
+            before.__class__ is Choice or after.__class__ is Choice):
+        return None
+    new_before, new_after = pair(name, before, after)
+    changed = before.__class__ is not Choice or before.options != new_before.options
+    return new_before, new_after, changed
+
+
 def _valued(obj) -> bool:
     return is_arraylike(obj) or _maybe(obj)
 
@@ -280,7 +304,9 @@ def pair(name: str, t, f):
         options = tuple(dict.fromkeys([*(t.options if t.__class__ is Choice else (t,)),
                                        *(f.options if f.__class__ is Choice else (f,))]))
         texts = next((x.texts for x in (t, f) if x.__class__ is Choice), None)
-        texts = trace.current().texts if texts is None else texts
+        if texts is None:
+            state = trace.current()
+            texts = state.texts = state.texts or Texts()
         return _as_choice(t, options, name, texts), _as_choice(f, options, name, texts)
     if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
             is_arraylike(t) or is_arraylike(f)):
@@ -320,7 +346,7 @@ def boundary(result):
             found.append((path, None, obj.flag))
             return obj.value
         if obj.__class__ is Choice:
-            found.append((path, tuple(obj.texts), obj.index))
+            found.append((path, tuple(obj.texts.items), obj.index))
             return None
         if obj.__class__ in (tuple, list):
             return obj.__class__(strip(x, path + (i,)) for i, x in enumerate(obj))

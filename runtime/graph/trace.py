@@ -47,7 +47,7 @@ class TraceState:
         self.first_trace = first_trace
         self.var_refs: dict[int, VarRef] = {}  # id(Variable) -> its reference
         self.created_variables: list = []
-        self.texts: list = []  # every str/bytes a staged condition chooses (maybe_none.Choice)
+        self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
         self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
 
     def append(self, op: Op) -> None:

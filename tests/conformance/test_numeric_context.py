@@ -120,3 +120,38 @@ def test_chosen_bytes_concatenated_is_refused(backend):
             "a Python index, compared with == or != to a string, or tested with "
             "startswith/endswith. Test the condition itself instead (or keep a boolean array "
             "next to the string).")
+
+
+def loop_status(x):
+    task = b"START"
+    it = 0
+    while x > 1:
+        x = x / 2
+        it += 1
+        if x < 3:
+            task = b"SMALL"
+        if it > 4:
+            task = b"MAXITER"
+            break
+    return x, task, task[:3] == b"MAX"
+
+
+def for_status(x):
+    msg = "none"
+    for v in x:
+        if v > 2:
+            msg = "big"
+        elif v < 0:
+            msg = "negative"
+    return msg
+
+
+def test_status_chosen_in_a_staged_loop(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(loop_status, np.float64(10.0))
+        assert "'task' is a different Python bytes in each branch" in text, text
+        return
+    for v in (10.0, 0.5, 1000.0):
+        backend.check(loop_status, np.float64(v))
+    for a in ([1.0, 3.0, 1.0], [3.0, -1.0, 1.0], [0.5, 0.5, 0.5]):
+        backend.check(for_status, np.array(a))
