@@ -152,6 +152,11 @@ class Backend:
         with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
         return t, f
 
+    def show(self, value, conversion: str) -> str:
+        """The text ``conversion % value`` (``"%.3f"``) gives in a message, for a staged
+        ``value`` (``formatting.percent_format``): by default its own text."""
+        return str(value)
+
     def settle(self, label: str, before, after):
         """A loop variable's value before a staged loop and after one iteration, when
         this backend can carry them as one type (the NumPy engine: a string that

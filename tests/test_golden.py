@@ -976,6 +976,26 @@ CASES = [
         retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
         return ag__.retval(retval_)
 """),
+    Case('percent_formatting', 'percent_message',
+        """\
+    def percent_message(x, n):
+        if x > n:
+            raise ValueError("x=%.2f exceeds %d" % (x, n))
+        return "%d%%" % n
+""",
+        """\
+    def percent_message(x, n):
+        retval_ = ag__.NO_RETURN
+
+        def if_body(retval_):
+            raise ValueError(ag__.percent_format('x=%.2f exceeds %d', (x, n)))
+
+        def else_body(retval_):
+            retval_ = ag__.percent_format('%d%%', n)
+            return (retval_,)
+        retval_, = ag__.branch(x > n, if_body, else_body, ('the return value',))(retval_)
+        return ag__.retval(retval_)
+"""),
 ]
 
 _counter = itertools.count()
@@ -1000,6 +1020,7 @@ def test_every_converter_has_golden_cases():
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
         "continue_statements", "conditionals", "loops", "finally_jumps", "try_statements",
+        "percent_formatting",
     }
 
 

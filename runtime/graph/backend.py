@@ -267,6 +267,9 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f)  # None or a string on one side
 
+    def show(self, value, conversion):
+        return raising.shown(value, conversion)  # a raise shows the run-time value
+
     def settle(self, label, before, after):
         return maybe_none.settle(label, before, after)  # a string that becomes a choice
 

@@ -25,7 +25,8 @@ from .ir import Op
 
 def shown(tensor, conversion: str) -> str:
     """The trace-time text of ``tensor`` shown by ``repr`` (``conversion`` ``"!r"``),
-    ``str`` or ``format`` (its format spec); noted so a raise can show its value."""
+    ``str``, ``format`` (its format spec) or ``%`` (``"%.3f"``, see
+    ``runtime.formatting``); noted so a raise can show its value."""
     value = tensor._value
     kind = "python scalar, " if value.weak else ""
     text = f"Tensor({value.name}, {kind}shape={value.shape}, dtype={value.dtype.name})"
@@ -65,7 +66,9 @@ def _python(value, weak: bool):
 
 def _show(value, conversion: str, weak: bool) -> str:
     value = _python(value, weak)
-    return repr(value) if conversion == "!r" else format(value, conversion)
+    if conversion == "!r":
+        return repr(value)
+    return conversion % value if conversion.startswith("%") else format(value, conversion)
 
 
 def _message(args: tuple, state):

@@ -2,7 +2,8 @@
 
 Eager Python formats the message from the values it has; under ``ag.function`` the
 message shows the run-time values in the same way (``str``, ``repr``, format specs,
-``%`` formatting, values passed as the exception's arguments), never the symbolic
+``%`` formatting with ``%s``, ``%d``, ``%.3f``..., values passed as the exception's
+arguments), never the symbolic
 tensor's text. JAX's compiled code cannot raise, so there the raise stays a
 StagingError (issue 9.12).
 """
@@ -93,3 +94,26 @@ def test_the_graph_keeps_the_raise(backend):
         assert staged(np.float64(0.5), np.float64(1.0)) == 1.5
         assert "raise ValueError" in str(staged.get_concrete_function(
             np.float64(0.5), np.float64(1.0)).graph)
+
+
+def percent_numbers(x, n):
+    it = 0
+    while x > 1:
+        x = x / 2
+        it += 1
+    if it > 3:
+        raise RuntimeError("%s: %d iterations, value %.4f (%5.1e%%)" % (n, it, x, x))
+    return x
+
+
+def percent_mapping(x):
+    if x > 1:
+        raise ValueError("x=%(x).2f is above %(limit)d" % {"x": x, "limit": 1})
+    return x
+
+
+def test_percent_conversions_of_numbers(backend):
+    _numpy_only(backend, percent_numbers, (np.float64(3.0), "f"), (np.float64(100.0), "f"),
+                "f: 7 iterations, value 0.7812 (7.8e-01%)", RuntimeError)
+    _numpy_only(backend, percent_mapping, (np.float64(0.5),), (np.float64(2.5),),
+                "x=2.50 is above 1")
