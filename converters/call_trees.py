@@ -85,7 +85,7 @@ def _generator_call(func, gen, rest):
     comp = gen.generators[0]
     target = comp.target
     star = isinstance(target, gast.Tuple)
-    names = [n for n in (target.elts if star else [target])]
+    names = list(target.elts) if star else [target]
     if not names or not all(isinstance(n, gast.Name) for n in names):
         return None
     params = ", ".join(n.id for n in names)
