@@ -28,13 +28,24 @@ from autograph import templates, transformer
 from autograph.runtime.calls import LIBRARY_PACKAGES
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
-                             "int", "float", "bool"})
+                             "int", "float", "bool", "divmod"})
+
+
+# Builtins that consume a generator expression: with a staged test, called through
+# ``ag__.generator_call`` (``runtime.generators``).
+GENERATOR_CONSUMERS = frozenset({"any", "all", "sum", "next"})
 
 
 class CallTrees(transformer.Base):
     def visit_Call(self, node):
         node = self.generic_visit(node)
         func = node.func
+        if (isinstance(func, gast.Name) and func.id in GENERATOR_CONSUMERS
+                and self._is_builtin(func.id) and node.args and not node.keywords
+                and isinstance(node.args[0], gast.GeneratorExp)):
+            call = _generator_call(func, node.args[0], node.args[1:])
+            if call is not None:
+                return call
         if isinstance(func, gast.Name) and func.id in STAGED_BUILTINS and func.id not in self.ctx.locals:
             node.func = templates.replace_expr("ag__.converted(func)", func=func)
             return node
@@ -70,6 +81,32 @@ def library_of(func, ctx):
         return None
     package = value.__name__.partition(".")[0]
     return package if package in LIBRARY_PACKAGES else None
+
+
+def _generator_call(func, gen, rest):
+    """``ag__.generator_call(f, iterable, lambda x: test, lambda x: element, star, *rest)``
+    for ``f(element for x in iterable if test, *rest)``, or None (several ``for``s, an
+    ``async for``, a target that is not a name or a flat tuple of names)."""
+    if len(gen.generators) != 1 or gen.generators[0].is_async:
+        return None
+    comp = gen.generators[0]
+    target = comp.target
+    star = isinstance(target, gast.Tuple)
+    names = list(target.elts) if star else [target]
+    if not names or not all(isinstance(n, gast.Name) for n in names):
+        return None
+    params = ", ".join(n.id for n in names)
+    if not comp.ifs:
+        test = templates.constant(True)
+    elif len(comp.ifs) == 1:
+        test = comp.ifs[0]
+    else:
+        test = gast.BoolOp(op=gast.And(), values=list(comp.ifs))
+    return templates.replace_expr(
+        f"ag__.generator_call(fn, iterable, lambda {params}: test_, lambda {params}: element, "
+        f"star{', *rest' if rest else ''})",
+        fn=func, iterable=comp.iter, test_=test, element=gen.elt,
+        star=templates.constant(star), rest=gast.Tuple(elts=list(rest), ctx=gast.Load()))
 
 
 def _is_runtime_call(func) -> bool:

@@ -11,10 +11,13 @@ from .choices import getitem, is_none, is_not_none
 from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, while_loop, while_stmt
 from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_cond
 from . import calls
+from .formatting import percent_format
+from .generators import generator_call
 from .mode import mode, staging
-from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
+from .numeric_builtins import abs_, bool_, divmod_, float_, int_, max_, min_, round_
 from .patterns import class_pattern_subject
 from .staged_return import returned
+from .staged_try import catching
 from .undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
 
 __all__ = [
@@ -24,8 +27,8 @@ __all__ = [
     "getitem", "is_none", "is_not_none",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "while_loop", "while_stmt",
     "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
-    "mode", "staging",
-    "abs_", "bool_", "float_", "int_", "max_", "min_", "round_", "returned",
+    "mode", "staging", "catching", "generator_call", "percent_format",
+    "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",
     "class_pattern_subject",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
 ]

@@ -155,6 +155,18 @@ class Backend:
         with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
         return t, f
 
+    def show(self, value, conversion: str) -> str:
+        """The text ``conversion % value`` (``"%.3f"``) gives in a message, for a staged
+        ``value`` (``formatting.percent_format``): by default its own text."""
+        return str(value)
+
+    def settle(self, label: str, before, after):
+        """A loop variable's value before a staged loop and after one iteration, when
+        this backend can carry them as one type (the NumPy engine: a string that
+        becomes a choice among strings): ``(before, after, changed)``, ``changed`` if
+        the loop must be traced again carrying ``before``; None by default."""
+        return None
+
     def pair_unbound(self, label: str, t, f):
         """A plain variable one branch of a staged ``if`` assigns and the other does
         not (``Undefined``): both sides as values carried with a run-time flag whose
@@ -180,6 +192,12 @@ class Backend:
         argument of this backend (``numpy_calls``). By default as it is, for staged values
         that implement NumPy's dispatch protocols (``__array_ufunc__``, ``__array_function__``)."""
         return fn(*args, **kwargs)
+
+    def catching(self, region):
+        """The body of a ``try`` (``staged_try.Region``) starts: an object whose
+        ``close(raised)`` ends it and returns ``{handler index: staged flag}``, the
+        handlers to run because the graph raised when it ran; None catches nothing."""
+        return None
 
     def errstate(self, args, kwargs):
         """``np.errstate(*args, **kwargs)`` while this backend traces."""

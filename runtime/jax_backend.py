@@ -18,7 +18,6 @@ trace per level.
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -111,14 +110,29 @@ class _Range:
         return jnp.maximum(n, 0)
 
 
-class _Enumerate(NamedTuple):
-    iterable: Any
-    start: Any
+class _Enumerate:
+    """``enumerate`` of a tracer: a staged loop's iterable; iterated in Python (a
+    generator expression), the plain ``enumerate``, unrolled."""
+
+    __slots__ = ("iterable", "start")
+
+    def __init__(self, iterable, start) -> None:
+        self.iterable, self.start = iterable, start
+
+    def __iter__(self):
+        return enumerate(self.iterable, self.start)
 
 
-class _Zip(NamedTuple):
-    iterables: tuple
-    strict: bool
+class _Zip:
+    """``zip`` of tracers (see ``_Enumerate``)."""
+
+    __slots__ = ("iterables", "strict")
+
+    def __init__(self, iterables: tuple, strict: bool) -> None:
+        self.iterables, self.strict = iterables, strict
+
+    def __iter__(self):
+        return zip(*self.iterables, strict=True) if self.strict else zip(*self.iterables)
 
 
 _STAGED_ITERABLES = (_Range, _Enumerate, _Zip)

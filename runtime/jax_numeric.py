@@ -61,10 +61,15 @@ def numeric(name: str, args, kwargs):
         short = name[5:]
         fn = _TWINS.get(short) or getattr(jnp, short)
         result = fn(*(_scalar(jnp.asarray(a)) for a in args))
-        return _python_scalar(result, numeric_builtins.result_kind(short))
+        kind = numeric_builtins.result_kind(short)
+        if kind is tuple:  # math.modf: two floats
+            return tuple(_python_scalar(r, float) for r in result)
+        return _python_scalar(result, kind)
     if name in ("numpy.asarray", "numpy.array"):
         obj, *rest = args
         return (jnp.asarray if name == "numpy.asarray" else jnp.array)(obj, *rest, **kwargs)
+    if name.startswith("ndarray."):  # a NumPy array's method given a tracer: jax.Array's
+        return getattr(jnp.asarray(args[0]), name[8:])(*args[1:], **kwargs)
     raise TypeError(f"jax: {name}() of a traced value is not supported")
 
 

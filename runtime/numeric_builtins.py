@@ -22,7 +22,11 @@ with NumPy's dtype rules:
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
 - ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
-- numpy's other callables: ``numpy_calls`` (the backend's ``numpy_call``).
+- numpy's other callables: ``numpy_calls`` (the backend's ``numpy_call``);
+- ``divmod`` of staged values is ``(x // y, x % y)``, as NumPy's ``divmod``;
+  ``math.modf`` gives two Python floats;
+- a NumPy array's method given a staged argument (``T.dot(W)``, SciPy's Radau) is the
+  backend's method of that array (``ndarray.<name>``).
 """
 
 from __future__ import annotations
@@ -44,12 +48,12 @@ for _name, _kind in [
     ("isfinite", bool), ("sin", float), ("cos", float), ("tan", float), ("asin", float),
     ("acos", float), ("atan", float), ("atan2", float), ("sinh", float), ("cosh", float),
     ("tanh", float), ("pow", float), ("fmod", float), ("erf", float), ("erfc", float),
-    ("degrees", float), ("radians", float),
+    ("degrees", float), ("radians", float), ("modf", tuple),
 ]:
     MATH[getattr(math, _name)] = (_name, _kind)
 
 BUILTINS = {"min": min, "max": max, "abs": abs, "round": round, "int": int, "float": float,
-            "bool": bool}
+            "bool": bool, "divmod": divmod}
 ARRAY_FUNCTIONS = {np.asarray: "asarray", np.array: "array", np.asanyarray: "asarray",
                    np.ascontiguousarray: "asarray"}
 
@@ -61,6 +65,9 @@ def _builtin(name: str):
         backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)
+        if name == "divmod":  # Python's floor division and modulo: the arrays' operators
+            x, y = args
+            return x // y, x % y
         return backend.numeric(name, args, kwargs)
 
     staged.__name__ = staged.__qualname__ = f"{name}_"
@@ -75,6 +82,7 @@ round_ = _builtin("round")
 int_ = _builtin("int")
 float_ = _builtin("float")
 bool_ = _builtin("bool")
+divmod_ = _builtin("divmod")
 
 
 def _wrap(fn, name: str):
@@ -124,10 +132,25 @@ def _dict_get(method):
     return get
 
 
+def _array_method(method):
+    """``a.dot(t)`` of a NumPy array ``a`` with a staged argument: the backend's method."""
+    def call(*args, **kwargs):
+        backend = staged_leaf(args) or staged_leaf(tuple(kwargs.values()))
+        if backend is None:
+            return method(*args, **kwargs)
+        return backend.numeric("ndarray." + method.__name__, (method.__self__,) + args, kwargs)
+
+    call.__name__ = call.__qualname__ = method.__name__
+    call.__wrapped__ = method
+    return call
+
+
 def staged_version(f):
     """What converted code calls for ``f`` when ``f`` is one of these functions, else None."""
     if f.__class__ is _BUILTIN_METHOD and f.__self__.__class__ is dict and f.__name__ == "get":
         return _dict_get(f)
+    if f.__class__ is _BUILTIN_METHOD and isinstance(f.__self__, np.ndarray):
+        return _array_method(f)
     try:
         staged = _STAGED.get(f)
     except TypeError:  # unhashable

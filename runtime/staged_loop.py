@@ -187,6 +187,11 @@ class Carry:
                     first = _Seed(self.avals[spec.index], self.firsts[spec.index])
                     return _reseeded(before, after, backend, {id(entered): first}), True
             return self._fit_slot(label, spec.index, value, dyn)
+        settled = backend.settle(label, fill(spec, self.firsts), value)
+        if settled is not None:
+            before, value, changed = settled
+            if changed:
+                return before, True
         if is_node(spec):
             # a flagged value (None on some paths) as the carry holds it, named as it is
             value = backend.pair_values(label, entered, value)[1]

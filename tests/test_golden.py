@@ -945,6 +945,66 @@ CASES = [
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
     """),
+    Case('try_statements', 'try_arith',
+        """\
+    def try_arith(a, b):
+        try:
+            r = a / b
+        except ArithmeticError:
+            return None
+        else:
+            r = r + 1
+        return r
+""",
+        """\
+    def try_arith(a, b):
+        do_return = False
+        retval_ = ag__.NO_RETURN
+        try:
+            with ag__.catching([ArithmeticError], [False], 2) as try_region:
+                r = a / b
+        except ArithmeticError:
+            retval_ = None
+            do_return = True
+        else:
+            try_region.check()
+
+            def if_body(do_return, r, retval_):
+                retval_ = None
+                do_return = True
+                return (do_return, r, retval_)
+
+            def else_body(do_return, r, retval_):
+                r = r + 1
+                return (do_return, r, retval_)
+            do_return, r, retval_ = ag__.branch(try_region.caught(0), if_body, else_body, ('do_return', 'r', 'the return value'))(do_return, r, retval_)
+
+        def if_body_2(retval_):
+            retval_ = r
+            return (retval_,)
+        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
+        return ag__.retval(retval_)
+"""),
+    Case('percent_formatting', 'percent_message',
+        """\
+    def percent_message(x, n):
+        if x > n:
+            raise ValueError("x=%.2f exceeds %d" % (x, n))
+        return "%d%%" % n
+""",
+        """\
+    def percent_message(x, n):
+        retval_ = ag__.NO_RETURN
+
+        def if_body(retval_):
+            raise ValueError(ag__.percent_format('x=%.2f exceeds %d', (x, n)))
+
+        def else_body(retval_):
+            retval_ = ag__.percent_format('%d%%', n)
+            return (retval_,)
+        retval_, = ag__.branch(x > n, if_body, else_body, ('the return value',))(retval_)
+        return ag__.retval(retval_)
+"""),
 ]
 
 
@@ -1058,7 +1118,8 @@ def test_every_converter_has_golden_cases():
     assert converters == {
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
-        "continue_statements", "conditionals", "loops", "finally_jumps",
+        "continue_statements", "conditionals", "loops", "finally_jumps", "try_statements",
+        "percent_formatting",
     } | ({"match_statements"} if sys.version_info >= (3, 10) else set())
 
 

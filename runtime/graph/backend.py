@@ -44,10 +44,16 @@ class GraphEnumerate:
     def __init__(self, iterable, start):
         self.iterable, self.start = iterable, start
 
+    def __iter__(self):  # iterated in Python (a generator expression): unrolled
+        return enumerate(self.iterable, self.start)
+
 
 class GraphZip:
     def __init__(self, iterables):
         self.iterables = tuple(iterables)
+
+    def __iter__(self):
+        return zip(*self.iterables)
 
 
 _OWNED = (Tensor, GraphRange, GraphEnumerate, GraphZip)
@@ -265,6 +271,12 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f)  # None or a string on one side
 
+    def show(self, value, conversion):
+        return raising.shown(value, conversion)  # a raise shows the run-time value
+
+    def settle(self, label, before, after):
+        return maybe_none.settle(label, before, after)  # a string that becomes a choice
+
     def pair_unbound(self, label, t, f):
         return maybe_none.pair_unbound(label, t, f) if maybe_none.assignable(t, f) else None
 
@@ -276,6 +288,9 @@ class GraphBackend(Backend):
 
     def errstate(self, args, kwargs):
         return numeric.GraphErrstate(args, kwargs)
+
+    def catching(self, region):
+        return numeric.CatchScope(region)
 
 
 def _collect(item, found: list):

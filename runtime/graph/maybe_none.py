@@ -159,11 +159,45 @@ MaybeNone.__hash__ = object.__hash__
 
 
 class Choice(NamedTuple):
-    """A string chosen by a staged condition: ``options[index]`` at run time."""
+    """A string (``str`` or ``bytes``) chosen by a staged condition: ``texts[index]`` at
+    run time. ``texts`` is the trace's list of every text a choice may hold (shared, only
+    grows), so two choices meet without renumbering; ``options`` are the ones this
+    choice may hold. Slicing it with a Python index, comparing it with ``==``/``!=`` and
+    ``startswith``/``endswith`` are staged: a table of each text's answer, indexed by
+    ``index`` (``task[:5] == b"ERROR"``, as SciPy's DCSRCH tests its status)."""
 
     index: Any
     options: tuple
     name: str
+    texts: "Texts"
+
+
+class Texts:
+    """The trace's texts, shared by its choices (a leaf of any state: never copied)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _code(text, texts: Texts) -> int:
+    """``text``'s index in ``texts`` (appended if new); a str never equals a bytes."""
+    for i, t in enumerate(texts.items):
+        if t.__class__ is text.__class__ and t == text:
+            return i
+    texts.items.append(text)
+    return len(texts.items) - 1
+
+
+def _lookup(table: np.ndarray, index):
+    """``table[index]``: in the graph if the index is staged."""
+    if index.__class__ is not Tensor:
+        return table[index].item()
+    return Tensor(trace.to_value(table, trace.current()), index._graph)[index]
 
 
 def _refuse_choice(self, *args, **kwargs):
@@ -172,13 +206,42 @@ def _refuse_choice(self, *args, **kwargs):
         f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
         f"{errors.subject(self.name)} is a string chosen by a staged condition (one of "
         f"{', '.join(map(repr, self.options))}); a graph holds arrays, not strings, so inside "
-        f"the function it can only be returned. Test the condition itself instead (or keep "
-        f"a boolean array next to the string).")
+        f"the function it can only be returned, sliced with a Python index, compared with == or "
+        f"!= to a string, or tested with startswith/endswith. Test the condition itself "
+        f"instead (or keep a boolean array next to the string).")
 
 
-for _name in ("add", "radd", "mod", "mul", "rmul", "eq", "ne", "lt", "le", "gt", "ge", "bool",
+def _choice_item(self, index):
+    """``task[:5]``: the same choice among each option's item (a static index only)."""
+    if index.__class__ is not slice and index.__class__ is not int:
+        _refuse_choice(self)
+    codes = {_code(o, self.texts): _code(o[index], self.texts) for o in self.options}
+    table = np.arange(len(self.texts))
+    table[list(codes)] = list(codes.values())
+    options = tuple(dict.fromkeys(o[index] for o in self.options))
+    return Choice(_lookup(table, self.index), options, self.name, self.texts)
+
+
+def _choice_test(test):
+    """A staged bool: ``test(option)`` of the option chosen at run time."""
+    def run(self, *args):
+        if any(a.__class__ is Choice for a in args):
+            _refuse_choice(self)
+        answers = {_code(o, self.texts): bool(test(o, *args)) for o in self.options}
+        table = np.zeros(len(self.texts), bool)
+        table[list(answers)] = list(answers.values())
+        return _lookup(table, self.index)
+    return run
+
+
+for _name in ("add", "radd", "mod", "mul", "rmul", "lt", "le", "gt", "ge", "bool",
               "hash", "contains", "format", "str"):
     setattr(Choice, f"__{_name}__", _refuse_choice)
+Choice.__getitem__ = _choice_item
+Choice.__eq__ = _choice_test(lambda o, other: o == other)
+Choice.__ne__ = _choice_test(lambda o, other: o != other)
+Choice.startswith = _choice_test(lambda o, *a: o.startswith(*a))
+Choice.endswith = _choice_test(lambda o, *a: o.endswith(*a))
 Choice.__getattr__ = _refuse_choice
 
 
@@ -237,17 +300,25 @@ def _maybe(obj) -> bool:
 
 
 def _text(obj) -> bool:
-    return obj.__class__ is str or obj.__class__ is Choice
+    return obj.__class__ in (str, bytes) or obj.__class__ is Choice
 
 
-def _as_choice(side, options, name):
-    if side.__class__ is str:
-        return Choice(options.index(side), options, name)
-    if side.options == options:
-        return Choice(side.index, options, name)
-    table = np.array([options.index(o) for o in side.options], np.int64)
-    return Choice(Tensor(trace.to_value(table, trace.current()), trace.current().graph)[side.index]
-                  if side.index.__class__ is Tensor else int(table[side.index]), options, name)
+def _as_choice(side, options, name, texts):
+    if side.__class__ in (str, bytes):
+        return Choice(_code(side, texts), options, name, texts)
+    return Choice(side.index, options, name, texts)
+
+
+def settle(name: str, before, after):
+    """A loop variable that is a string before the loop and a choice after an iteration
+    (or a choice among more options): ``(before, after, changed)`` as choices among the
+    same options, ``changed`` if ``before`` must be carried anew; None otherwise."""
+    if not (_text(before) and _text(after)) or not (
+            before.__class__ is Choice or after.__class__ is Choice):
+        return None
+    new_before, new_after = pair(name, before, after)
+    changed = before.__class__ is not Choice or before.options != new_before.options
+    return new_before, new_after, changed
 
 
 def _valued(obj) -> bool:
@@ -257,10 +328,15 @@ def _valued(obj) -> bool:
 def pair(name: str, t, f):
     """``t`` and ``f`` with every leaf that is None on one side and an array on the
     other (or a MaybeNone on either) turned into MaybeNones on both sides."""
-    if _text(t) and _text(f) and t is not f and not (t.__class__ is str is f.__class__ and t == f):
+    if _text(t) and _text(f) and t is not f and not (
+            t.__class__ in (str, bytes) and t.__class__ is f.__class__ and t == f):
         options = tuple(dict.fromkeys([*(t.options if t.__class__ is Choice else (t,)),
                                        *(f.options if f.__class__ is Choice else (f,))]))
-        return _as_choice(t, options, name), _as_choice(f, options, name)
+        texts = next((x.texts for x in (t, f) if x.__class__ is Choice), None)
+        if texts is None:
+            state = trace.current()
+            texts = state.texts = state.texts or Texts()
+        return _as_choice(t, options, name, texts), _as_choice(f, options, name, texts)
     if (t.__class__ is MaybeUnbound) != (f.__class__ is MaybeUnbound) and (
             _valued(t) or _valued(f) or t is None or f is None):  # values paired inside
         return pair_unbound(name, t, f)
@@ -299,7 +375,7 @@ def boundary(result):
             found.append((path, None, obj.flag))
             return strip(obj.value, path)  # (a tuple returned on some paths may hold more)
         if obj.__class__ is Choice:
-            found.append((path, obj.options, obj.index))
+            found.append((path, tuple(obj.texts.items), obj.index))
             return None
         if obj.__class__ in (tuple, list):
             return obj.__class__(strip(x, path + (i,)) for i, x in enumerate(obj))

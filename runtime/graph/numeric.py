@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import numeric_builtins
-from . import trace
+from . import numpy_api, trace
 from .ir import Op, Value
+from .raising import raise_copy
 from .tensor import Tensor
 
 _SCALAR_DTYPES = {float: np.float64, int: np.int64, bool: np.bool_}
@@ -28,6 +29,8 @@ def numeric(name: str, args, kwargs):
         return _math(name[5:], args, kwargs)
     if name in ("numpy.asarray", "numpy.array"):
         return asarray(name[6:], *args, **kwargs)
+    if name.startswith("ndarray."):
+        return _array_method(name[8:], args, kwargs)
     raise TypeError(f"autograph.function: {name}() of a symbolic tensor is not supported")
 
 
@@ -72,9 +75,21 @@ def _math(name, args, kwargs):
         if v.__class__ is Value and v.const is None and not v.weak:
             float(trace.stand_in(v, 1, 1))
     kind = numeric_builtins.result_kind(name)
+    if kind is tuple:  # math.modf: two floats
+        outs = [st.graph.new_value(np.float64, (), weak=True) for _ in range(2)]
+        st.append(Op("call", fn, values, {}, outs, tuple(outs), source=trace.user_source()))
+        return tuple(Tensor(out, st.graph) for out in outs)
     out = st.graph.new_value(_SCALAR_DTYPES[kind], (), weak=True)
     st.append(Op("call", fn, values, {}, [out], out, source=trace.user_source()))
     return Tensor(out, st.graph)
+
+
+def _array_method(name, args, kwargs):
+    """``array.<name>(*args)`` of a NumPy array with a tensor argument: the method op."""
+    if name not in numpy_api.METHODS:
+        raise TypeError(f"autograph.function: the NumPy array method {name}() with a symbolic "
+                        f"tensor argument is not supported; call the numpy function instead.")
+    return trace.record("method", name, args, kwargs)
 
 
 def asarray(which: str, obj, dtype=None, **kwargs):
@@ -113,6 +128,87 @@ def errstate_enter(*args, **kwargs) -> None:
     state = np.errstate(*args, **kwargs)
     state.__enter__()
     _saved.append(state)
+    if any(s.__class__ is _Catch for s in _saved):
+        _note_instead_of_raising()
+
+
+def _note_instead_of_raising() -> None:
+    """Inside a catching region, errors set to raise call the region's note instead."""
+    np.seterr(**{k: "call" for k, v in np.geterr().items() if v == "raise"})
+
+
+class _Catch:
+    """Run-time: the catching region of a ``try`` (``staged_try``): floating-point errors
+    that would raise are noted (``np.errstate`` ``'call'``), and the ops go on."""
+
+    def __init__(self) -> None:
+        self.caught = False
+        self.state = np.errstate(call=self)
+        self.state.__enter__()
+        _note_instead_of_raising()
+
+    def __call__(self, kind, flag) -> None:
+        self.caught = True
+
+    def __exit__(self, *exc) -> None:
+        self.state.__exit__(*exc)
+
+
+def catch_enter() -> None:
+    """Run-time: a catching region starts."""
+    _saved.append(_Catch())
+
+
+def catch_exit() -> bool:
+    """Run-time: the region ends; True if an error it caught would have raised."""
+    catch = _saved.pop()
+    catch.__exit__(None, None, None)
+    return catch.caught
+
+
+class CatchScope:
+    """While tracing: the ops recorded in the body of a ``try`` (``Backend.catching``).
+    A region whose ops may raise ``FloatingPointError`` (an ``np.errstate`` with
+    ``'raise'`` in force) becomes ``catch_enter`` ... ``flag = catch_exit()``: the flag
+    is ``caught(i)`` of the first handler that catches ``FloatingPointError``."""
+
+    def __init__(self, region) -> None:
+        self.region = region
+        self.block = trace.current().blocks[-1]
+        self.start = len(self.block.ops)
+        self.raising = "raise" in np.geterr().values()
+
+    def close(self, raised: bool) -> dict:
+        ops = self.block.ops[self.start:]
+        if raised or not ops:
+            return {}
+        region = self.region
+        for op in _walk(ops):
+            if op.target is raise_copy:
+                i = region.handler_for(type(op.args[0]))
+                if i is not None:
+                    raise region.staged_raise(i, op.args[0], op.source)
+        k = region.handler_for(FloatingPointError)
+        if k is None or not (self.raising or "raise" in np.geterr().values() or any(
+                op.target is errstate_enter and "raise" in (*op.args, *op.kwargs.values())
+                for op in _walk(ops))):
+            return {}
+        if region.named[k]:
+            raise region.named_handler(k, FloatingPointError)
+        st, source = trace.current(), trace.user_source()
+        self.block.ops.insert(self.start, Op("call", catch_enter, (), {}, [], None, source=source,
+                                             effect=True))
+        flag = st.graph.new_value(np.bool_, (), weak=True)
+        self.block.ops.append(Op("call", catch_exit, (), {}, [flag], flag, source=source,
+                                 effect=True))
+        return {k: Tensor(flag, st.graph)}
+
+
+def _walk(ops):
+    for op in ops:
+        yield op
+        for block in op.blocks.values():
+            yield from _walk(block.ops)
 
 
 def errstate_exit() -> None:
@@ -121,7 +217,8 @@ def errstate_exit() -> None:
 
 def uses_errstate(graph) -> bool:
     def visit(block):
-        return any(op.target is errstate_enter or any(map(visit, op.blocks.values()))
+        return any(op.target is errstate_enter or op.target is catch_enter
+                   or any(map(visit, op.blocks.values()))
                    for op in block.ops)
     return visit(graph.body)
 

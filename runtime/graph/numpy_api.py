@@ -61,7 +61,7 @@ FRESH = {_resolve(n) for n in ["concatenate", "stack", "vstack", "hstack", "dsta
 FRESH.discard(None)
 
 # ndarray methods a graph may call; the second set returns new arrays.
-METHODS = set(["all", "any", "argmax", "argmin", "argsort", "astype", "clip", "conj", "conjugate", "copy", "cumprod", "cumsum", "diagonal", "dot", "flatten", "item", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel", "repeat", "reshape", "round", "squeeze", "std", "sum", "swapaxes", "take", "tolist", "trace", "transpose", "var"])
+METHODS = set(["all", "any", "argmax", "argmin", "argpartition", "argsort", "searchsorted", "astype", "clip", "conj", "conjugate", "copy", "cumprod", "cumsum", "diagonal", "dot", "flatten", "item", "max", "mean", "min", "nonzero", "prod", "ptp", "ravel", "repeat", "reshape", "round", "squeeze", "std", "sum", "swapaxes", "take", "tolist", "trace", "transpose", "var"])
 FRESH_METHODS = set(["astype", "copy", "cumsum", "cumprod", "flatten", "sum", "mean", "prod", "max", "min", "std", "var", "clip"])
 
 # ndarray attributes a graph may read (``shape``, ``dtype`` ... are static, see Tensor).

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import messages, numpy_api
+from . import messages, numpy_api, raising
 from .ir import Op, Value, map_values
 from .trace import current, record, stand_in, to_value, user_source
 
@@ -85,12 +85,15 @@ class Tensor:
     def imag(self):
         return record("attr", "imag", (self,))
 
+    # Shown as text while tracing: a raise's message shows the run-time value (raising).
     def __repr__(self) -> str:
-        value = self._value
-        kind = "python scalar, " if value.weak else ""
-        return f"Tensor({value.name}, {kind}shape={value.shape}, dtype={value.dtype.name})"
+        return raising.shown(self, "!r")
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return raising.shown(self, "")
+
+    def __format__(self, spec: str) -> str:
+        return raising.shown(self, spec)
     __hash__ = object.__hash__
 
     # --- NumPy's dispatch protocols -------------------------------------------------
@@ -177,6 +180,14 @@ class Tensor:
         if name.startswith("__"):
             raise AttributeError(name)
         raise AttributeError(messages.unsupported_attribute(name, user_source()))
+
+    def sort(self, axis=-1, kind=None, order=None) -> None:
+        """In place, as ``ndarray.sort``: the handle now holds the sorted values."""
+        self[...] = np.sort(self, axis=axis, kind=kind, order=order)
+
+    def fill(self, value) -> None:
+        """In place, as ``ndarray.fill``."""
+        self[...] = value
 
     def __round__(self, ndigits=None):
         return record("call", round, (self,) if ndigits is None else (self, ndigits))

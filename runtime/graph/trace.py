@@ -47,6 +47,8 @@ class TraceState:
         self.first_trace = first_trace
         self.var_refs: dict[int, VarRef] = {}  # id(Variable) -> its reference
         self.created_variables: list = []
+        self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
+        self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
 
     def append(self, op: Op) -> None:
         self.blocks[-1].ops.append(op)

@@ -1,6 +1,7 @@
 """``np.errstate`` in a staged function, a message string chosen by a staged
 condition, and ``dict.get`` with a staged key (issue 22.7)."""
 
+import os
 import warnings
 
 import numpy as np
@@ -62,14 +63,6 @@ def test_string_chosen_by_a_staged_condition_is_returned(backend):
         backend.check(grade, np.float64(v))
 
 
-def test_string_chosen_by_a_staged_condition_used_inside_is_refused(backend):
-    text = backend.staging_error(compares_message, np.float32(1.0))
-    if backend.name == "numpy":
-        assert text.startswith("at test_numeric_context.py:51 (`return msg == \"a\"`): the "
-                               "conditional expression is a string chosen by a staged condition "
-                               "(one of 'a', 'b'); a graph holds arrays, not strings")
-
-
 def lookup(k):
     table = {1: 2.0, 2: 3.0}
     return table.get(k, 0.0)
@@ -81,3 +74,84 @@ def test_dict_get_with_a_staged_key_is_refused(backend):
     assert text.endswith("the key is only known when the graph runs, and a graph cannot look "
                          "it up in a Python dict. Use a Python key, or keep the values in an "
                          "array and index it with the staged value.")
+
+
+def status(x):
+    task = b"START"
+    if x < 0:
+        task = b"ERROR: X .LT. ZERO"
+    elif x > 10:
+        task = b"WARNING: X .GT. TEN"
+    if task[:5] == b"ERROR" or task.startswith(b"WARN"):
+        y = -x
+    else:
+        y = x
+    return y, task, task[:4] != b"WARN", task.endswith(b"ZERO")
+
+
+def concatenates(x):
+    msg = b"a" if x > 0 else b"b"
+    return msg + b"!"
+
+
+def test_bytes_status_chosen_by_a_staged_condition(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(status, np.float64(3.0))
+        assert "a different Python bytes in each branch" in text, text
+        return
+    for v in (-1.0, 3.0, 30.0):
+        backend.check(status, np.float64(v))
+
+
+def test_chosen_string_compared_sliced_tested(backend):
+    if backend.name == "numpy":
+        backend.check(compares_message, np.float32(1.0))
+        backend.check(compares_message, np.float32(-1.0))
+
+
+def test_chosen_bytes_concatenated_is_refused(backend):
+    text = backend.staging_error(concatenates, np.float32(1.0))
+    if backend.name == "numpy":
+        where = os.path.basename(backend.at(concatenates, 'return msg + b"!"'))
+        assert text == (
+            f"at {where}: the conditional expression "
+            "is a string chosen by a staged condition (one of b'a', b'b'); a graph holds "
+            "arrays, not strings, so inside the function it can only be returned, sliced with "
+            "a Python index, compared with == or != to a string, or tested with "
+            "startswith/endswith. Test the condition itself instead (or keep a boolean array "
+            "next to the string).")
+
+
+def loop_status(x):
+    task = b"START"
+    it = 0
+    while x > 1:
+        x = x / 2
+        it += 1
+        if x < 3:
+            task = b"SMALL"
+        if it > 4:
+            task = b"MAXITER"
+            break
+    return x, task, task[:3] == b"MAX"
+
+
+def for_status(x):
+    msg = "none"
+    for v in x:
+        if v > 2:
+            msg = "big"
+        elif v < 0:
+            msg = "negative"
+    return msg
+
+
+def test_status_chosen_in_a_staged_loop(backend):
+    if backend.name == "jax":
+        text = backend.staging_error(loop_status, np.float64(10.0))
+        assert "'task' is a different Python bytes in each branch" in text, text
+        return
+    for v in (10.0, 0.5, 1000.0):
+        backend.check(loop_status, np.float64(v))
+    for a in ([1.0, 3.0, 1.0], [3.0, -1.0, 1.0], [0.5, 0.5, 0.5]):
+        backend.check(for_status, np.array(a))

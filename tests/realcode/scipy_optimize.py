@@ -2111,6 +2111,17 @@ def drive_secant(x0, a, xp):
     return newton(lambda x: x ** 3 - a, x0, tol=1e-12)
 
 
+# The copied newton above, as SciPy's users meet its errors: maxiter small enough that
+# some inputs do not converge, and disp=True (the default), so it raises RuntimeError
+# with the iteration count and the last value formatted into the message.
+def drive_newton_maxiter(x0, a, xp):
+    return newton(lambda x: x ** 3 - a, x0, fprime=lambda x: 3 * x ** 2, tol=1e-12, maxiter=6)
+
+
+def drive_secant_maxiter(x0, a, xp):
+    return newton(lambda x: x ** 3 - a, x0, tol=1e-12, maxiter=6)
+
+
 def drive_secant_step(x0, x1, f0, f1, xp):
     return _secant([x0, x1], [f0, f1])
 
@@ -2166,6 +2177,10 @@ CASES = [
          _scalars((1.0, 2.0), (2.0, 8.0), (5.0, 3.0))),
     Case("scipy.optimize.newton (secant)", _SRC + "_zeros_py.py", drive_secant,
          _scalars((1.0, 2.0), (5.0, 3.0))),
+    Case("scipy.optimize.newton (Newton, maxiter)", _SRC + "_zeros_py.py", drive_newton_maxiter,
+         _scalars((1.0, 1.0), (1.2, 2.0), (30.0, 2.0), (0.0, 2.0))),
+    Case("scipy.optimize.newton (secant, maxiter)", _SRC + "_zeros_py.py", drive_secant_maxiter,
+         _scalars((1.0, 1.0), (1.2, 2.0), (30.0, 2.0))),
     Case("scipy.optimize._secant", _SRC + "_zeros_py.py", drive_secant_step,
          _scalars((0.0, 1.0, -1.0, 2.0), (0.0, 1.0, -2.0, 1.0), (0.0, 1.0, 1.0, 1.0))),
     Case("scipy.optimize._update_bracket", _SRC + "_zeros_py.py", drive_update_bracket,

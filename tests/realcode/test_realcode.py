@@ -29,6 +29,13 @@ STRING_USED = ("a message string chosen by a staged if and passed to warnings.wa
                "function (such a string can only be returned)")
 CAUGHT_FP = ("np.errstate(raise) with try/except ArithmeticError around staged arithmetic "
              "(the graph's FloatingPointError is not caught by the function's except)")
+INT_AND_ARRAY = ("other: a Python int in one branch and an array in the other "
+                 "(d = 0 / d = dy; x_weights_old = 100 / x_weights)")
+LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
+ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
+                   "after an early return taken on a staged status)")
+ONE_BRANCH_IN_LOOP = ("a variable assigned in one branch of a staged if in a staged loop "
+                      "(a StagingError; the run-time flag covers straight-line code)")
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
                   "keeps its old items: wrong value)")
 
@@ -38,24 +45,20 @@ WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the 
 # (a mechanism landed, the next one shows) fails with its new error.
 BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe2", "numpy"):
-        (STRING_USED, "'msg' is a string chosen by a staged condition"),
-    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"): (STRING, "'task' is a different"),
-    ("scipy.optimize._cubicmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
-    ("scipy.optimize._quadmin", "numpy"): (CAUGHT_FP, "FloatingPointError"),
+        (ONE_BRANCH_IN_LOOP, "'a_star' is defined in the true branch only"),
+    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
+        (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
     ("scipy.integrate.solve_bdf_system", "numpy"):
-        ("other: a Python int in one branch and an array in the other (d = 0 / d = dy)",
-         "'d' is a Python int (0) in the true branch"),
+        (INT_AND_ARRAY, "'d' is a Python int (0) in the true branch"),
     ("scipy.integrate.solve_collocation_system", "numpy"):
-        ("other: a NumPy array's method taking a symbolic tensor (T.dot(W))", "Z = T.dot(W)"),
+        ("a maybe-None loop variable used under its own 'is not None' test in a staged loop "
+         "(dW_norm_old / rate)", "'dW_norm_old' is None on some paths"),
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
-        ("other: a staged condition inside a generator expression "
-         "(next(col for col in y.T if np.any(...)))", "next(col for col in y.T if"),
+        (INT_AND_ARRAY, "'x_weights_old' is a Python int (100)"),
     ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels._lowess_update_nn", "jax"): (WRITE_ARG_LIST, "result[0]"),
-    ("statsmodels.van_der_corput", "numpy"): (BUILTINS, "divmod(quotient, base)"),
-    ("statsmodels.van_der_corput", "jax"):
-        ("other: a list grown in a staged loop (sequence.append; a clear StagingError)",
-         "'sequence' is a list of 0 items"),
+    ("statsmodels.van_der_corput", "numpy"): (LIST_GROWN, "'sequence' is a list of 0 items"),
+    ("statsmodels.van_der_corput", "jax"): (LIST_GROWN, "'sequence' is a list of 0 items"),
     ("numpy.polynomial.polyutils.trimseq", "jax"):
         ("other: the length of the result depends on the values (no fixed-shape graph)",
          "return seq[:i + 1]"),

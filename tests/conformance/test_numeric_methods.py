@@ -1,0 +1,77 @@
+"""``divmod`` and ``math.modf`` of staged scalars, and NumPy arrays' methods given
+staged arguments (issue 22 leftovers, 3: statsmodels' ``van_der_corput``, SciPy
+Radau's ``T.dot(W)``), with NumPy's values and dtypes."""
+
+import math
+
+import numpy as np
+
+TABLE = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)  # JAX runs in 32 bits here
+
+
+def digits(n, base):
+    out, scale = 0.0, 1.0
+    while n > 0:
+        n, r = divmod(n, base)
+        scale *= base
+        out += r / scale
+    return out
+
+
+def divmod_mixed(x, y):
+    return divmod(x, y), divmod(x, 3), divmod(7, y)
+
+
+def modf(x):
+    frac, whole = math.modf(x)
+    return frac, whole, frac + whole
+
+
+def array_methods(w):
+    return (TABLE.dot(w), TABLE.T.dot(TABLE.dot(w)), TABLE.clip(w[0], w[1]),
+            TABLE.sum(axis=1) * w[0])
+
+
+def test_divmod_in_a_staged_loop(backend):
+    backend.check(digits, np.int64(11), 3)
+    backend.check(digits, np.int64(0), 3)
+
+
+def test_divmod_values_and_dtypes(backend):
+    backend.check(divmod_mixed, np.int64(-7), np.int64(2))
+    backend.check(divmod_mixed, np.float64(7.5), np.float64(-2.0))
+    backend.check(divmod_mixed, np.int32(9), np.int32(4))
+
+
+def test_math_modf(backend):
+    backend.check(modf, np.float64(3.25))
+    backend.check(modf, np.float64(-2.5))
+
+
+def test_numpy_array_method_with_a_staged_argument(backend):
+    backend.check(array_methods, np.array([0.5, 2.0], np.float32))
+
+
+def tensor_methods(x, y):
+    order = x.argsort()
+    return (x.searchsorted(np.float32(0.5)), x.argpartition(1)[:1], x[order].cumsum(),
+            x.clip(0, 1).max(), x.reshape(2, 2).T.copy(), y.astype(np.float32).sum(),
+            x.dot(x), x.any(), x.mean())
+
+
+def in_place_methods(x):
+    y = x * 2
+    y.sort()
+    z = x.copy()
+    z.fill(3.0)
+    return y, z
+
+
+def test_array_methods_on_staged_arrays(backend):
+    x = np.array([0.25, 0.75, 1.5, 2.0], np.float32)  # sorted: searchsorted's input
+    backend.check(tensor_methods, x, np.array([1, 2, 3], np.int32))
+
+
+def test_in_place_sort_and_fill(backend):
+    if backend.name == "numpy":  # JAX arrays are immutable: their .sort() returns a copy
+        backend.check(in_place_methods, np.array([3.0, -1.0, 2.0]))

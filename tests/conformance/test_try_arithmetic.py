@@ -1,0 +1,116 @@
+"""``try``/``except ArithmeticError`` around ops that raise when the graph runs
+(issue 22 leftovers, 2: SciPy's ``_cubicmin``/``_quadmin`` under ``np.errstate``).
+
+Under ``np.errstate(divide='raise')`` NumPy raises ``FloatingPointError`` from the op
+that divides by zero. Staged, that op runs when the graph runs, long after the
+``try`` was traced: the NumPy engine catches the error there and runs the handler,
+exactly when eager code would. JAX never raises floating-point errors, so there the
+handler never runs, eagerly or staged.
+"""
+
+import numpy as np
+
+
+def quadmin(a, fa, fpa, b, fb, xp):
+    with np.errstate(divide="raise", over="raise", invalid="raise"):
+        try:
+            D = fa
+            C = fpa
+            db = b - a * 1.0
+            B = (fb - D - C * db) / (db * db)
+            xmin = a - C / (2.0 * B)
+        except ArithmeticError:
+            return None
+    if not xp.isfinite(xmin):
+        return None
+    return xmin
+
+
+def fallback(x, xp):
+    try:
+        with np.errstate(invalid="raise"):
+            r = xp.sqrt(x)
+    except FloatingPointError:
+        r = -x
+    return r * 2
+
+
+def several_handlers(x, y):
+    with np.errstate(all="raise"):
+        try:
+            r = x / y
+        except ZeroDivisionError:
+            r = x * 0 + 1
+        except ArithmeticError:
+            r = x * 0 + 2
+        else:
+            r = r + 10
+    return r
+
+
+def named_handler(x, y):
+    with np.errstate(divide="raise"):
+        try:
+            r = x / y
+        except ArithmeticError as e:  # noqa: F841 - the name is the point
+            r = x
+    return r
+
+
+def staged_raise_caught(x):
+    try:
+        if x < 0:
+            raise ValueError("negative")
+        r = x
+    except Exception:
+        r = -x
+    return r
+
+
+def test_handler_runs_when_the_graph_raises(backend):
+    if backend.name == "jax":  # returning None on a staged path is the NumPy engine's
+        text = backend.staging_error(quadmin, *map(np.float64, (0, 1, -1, 1, 0.5)),
+                                     xp=backend.xp)
+        assert "returns a value on some staged paths and None on others" in text
+        return
+    # a valid minimum; B == 0 (FloatingPointError: handler returns None); a maximum (NaN)
+    for args in ((0.0, 1.0, -1.0, 1.0, 0.5), (0.0, 1.0, -1.0, 1.0, 0.0),
+                 (0.0, 0.0, 1.0, 1.0, -1.0)):
+        backend.check(quadmin, *map(np.float64, args), xp=backend.xp)
+
+
+def test_handler_assigns_a_fallback(backend):
+    backend.check(fallback, np.array([1.0, 4.0]), xp=backend.xp)
+    backend.check(fallback, np.array([1.0, -4.0]), xp=backend.xp)
+
+
+def test_first_matching_handler_and_else(backend):
+    backend.check(several_handlers, np.float64(3.0), np.float64(2.0))
+    backend.check(several_handlers, np.float64(3.0), np.float64(0.0))
+
+
+def test_named_handler_is_refused(backend):
+    if backend.name == "jax":
+        backend.check(named_handler, np.float64(3.0), np.float64(2.0))
+        return
+    text = backend.staging_error(named_handler, np.float64(3.0), np.float64(2.0))
+    assert text == (
+        f"try statement at {backend.at(named_handler, 'try:')}: its 'except ArithmeticError "
+        f"as ...' catches the FloatingPointError that the graph's operations raise when it "
+        f"runs, and a graph can run the handler then but cannot give it the exception "
+        f"object. Drop the 'as' name, or check the values before the operation.")
+
+
+def test_staged_raise_caught_by_its_own_try_is_refused(backend):
+    text = backend.staging_error(staged_raise_caught, np.float64(1.0))
+    if backend.name == "jax":  # the raise's own StagingError, never swallowed by the except
+        assert text.startswith("raise in a staged branch at "), text
+    else:
+        raise_at = backend.at(staged_raise_caught, 'raise ValueError("negative")')
+        assert text == (
+            f"try statement at {backend.at(staged_raise_caught, 'try:')}: the raise at "
+            f"{raise_at} "
+            f"in its body is staged (the graph raises ValueError when it runs and takes that "
+            f"branch), and its 'except Exception' would catch it; a graph cannot catch the "
+            f"exceptions it raises (only NumPy's floating-point errors). Test the condition "
+            f"and run the handler's code in an if statement instead of raising.")
