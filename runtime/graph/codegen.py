@@ -277,6 +277,7 @@ class _Emitter:
         self.namer = namer
         self.shared: set = set()  # top-level values that may alias constants or variables
         self.sources: list = []  # the user's (file, line) of ops, indexed by line marks
+        self.taken: set = set()  # values whose buffer an in-place item assignment took over
 
     def _mark(self, op: Op) -> str:
         if not op.source:
@@ -301,6 +302,8 @@ class _Emitter:
 
     def _release(self, dying, plan, pool):
         for out in dying:
+            if out.id in self.taken:  # its buffer lives on as the assignment's result
+                continue
             if out.id in plan.fresh and out.id not in plan.escaped and None not in out.shape:
                 pool.setdefault((out.dtype, out.shape), []).append(out)
 
@@ -328,6 +331,8 @@ class _Emitter:
             out = n.value(op.outputs[0])
             source = n.value(target)
             in_place = target.__class__ is Value and plan.reusable(target, k)
+            if in_place:
+                self.taken.add(target.id)
             first = f"{out} = {source}" if in_place else f"{out} = {source}.copy()"
             return [first, f"{out}[{subscript(index, n)}] = {render(value, n)}"]
         if kind == "assign":

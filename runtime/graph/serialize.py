@@ -43,7 +43,7 @@ from .boundary import Boundary, compile_function
 from .concrete import ConcreteFunction
 from .ir import Block, Graph, Op, Value, VarRef
 from .numeric import errstate_enter, errstate_exit
-from .raising import raise_copy
+from .raising import Message, raise_copy
 from .render import qualname
 from .saved_names import (RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path,
                           named_class, rebuild_exception, resolve, same_exception,
@@ -123,6 +123,8 @@ class _Writer:
             return {"var": obj.name}
         if isinstance(obj, BaseException):
             return self.exception(obj)
+        if cls is Message:  # a raise's arguments with slots for run-time values
+            return {"message": [self.enc(list(obj.args)), self.enc(list(obj.slots))]}
         if isinstance(obj, type) and issubclass(obj, BaseException):
             return {"exception_class": self.importable(obj, "exception")}
         if isinstance(obj, tuple) and hasattr(cls, "_fields"):
@@ -389,6 +391,10 @@ class _Reader:
                                  f"the function was saved?") from None
         if tag == "exception_class":
             return named_class(*payload, "exception")
+        if tag == "message":
+            message = Message(tuple(tuple(a) for a in self.dec(payload[0])))
+            message.slots = [tuple(s) for s in self.dec(payload[1])]
+            return message
         if tag == "namedtuple":
             module, name, items = payload
             return named_class(module, name, "named tuple")(*(self.dec(x) for x in items))

@@ -211,3 +211,19 @@ def test_in_place_operators_on_an_argument(backend):
     if backend.name == "jax":
         return  # JAX arrays are immutable: pos -= ... rebinds, as jax.numpy does
     _writes_back(rescale, np.arange(6.0).reshape(3, 2), np.float64(2.0))
+
+
+def accumulate_steps(x):
+    # SciPy Radau's Newton loop: items written into a step array, then added into a sum
+    # that started as zeros; the next writes must not show through the sum.
+    W = np.zeros(2, np.float32)
+    dW = np.empty_like(W)
+    for k in range(3):
+        dW[0] = x * k
+        dW[1] = x
+        W += dW
+    return W, dW
+
+
+def test_item_writes_after_an_in_place_add_leave_the_sum_alone(backend):
+    backend.check(accumulate_steps, np.float32(2.0))

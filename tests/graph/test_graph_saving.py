@@ -204,6 +204,21 @@ def counting(x):
     return x * COUNTER.read_value()
 
 
+def formatted_raise(x, n):
+    if x < 0:
+        raise ValueError("x=%.3f is negative after %d steps" % (x, n), f"{x!r}")
+    return x
+
+
+def caught_arithmetic(a, b):
+    with np.errstate(all="raise"):
+        try:
+            r = a / b
+        except ArithmeticError:
+            return -1.0
+    return r
+
+
 f64 = np.float64
 CASES = {
     "validate": (validate, [(f64(1), f64(2), f64(3)), (f64(3), f64(2), f64(1))]),
@@ -233,6 +248,8 @@ CASES = {
     "printing": (printing, [(f64(1),), (f64(-1),)]),
     "reductions": (reductions, [(np.array([1.0, -2.0, 3.0]),)]),
     "loop_methods": (loop_methods, [(np.array([1.0, -2.0, 3.0]),)]),
+    "formatted_raise": (formatted_raise, [(f64(1), np.int64(3)), (f64(-0.5), np.int64(7))]),
+    "caught_arithmetic": (caught_arithmetic, [(f64(1), f64(2)), (f64(1), f64(0))]),
 }
 
 
@@ -307,7 +324,7 @@ def test_saved_concrete_function_loads_and_matches_eager(name, tmp_path):
 
 
 def test_the_cases_hold_every_op_kind_a_graph_can_hold():
-    from autograph.runtime.graph.numeric import errstate_enter
+    from autograph.runtime.graph.numeric import catch_enter, errstate_enter
     from autograph.runtime.graph.raising import raise_copy
 
     kinds, targets = set(), set()
@@ -328,7 +345,7 @@ def test_the_cases_hold_every_op_kind_a_graph_can_hold():
     every_kind = set(saved_names.TARGETS) | saved_names.NO_TARGET | {"method", "attr", "call",
                                                                   "read", "assign"}
     assert kinds == every_kind, (every_kind - kinds, kinds - every_kind)
-    assert {raise_copy, errstate_enter, math.sqrt, math.isnan, np.minimum} <= targets
+    assert {raise_copy, errstate_enter, catch_enter, math.sqrt, math.isnan, np.minimum} <= targets
 
 
 @pytest.mark.parametrize("name", ["write_list_item", "line_search", "message", "validate",

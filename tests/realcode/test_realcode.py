@@ -23,19 +23,14 @@ HARNESS = os.path.join(HERE, "harness.py")
 
 # First blockers, by the categories of issue 22 (run the case and read its error:
 # `python tests/realcode/report.py -v`).
-BUILTINS = "builtins/math on staged scalars"
 STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 STRING_USED = ("a message string chosen by a staged if and passed to warnings.warn inside the "
                "function (such a string can only be returned)")
-CAUGHT_FP = ("np.errstate(raise) with try/except ArithmeticError around staged arithmetic "
-             "(the graph's FloatingPointError is not caught by the function's except)")
 INT_AND_ARRAY = ("other: a Python int in one branch and an array in the other "
                  "(d = 0 / d = dy; x_weights_old = 100 / x_weights)")
 LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
-ONE_BRANCH_IN_LOOP = ("a variable assigned in one branch of a staged if in a staged loop "
-                      "(a StagingError; the run-time flag covers straight-line code)")
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
                   "keeps its old items: wrong value)")
 
@@ -45,14 +40,11 @@ WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the 
 # (a mechanism landed, the next one shows) fails with its new error.
 BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe2", "numpy"):
-        (ONE_BRANCH_IN_LOOP, "'a_star' is defined in the true branch only"),
+        (STRING_USED, "'msg' is a string chosen by a staged condition"),
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
         (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
     ("scipy.integrate.solve_bdf_system", "numpy"):
         (INT_AND_ARRAY, "'d' is a Python int (0) in the true branch"),
-    ("scipy.integrate.solve_collocation_system", "numpy"):
-        ("a maybe-None loop variable used under its own 'is not None' test in a staged loop "
-         "(dW_norm_old / rate)", "'dW_norm_old' is None on some paths"),
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
         (INT_AND_ARRAY, "'x_weights_old' is a Python int (100)"),
     ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
@@ -81,12 +73,15 @@ BLOCKED.update({
     ("scipy.optimize.newton (Newton)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.optimize.newton (Halley)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.optimize.newton (secant)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.optimize.newton (Newton, maxiter)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
+    ("scipy.optimize.newton (secant, maxiter)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.integrate.validate_first_step", "jax"): (JAX_RAISE, "raise ValueError("),
     ("scipy.integrate.solve_bdf_system", "jax"): (JAX_NONE, "'dy_norm_old' is None"),
     ("scipy.integrate.solve_collocation_system", "jax"): (JAX_NONE, "'dW_norm_old' is None"),
     ("sklearn._get_first_singular_vectors_power_method", "jax"):
-        ("other: a staged condition inside a generator expression (a JAX "
-         "TracerBoolConversionError)", "next(col for col in y.T if"),
+        ("next() of a generator expression with a staged test and no default (JAX cannot "
+         "raise StopIteration when the compiled function runs: a StagingError)",
+         "next() of a generator expression whose test is staged"),
     ("sklearn._ica_par (logcosh)", "jax"): (JAX_OUT, "np.tanh(..., out=...)"),
     ("statsmodels._bisection_search_conservative", "jax"):
         (JAX_RAISE, 'raise ValueError("problem with signs")'),
