@@ -68,8 +68,6 @@ def numeric(name: str, args, kwargs):
     if name in ("numpy.asarray", "numpy.array"):
         obj, *rest = args
         return (jnp.asarray if name == "numpy.asarray" else jnp.array)(obj, *rest, **kwargs)
-    if name.startswith("ndarray."):  # a NumPy array's method given a tracer: jax.Array's
-        return getattr(jnp.asarray(args[0]), name[8:])(*args[1:], **kwargs)
     raise TypeError(f"jax: {name}() of a traced value is not supported")
 
 

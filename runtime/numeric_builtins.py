@@ -22,11 +22,10 @@ with NumPy's dtype rules:
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
 - ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
-- numpy's other callables: ``numpy_calls`` (the backend's ``numpy_call``);
 - ``divmod`` of staged values is ``(x // y, x % y)``, as NumPy's ``divmod``;
   ``math.modf`` gives two Python floats;
-- a NumPy array's method given a staged argument (``T.dot(W)``, SciPy's Radau) is the
-  backend's method of that array (``ndarray.<name>``).
+- numpy's other callables, and a NumPy array's method given a staged argument
+  (``T.dot(W)``): ``numpy_calls`` (the backend's ``numpy_call``).
 """
 
 from __future__ import annotations
@@ -132,25 +131,11 @@ def _dict_get(method):
     return get
 
 
-def _array_method(method):
-    """``a.dot(t)`` of a NumPy array ``a`` with a staged argument: the backend's method."""
-    def call(*args, **kwargs):
-        backend = staged_leaf(args) or staged_leaf(tuple(kwargs.values()))
-        if backend is None:
-            return method(*args, **kwargs)
-        return backend.numeric("ndarray." + method.__name__, (method.__self__,) + args, kwargs)
-
-    call.__name__ = call.__qualname__ = method.__name__
-    call.__wrapped__ = method
-    return call
-
 
 def staged_version(f):
     """What converted code calls for ``f`` when ``f`` is one of these functions, else None."""
     if f.__class__ is _BUILTIN_METHOD and f.__self__.__class__ is dict and f.__name__ == "get":
         return _dict_get(f)
-    if f.__class__ is _BUILTIN_METHOD and isinstance(f.__self__, np.ndarray):
-        return _array_method(f)
     try:
         staged = _STAGED.get(f)
     except TypeError:  # unhashable

@@ -982,7 +982,11 @@ CASES = [
         def if_body_2(retval_):
             retval_ = r
             return (retval_,)
-        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, None, ('the return value',))(retval_)
+
+        def else_body_2(retval_):
+            retval_ = ag__.returned(retval_)
+            return (retval_,)
+        retval_, = ag__.branch(ag__.not_(do_return), if_body_2, else_body_2, ('the return value',))(retval_)
         return ag__.retval(retval_)
 """),
     Case('percent_formatting', 'percent_message',

@@ -286,6 +286,12 @@ class GraphBackend(Backend):
     def numeric(self, name, args, kwargs):
         return numeric.numeric(name, args, kwargs)
 
+    def numpy_call(self, fn, args, kwargs):
+        owner = getattr(fn, "__self__", None)
+        if isinstance(owner, np.ndarray):  # T.dot(W) with W a tensor: the tensor's method
+            return numeric.numeric("ndarray." + fn.__name__, (owner, *args), kwargs)
+        return fn(*args, **kwargs)
+
     def errstate(self, args, kwargs):
         return numeric.GraphErrstate(args, kwargs)
 
