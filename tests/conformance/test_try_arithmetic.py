@@ -114,3 +114,27 @@ def test_staged_raise_caught_by_its_own_try_is_refused(backend):
             f"branch), and its 'except Exception' would catch it; a graph cannot catch the "
             f"exceptions it raises (only NumPy's floating-point errors). Test the condition "
             f"and run the handler's code in an if statement instead of raising.")
+
+
+def staged_raise_caught_by_name(x):
+    try:
+        if x > 0:
+            raise ValueError("pos")
+        y = x
+    except ValueError:
+        y = -x
+    return y
+
+
+def test_staged_raise_caught_by_a_handler_of_its_type_is_refused(backend):
+    # Not only handlers that may catch NumPy's floating-point errors: any handler of
+    # the raised type would run in eager Python, and a graph cannot run it.
+    text = backend.staging_error(staged_raise_caught_by_name, np.float64(2.0))
+    if backend.name == "jax":
+        assert text.startswith("raise in a staged branch at "), text
+    else:
+        assert text.startswith(
+            f"try statement at {backend.at(staged_raise_caught_by_name, 'try:')}: the raise at "
+            f"{backend.at(staged_raise_caught_by_name, 'raise ValueError(' + chr(34) + 'pos' + chr(34) + ')')} "
+            f"in its body is staged"), text
+        assert "its 'except ValueError' would catch it" in text
