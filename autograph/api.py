@@ -165,15 +165,27 @@ def unparse(node: Any) -> SourceText:
     on Python values); the text shows only its staged body, as for the top-level
     function.
     """
-    nested = [n for n in trees.walk(node) if n is not node and
-              isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(map(_is_dispatch, n.body))]
-    if nested:
-        node = trees.copy(node)
-        for fn in trees.walk(node):
-            if fn is not node and isinstance(fn, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                fn.body = [part for stmt in fn.body for part in
-                           (stmt.orelse if _is_dispatch(stmt) else [stmt])]
+    node = _shown(node, node)
     return SourceText(ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n")
+
+
+def _shown(node: Any, top: Any) -> Any:
+    """``node`` as the text shows it: nested converted defs with only their
+    lowered staged statements (the compiled code also has their original body,
+    and each construct's inline Python path). Shares what it does not change."""
+    if isinstance(node, list):
+        return [_shown(item, top) for item in node]
+    if not isinstance(node, gast.AST) or isinstance(node, (gast.expr_context, gast.operator)):
+        return node
+    fields = {name: _shown(getattr(node, name), top) for name in node._fields if hasattr(node, name)}
+    if node is not top and isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        fields["body"] = [part for stmt in node.body for part in
+                          (_shown(getattr(stmt, "staged_form", stmt.orelse), top) if _is_dispatch(stmt)
+                           else [_shown(stmt, top)])]
+    new = type(node).__new__(type(node))
+    new.__dict__.update(node.__dict__)
+    new.__dict__.update(fields)
+    return new
 
 
 def _is_dispatch(stmt: Any) -> bool:

@@ -44,6 +44,7 @@ from autograph.converters import (
     item_assignments,
     logical_expressions,
     loops,
+    python_paths,
     return_statements,
     staged_choices,
     variables,
@@ -140,8 +141,10 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     if trees.equal(staged, original):
         fn_node.body = head + original
     else:
-        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=staged)
+        compiled = python_paths.transform(staged, ctx)
+        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=compiled)
         origins.fill(dual, fn_node)
+        dual[0].staged_form = staged  # what to_code shows of a nested function
         fn_node.body = head + dual
     return staged_only
 

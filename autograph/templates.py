@@ -25,6 +25,9 @@ import gast
 from . import trees
 
 
+RUNTIME = "ag__"  # how generated code names the runtime module
+
+
 @lru_cache(maxsize=256)
 def _parse(source: str) -> gast.Module:
     return trees.from_ast(ast.parse(textwrap.dedent(source)))
