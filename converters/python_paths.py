@@ -45,7 +45,9 @@ from autograph import origins, templates, trees
 
 def transform(stmts: list, ctx) -> list:
     """The statements ``stmts`` of the function's own scope with every lowered
-    construct given its inline Python path (new lists; ``stmts`` is not changed)."""
+    construct given its inline Python path. ``stmts`` is not changed: the result
+    is made of new lists and statements that share the unchanged parts (a node
+    may appear in several places of it; ``trees.to_ast`` makes each its own)."""
     return _block(stmts, ctx)
 
 
@@ -150,8 +152,8 @@ def _find_def(out: list, name):
 
 
 def _inline_body(fn, ctx):
-    """The statements of generated function ``fn`` to run in the user's frame (a
-    copy, its nested constructs given their Python paths too), and the value it
+    """The statements of generated function ``fn`` to run in the user's frame (its
+    nested constructs given their Python paths too), and the value it
     returns at its end (None if it ends in a ``raise``); None if it cannot be
     inlined."""
     body = [s for s in fn.body if not isinstance(s, (gast.Global, gast.Nonlocal))]
@@ -161,11 +163,14 @@ def _inline_body(fn, ctx):
         body = body[:-1]
     if any(isinstance(n, gast.Return) for n in trees.walk_scope(body)):
         return None
-    body = _block(trees.copy(body), ctx)
-    return (body or [gast.Pass()]), results
+    return (_block(body, ctx) or [gast.Pass()]), results
 
 
 # --- the three forms -------------------------------------------------------------------
+
+# Whether the test ``cond`` is staged: a bool (most tests) is ruled out without a call.
+_STAGED = "cond is not True and cond is not False and ag__.staged(cond)"
+
 
 def _branch(stmt, out: list, ctx) -> list:
     call = stmt.value.func
@@ -189,7 +194,7 @@ def _branch(stmt, out: list, ctx) -> list:
     staged_stmt.value = _shallow_copy(stmt.value)
     staged_stmt.value.func = staged_call
     new = templates.replace(
-        "cond = test\nif ag__.staged(cond):\n    staged\nelif cond:\n    body\nelse:\n    orelse",
+        f"cond = test\nif {_STAGED}:\n    staged\nelif cond:\n    body\nelse:\n    orelse",
         cond=cond, test=call.args[0], staged=[d for d in defs if d is not None] + [staged_stmt],
         body=inline[0], orelse=inline_else[0],
     )
@@ -218,7 +223,7 @@ def _for(assign, loop_stmt, unpack, out: list, ctx):
     body, results = inline
     item = body_fn.args.args[0].id
     if results is not None:
-        body = body + templates.replace("loop.state = results", loop=assign.targets[0].id, results=trees.copy(results))
+        body = body + templates.replace("loop.state = results", loop=assign.targets[0].id, results=results)
     (loop,) = templates.replace("for item in loop:\n    body", item=item, loop=assign.targets[0].id, body=body)
     origins.fill(loop, loop_stmt)
     return out + [assign, loop] + ([unpack] if unpack is not None else [])
@@ -245,9 +250,9 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
     else:
         staged = [gast.Expr(value=handover)]
     (loop,) = templates.replace(
-        "while True:\n    cond = test\n    if ag__.staged(cond):\n        staged\n        break\n"
+        f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"
         "    if not cond:\n        break\n    body",
-        cond=cond, test=trees.copy(test_fn.body[-1].value), staged=staged, body=inline[0],
+        cond=cond, test=test_fn.body[-1].value, staged=staged, body=inline[0],
     )
     origins.fill(loop, loop_stmt)
     return out + [loop]
