@@ -9,7 +9,8 @@ from typing import Any, Callable, Optional, TypeVar, overload
 
 import gast
 
-from . import conversion, trees
+from . import conversion, templates, trees
+from .naming import Namer
 from .runtime import calls
 from .runtime.calls import do_not_convert
 from .runtime.errors import ConversionError
@@ -166,7 +167,9 @@ def unparse(node: Any) -> SourceText:
     function.
     """
     node = _shown(node, node)
-    return SourceText(ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n")
+    runtime = Namer.for_tree(node).new("ag__")  # the user's own ``ag__`` keeps its name
+    module = trees.to_ast(gast.Module(body=[node], type_ignores=[]), names={templates.RUNTIME: runtime})
+    return SourceText(ast.unparse(module) + "\n")
 
 
 def _shown(node: Any, top: Any) -> Any:
@@ -188,10 +191,13 @@ def _shown(node: Any, top: Any) -> Any:
     return new
 
 
+_WRITTEN = {templates.RUNTIME: "ag__"}
+
+
 def _is_dispatch(stmt: Any) -> bool:
     """Whether ``stmt`` is the ``if <python mode>: original else: staged`` of a converted def."""
     return isinstance(stmt, gast.If) and isinstance(stmt.test, gast.BoolOp) and \
-        ast.unparse(trees.to_ast(stmt.test)) == conversion._MODE_TEST
+        ast.unparse(trees.to_ast(stmt.test, names=_WRITTEN)) == conversion._MODE_TEST
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:

@@ -68,7 +68,7 @@ class CallTrees(transformer.Base):
 def _is_runtime_call(func) -> bool:
     while isinstance(func, gast.Attribute):
         func = func.value
-    return isinstance(func, gast.Name) and func.id == "ag__"
+    return isinstance(func, gast.Name) and func.id == templates.RUNTIME
 
 
 def transform(node, ctx) -> None:

@@ -936,6 +936,56 @@ CASES = [
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
     """),
+    # A user's own ``ag__`` keeps its name everywhere (variables, parameters,
+    # attribute paths, state labels); the runtime is shown under a fresh name.
+    Case('conditionals', 'ag_object',
+        """\
+    def ag_object(ag__, n):
+        if n > 0:
+            ag__.total = n
+        return ag__ and ag__.total
+    """,
+        """\
+    def ag_object(ag__, n):
+
+        def if_body():
+            ag__.total = n
+            return ()
+
+        def get_shared():
+            return (ag___2.ldattr(ag__, 'total'),)
+
+        def set_shared(ag__values):
+            ag___2.stattr(ag__, 'total', ag__values[0])
+        ag___2.branch(n > 0, if_body, None, (), shared=(get_shared, set_shared, ('ag__.total',)))()
+        return ag___2.and_(ag__, lambda: ag__.total)
+    """),
+    Case('loops', 'ag_local',
+        """\
+    def ag_local(n):
+        ag__ = 0
+        while n > 0:
+            ag__ += n
+            n -= 1
+        return ag__
+    """,
+        """\
+    def ag_local(n):
+        ag__ = 0
+
+        def loop_test(ag__, n):
+            return n > 0
+
+        def loop_body(ag__, n):
+            ag__ += n
+            n -= 1
+            return (ag__, n)
+        loop = ag___2.while_loop(loop_test, loop_body, (ag__, n), ('ag__', 'n'))
+        for state in loop:
+            loop.state = loop_body(*state)
+        ag__, n = loop.state
+        return ag__
+    """),
 ]
 
 _counter = itertools.count()
