@@ -29,6 +29,9 @@ get the same treatment, while the staged path keeps the generated functions as
 they are (a backend calls them, its frames are unavoidable there): the code
 grows with the product of size and nesting depth, not exponentially.
 
+An ``assert`` becomes Python's own ``assert`` on a Python test, so its message
+is evaluated in the user's frame too.
+
 A body is inlined only when it assigns the names it carries as the function's
 own locals would: always, since carried names are the same variables in both
 places, cells and ``global``/``nonlocal`` names are declared in the function
@@ -59,6 +62,8 @@ def _block(stmts: list, ctx) -> list:
         runtime_call = _runtime_call(stmt)
         if runtime_call == "branch":
             out = _branch(stmt, out, ctx)
+        elif runtime_call == "assert_stmt":
+            out.extend(_assert(stmt, ctx))
         elif runtime_call in ("for_loop", "while_loop") and i + 1 < len(stmts) and isinstance(stmts[i + 1], gast.For):
             unpack = stmts[i + 2] if i + 2 < len(stmts) and _reads_loop_state(stmts[i + 2], stmt) else None
             replaced = (_for if runtime_call == "for_loop" else _while)(stmt, stmts[i + 1], unpack, out, ctx)
@@ -111,10 +116,13 @@ def _shallow_copy(node):
 
 def _runtime_call(stmt):
     """``branch`` for ``... = ag__.branch(...)(...)``, ``for_loop``/``while_loop`` for
-    ``loop = ag__.for_loop(...)``; otherwise None."""
+    ``loop = ag__.for_loop(...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``;
+    otherwise None."""
     value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Call) and _is_runtime(value.func.func, "branch"):
         return "branch"
+    if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call) and _is_runtime(value.func, "assert_stmt"):
+        return "assert_stmt"
     if isinstance(stmt, gast.Assign) and isinstance(value, gast.Call):
         for name in ("for_loop", "while_loop"):
             if _is_runtime(value.func, name):
@@ -204,6 +212,20 @@ def _branch(stmt, out: list, ctx) -> list:
     return out + new
 
 
+def _assert(stmt, ctx) -> list:
+    """``ag__.assert_stmt(test, lambda: msg)`` -> Python's own ``assert cond, msg``
+    when the test is a Python value (the message evaluated in the user's frame)."""
+    call = stmt.value
+    cond = ctx.namer.new("cond")
+    staged = _shallow_copy(call)
+    staged.args = [templates.load(cond)] + call.args[1:]
+    check = gast.Assert(test=templates.load(cond), msg=call.args[1].body if len(call.args) > 1 else None)
+    new = templates.replace(f"cond = test\nif {_STAGED}:\n    staged\nelse:\n    check",
+                            cond=cond, test=call.args[0], staged=[gast.Expr(value=staged)], check=[check])
+    origins.fill(new, stmt)
+    return new
+
+
 def _shared_names(call) -> list:
     """The getter and setter names of a ``shared=(get, set, labels)`` keyword."""
     for keyword in call.keywords:
@@ -232,7 +254,8 @@ def _for(assign, loop_stmt, unpack, out: list, ctx):
 def _while(assign, loop_stmt, unpack, out: list, ctx):
     """``loop = ag__.while_loop(test, body, state, labels)``; ``for state in loop:
     loop.state = body(*state)`` -> the test and body inline, the backend's loop
-    from the current state when the test is staged."""
+    from the current state when the test is staged (the generated functions are
+    defined there)."""
     call = assign.value
     test_fn = _find_def(out, call.args[0].id)
     body_fn = _find_def(out, call.args[1].id)
@@ -249,6 +272,8 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
         staged = templates.replace("targets = call", targets=unpack.targets[0], call=handover)
     else:
         staged = [gast.Expr(value=handover)]
+    defs = [_take_def(out, name) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
+    staged = [d for d in reversed(defs) if d is not None] + staged  # made only when needed
     (loop,) = templates.replace(
         f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"
         "    if not cond:\n        break\n    body",

@@ -9,7 +9,7 @@ from .builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .calls import converted, do_not_convert
 from .choices import getitem, is_none, is_not_none
 from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, staged, while_from, while_loop, while_stmt
-from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_cond
+from .expressions import and_, and_cond, choose, if_exp, not_, or_, or_cond
 from . import calls
 from .mode import mode, staging
 from .numeric_builtins import abs_, bool_, float_, int_, max_, min_, round_
@@ -22,7 +22,7 @@ __all__ = [
     "getitem", "is_none", "is_not_none",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
-    "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
+    "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging",
     "abs_", "bool_", "float_", "int_", "max_", "min_", "round_",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",

@@ -76,6 +76,38 @@ def caller_in_while_test(n):
     return tests, seen
 
 
+SEEN = []
+
+
+def who():
+    frame = sys._getframe(1)
+    return frame.f_globals["__name__"], frame.f_code.co_filename
+
+
+class Seen:
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        SEEN.append(sys._getframe(1).f_globals["__name__"])
+        return self.v < other
+
+
+def in_operands(x):
+    a = x and who()
+    b = (not x) or who()
+    c = Seen(0) < x < len([x, x, x])
+    d = Seen(0) < abs(x) < 10
+    e = None
+    if x > 0 and who():
+        e = who() if x else None
+    try:
+        assert x < 0, who()
+    except AssertionError as error:
+        return a, b, c, d, e, error.args
+    return None
+
+
 def module_of_caller():
     return sys._getframe(1).f_globals["__name__"]
 
@@ -191,6 +223,18 @@ def test_while_test_and_body_run_in_the_users_frame(m, path):
 def test_caller_in_nested_loops_is_in_the_users_module(m, path):
     seen = call(path, ag.to_graph(m.caller_in_loop), 2)
     assert seen == m.caller_in_loop(2) == [(__name__, __file__)] * 2
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_operands_are_evaluated_by_the_users_code(m, path):
+    """Operands of ``and``/``or``, chained comparisons, conditional expressions and
+    assert messages are evaluated by the user's function (in a lambda of its own
+    file), never by the runtime: what they call sees the user's module."""
+    here = ("frames_subject", m.__file__)
+    del m.SEEN[:]
+    assert call(path, ag.to_graph(m.in_operands), 2) == (here, here, True, True, here, (here,))
+    assert m.SEEN == ["frames_subject"] * 2
+    assert call(path, m.in_operands, 2) == (here, here, True, True, here, (here,))
 
 
 @pytest.mark.parametrize("path", PATHS)
