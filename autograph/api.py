@@ -172,22 +172,31 @@ def unparse(node: Any) -> SourceText:
     return SourceText(ast.unparse(module) + "\n")
 
 
-def _shown(node: Any, top: Any) -> Any:
+def _shown(node: Any, top: Any, memo: Optional[dict] = None) -> Any:
     """``node`` as the text shows it: nested converted defs with only their
     lowered staged statements (the compiled code also has their original body,
-    and each construct's inline Python path). Shares what it does not change."""
+    and each construct's inline Python path, which shares nodes: ``memo`` visits
+    each node once). Shares what it does not change."""
+    if memo is None:
+        memo = {}
     if isinstance(node, list):
-        return [_shown(item, top) for item in node]
+        return [_shown(item, top, memo) for item in node]
     if not isinstance(node, gast.AST) or isinstance(node, (gast.expr_context, gast.operator)):
         return node
-    fields = {name: _shown(getattr(node, name), top) for name in node._fields if hasattr(node, name)}
-    if node is not top and isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    nested = node is not top and isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
+    fields = {name: _shown(getattr(node, name), top, memo) for name in node._fields
+              if hasattr(node, name) and not (nested and name == "body")}
+    if nested:
         fields["body"] = [part for stmt in node.body for part in
-                          (_shown(getattr(stmt, "staged_form", stmt.orelse), top) if _is_dispatch(stmt)
-                           else [_shown(stmt, top)])]
+                          (_shown(getattr(stmt, "staged_form", stmt.orelse), top, memo) if _is_dispatch(stmt)
+                           else [_shown(stmt, top, memo)])]
     new = type(node).__new__(type(node))
     new.__dict__.update(node.__dict__)
     new.__dict__.update(fields)
+    memo[id(node)] = new
     return new
 
 
