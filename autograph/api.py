@@ -9,7 +9,8 @@ from typing import Any, Callable, Optional, TypeVar, overload
 
 import gast
 
-from . import conversion, trees
+from . import conversion, templates, trees
+from .naming import Namer
 from .runtime import calls
 from .runtime.calls import do_not_convert
 from .runtime.errors import ConversionError
@@ -165,21 +166,47 @@ def unparse(node: Any) -> SourceText:
     on Python values); the text shows only its staged body, as for the top-level
     function.
     """
-    nested = [n for n in trees.walk(node) if n is not node and
-              isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(map(_is_dispatch, n.body))]
+    node = _shown(node, node)
+    runtime = Namer.for_tree(node).new("ag__")  # the user's own ``ag__`` keeps its name
+    module = trees.to_ast(gast.Module(body=[node], type_ignores=[]), names={templates.RUNTIME: runtime})
+    return SourceText(ast.unparse(module) + "\n")
+
+
+def _shown(node: Any, top: Any, memo: Optional[dict] = None) -> Any:
+    """``node`` as the text shows it: nested converted defs with only their
+    lowered staged statements (the compiled code also has their original body,
+    and each construct's inline Python path, which shares nodes: ``memo`` visits
+    each node once). Shares what it does not change."""
+    if memo is None:
+        memo = {}
+    if isinstance(node, list):
+        return [_shown(item, top, memo) for item in node]
+    if not isinstance(node, gast.AST) or isinstance(node, (gast.expr_context, gast.operator)):
+        return node
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    nested = node is not top and isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
+    fields = {name: _shown(getattr(node, name), top, memo) for name in node._fields
+              if hasattr(node, name) and not (nested and name == "body")}
     if nested:
-        node = trees.copy(node)
-        for fn in trees.walk(node):
-            if fn is not node and isinstance(fn, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                fn.body = [part for stmt in fn.body for part in
-                           (stmt.orelse if _is_dispatch(stmt) else [stmt])]
-    return SourceText(ast.unparse(trees.to_ast(gast.Module(body=[node], type_ignores=[]))) + "\n")
+        fields["body"] = [part for stmt in node.body for part in
+                          (_shown(getattr(stmt, "staged_form", stmt.orelse), top, memo) if _is_dispatch(stmt)
+                           else [_shown(stmt, top, memo)])]
+    new = type(node).__new__(type(node))
+    new.__dict__.update(node.__dict__)
+    new.__dict__.update(fields)
+    memo[id(node)] = new
+    return new
+
+
+_WRITTEN = {templates.RUNTIME: "ag__"}
 
 
 def _is_dispatch(stmt: Any) -> bool:
     """Whether ``stmt`` is the ``if <python mode>: original else: staged`` of a converted def."""
     return isinstance(stmt, gast.If) and isinstance(stmt.test, gast.BoolOp) and \
-        ast.unparse(trees.to_ast(stmt.test)) == conversion._MODE_TEST
+        ast.unparse(trees.to_ast(stmt.test, names=_WRITTEN)) == conversion._MODE_TEST
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:

@@ -46,6 +46,7 @@ from autograph.converters import (
     percent_formatting,
     loops,
     match_statements,
+    python_paths,
     return_statements,
     staged_choices,
     try_statements,
@@ -138,9 +139,8 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
         # Variables read where they may be unassigned start as placeholders, so that
         # a read from a generated function raises UnboundLocalError (through
         # ag__.ld), not the NameError of an empty closure cell.
-        start = templates.replace(
-            "\n".join(f"{name} = ag__.Undefined({name!r})" for name in sorted(unbound))
-        )
+        start = [stmt for name in sorted(unbound) for stmt in templates.replace(
+            "name = ag__.Undefined(label)", name=name, label=templates.constant(name))]
         origins.fill(start, fn_node)
         staged = start + staged
 
@@ -149,8 +149,10 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     if trees.equal(staged, original):
         fn_node.body = head + original
     else:
-        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=staged)
+        compiled = python_paths.transform(staged, ctx)
+        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=compiled)
         origins.fill(dual, fn_node)
+        dual[0].staged_form = staged  # what to_code shows of a nested function
         fn_node.body = head + dual
     return staged_only
 
@@ -296,10 +298,9 @@ def _convert_code_now(fn, recursive: bool):
         node = _lambda_as_function(node, namer.new("ag__lambda"))
     if not convertible(node):
         return None, node
-    users_runtime_name = _rename_users_runtime_name(node, namer)
     class_cell = "__class__" in fn.__code__.co_freevars
     staged = convert_function_node(node, namer, fn.__globals__, recursive, class_cell)
-    code = _compile(node, fn, namer, users_runtime_name)
+    code = _compile(node, fn, namer)
     _register_codes(code)
     return code, staged
 
@@ -313,45 +314,14 @@ def _lambda_as_function(node, name: str):
 
 # --- the runtime, reachable without a name -------------------------------------
 #
-# Generated code refers to the runtime as ``ag__``; compiled, that name becomes a
-# constant holding the runtime module (a stand-in string is compiled, then swapped
-# in the code objects' constants). So a converted function has no local, free or
-# global variable the original lacks (``locals()`` is the same on its Python path),
-# and a user variable called ``ag__`` is just the user's variable.
+# Generated code refers to the runtime by ``templates.RUNTIME``, a name no user
+# variable can have; compiled, it becomes a constant holding the runtime module (a
+# stand-in string is compiled, then swapped in the code objects' constants). So a
+# converted function has no local, free or global variable the original lacks
+# (``locals()`` is the same on its Python path), and a user variable called
+# ``ag__`` is just the user's variable.
 
-RUNTIME_NAME = "ag__"
 _STAND_IN = "ag__ runtime module \x00"
-
-
-def _rename_users_runtime_name(node, namer: Namer):
-    """Rename the user's own ``ag__`` (if any) out of the way of the runtime's, for
-    compiling: the compiled code gets the user's name back. Returns the temporary
-    name, or None."""
-    if RUNTIME_NAME not in namer.used:
-        return None
-    temporary = namer.new("ag__user")
-    for n in trees.walk(node):
-        if isinstance(n, gast.Name) and n.id == RUNTIME_NAME:
-            n.id = temporary
-        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)) and n.name == RUNTIME_NAME:
-            n.name = temporary
-        elif isinstance(n, gast.alias) and (n.asname or n.name) == RUNTIME_NAME:
-            n.asname = temporary
-        elif isinstance(n, (gast.Global, gast.Nonlocal)):
-            n.names = [temporary if name == RUNTIME_NAME else name for name in n.names]
-    return temporary
-
-
-def _restore_users_runtime_name(module: ast.Module, temporary: str) -> None:
-    """Give the user's ``ag__`` its name back where it is not a variable read,
-    write or parameter (``to_ast`` renames those): defs, imports, declarations."""
-    for n in ast.walk(module):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == temporary:
-            n.name = RUNTIME_NAME
-        elif isinstance(n, ast.alias) and n.asname == temporary:
-            n.asname = None if n.name == RUNTIME_NAME else RUNTIME_NAME
-        elif isinstance(n, (ast.Global, ast.Nonlocal)):
-            n.names = [RUNTIME_NAME if name == temporary else name for name in n.names]
 
 
 def _with_runtime(code: types.CodeType) -> types.CodeType:
@@ -364,7 +334,7 @@ def _with_runtime(code: types.CodeType) -> types.CodeType:
     return code.replace(co_consts=consts)
 
 
-def _compile(node, fn, namer: Namer, users_runtime_name=None) -> types.CodeType:
+def _compile(node, fn, namer: Namer) -> types.CodeType:
     # The def is renamed inside the factory so that the function's own name stays
     # a global (or free) name in its body, as it is in the original: recursion.
     node.name = namer.new("ag__converted")
@@ -374,12 +344,8 @@ def _compile(node, fn, namer: Namer, users_runtime_name=None) -> types.CodeType:
         factory=factory_name, params=list(fn.__code__.co_freevars), fn=node, name=node.name,
     )
     origins.fill([factory], node)
-    names = {RUNTIME_NAME: trees.Constant(_STAND_IN)}
-    if users_runtime_name is not None:
-        names[users_runtime_name] = RUNTIME_NAME
+    names = {templates.RUNTIME: trees.Constant(_STAND_IN)}
     module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]), names=names)
-    if users_runtime_name is not None:
-        _restore_users_runtime_name(module, users_runtime_name)
     try:
         module_code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:

@@ -25,9 +25,23 @@ import gast
 from . import trees
 
 
+# How generated code names the runtime: templates write ``ag__``, and their
+# parsed form holds this instead, a name no user variable can have. So a user's
+# own ``ag__`` (only ever put in by a replacement) stays the user's; compiling
+# makes this name a constant (the runtime module), and ``to_code`` shows it as
+# ``ag__``, or as a fresh name when the function uses ``ag__`` itself.
+RUNTIME = "ag__<runtime>"
+_WRITTEN_RUNTIME = "ag__"
+
+
 @lru_cache(maxsize=256)
-def _parse(source: str) -> gast.Module:
-    return trees.from_ast(ast.parse(textwrap.dedent(source)))
+def _parse(source: str, runtime: bool = True) -> gast.Module:
+    module = trees.from_ast(ast.parse(textwrap.dedent(source)))
+    if runtime:
+        for node in trees.walk(module):
+            if type(node) is gast.Name and node.id == _WRITTEN_RUNTIME:
+                node.id = RUNTIME
+    return module
 
 
 def replace(template: str, **replacements) -> list:
@@ -39,6 +53,11 @@ def replace_expr(template: str, **replacements):
     """The template's single expression with placeholders substituted."""
     (stmt,) = replace(template, **replacements)
     return stmt.value
+
+
+def user_expr(source: str):
+    """The expression ``source``, written by the user (an ``ag__`` in it is theirs)."""
+    return _instantiate(_parse(source, runtime=False).body[0].value, {})
 
 
 def load(name: str) -> gast.Name:

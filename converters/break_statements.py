@@ -1,7 +1,7 @@
 """``break`` becomes a flag; loop ``else`` clauses move after the loop.
 
     while test:            break_ = False
-        ...                while ag__.and_(ag__.not_(break_), lambda: test):
+        ...                while ag__.and_(ag__.not_(break_), lambda: test)():
         break      ->          ...
     else:                      break_ = True
         orelse             if ag__.not_(break_):
@@ -40,7 +40,7 @@ class BreakStatements(transformer.Base):
         node.body = flags.guard(node.body, gast.Break, flag, self.ctx)
         stop = templates.replace_expr("ag__.not_(flag)", flag=flag)
         if isinstance(node, gast.While):
-            node.test = templates.replace_expr("ag__.and_(stop, lambda: test)", stop=stop, test=node.test)
+            node.test = templates.replace_expr("ag__.and_(stop, lambda: test)()", stop=stop, test=node.test)
         else:
             self.ctx.extra_tests[node] = stop
         after = flags.guarded(orelse, flag) if orelse else []

@@ -112,7 +112,7 @@ def _generator_call(func, gen, rest):
 def _is_runtime_call(func) -> bool:
     while isinstance(func, gast.Attribute):
         func = func.value
-    return isinstance(func, gast.Name) and func.id == "ag__"
+    return isinstance(func, gast.Name) and func.id == templates.RUNTIME
 
 
 def transform(node, ctx) -> None:

@@ -1,14 +1,19 @@
 """``and``, ``or``, ``not`` and chained comparisons become runtime calls.
 
-``a and b and c`` -> ``ag__.and_(a, lambda: b, lambda: c)`` (right operands lazy,
-Python's value semantics kept), ``not a`` -> ``ag__.not_(a)``.
+``a and b`` -> ``ag__.and_(a, lambda: b)()``: the runtime says what to evaluate
+(the right operand's thunk, or the left value back) and the generated code
+calls it, so the user's function evaluates its operands itself. Longer chains
+nest to the right, ``a and b and c`` -> ``ag__.and_(a, lambda: ag__.and_(b,
+lambda: c)())()`` (Python's values, and each operand's truth asked once).
+``not a`` -> ``ag__.not_(a)``.
 
 A chained comparison is a lazy ``and`` of its links in which each middle operand
-is evaluated once: ``a < b < c`` -> ``ag__.and_(a < b, lambda: b < c)`` when the
+is evaluated once: ``a < b < c`` -> ``ag__.and_(a < b, lambda: b < c)()`` when the
 shared operand ``b`` is a name or a constant (re-reading it is free of side
-effects), and otherwise ``ag__.compare(a, '<', lambda: f(), '<=', lambda: c)``,
-which evaluates each operand once, when Python would, and stages the ``and``
-of a staged link. A chain with a walrus stays as it is (it must bind in this scope).
+effects), and otherwise the operands are evaluated once, in Python's order, as
+the arguments of lambdas that compare them:
+``a < f() <= c`` -> ``(lambda left, right: ag__.and_(left < right, lambda: right
+<= c)())(a, f())``. A chain with a walrus stays as it is (it must bind in this scope).
 """
 
 from __future__ import annotations
@@ -50,10 +55,10 @@ class LogicalExpressions(transformer.Base):
         op = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
         if is_condition:
             op += "cond"
-        thunks = [templates.replace_expr("lambda: value", value=v) for v in node.values[1:]]
-        call = templates.replace_expr(f"{op}(first)", first=node.values[0])
-        call.args.extend(thunks)
-        return call
+        expr = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            expr = templates.replace_expr(f"{op}(value, lambda: rest)()", value=value, rest=expr)
+        return expr
 
     def visit_UnaryOp(self, node):
         if isinstance(node.op, gast.Not):
@@ -69,26 +74,40 @@ class LogicalExpressions(transformer.Base):
             return node
         middles = node.comparators[:-1]
         if not all(isinstance(m, (gast.Name, gast.Constant)) for m in middles):
-            call = templates.replace_expr("ag__.compare(left)", left=node.left)
-            for op, right in zip(node.ops, node.comparators):
-                call.args.append(templates.constant(_OPERATORS[type(op)]))
-                call.args.append(templates.replace_expr("lambda: value", value=right))
-            return call
+            left, right = self.ctx.namer.new("left"), self.ctx.namer.new("right")
+            inner = self._links(templates.load(left), right, list(zip(node.ops, node.comparators)))
+            return templates.replace_expr("(lambda left, right: inner)(first, second)", left=left, right=right,
+                                          inner=inner, first=node.left, second=node.comparators[0])
         left = node.left
         parts = []
         for op, right in zip(node.ops, node.comparators):
             parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
             if right is not node.comparators[-1]:
                 left = _copy_operand(right)
-        call = templates.replace_expr("ag__.and_(first)", first=parts[0])
-        call.args.extend(templates.replace_expr("lambda: value", value=p) for p in parts[1:])
-        return call
+        return _and_chain(parts)
+
+    def _links(self, left, right: str, links):
+        """The chain ``left op right ...`` whose first right operand is already
+        the lambda parameter ``right``; each later operand is evaluated once, when
+        the links before it hold."""
+        op = links[0][0]
+        first = gast.Compare(left=left, ops=[op], comparators=[templates.load(right)])
+        if len(links) == 2:
+            last = gast.Compare(left=templates.load(right), ops=[links[1][0]], comparators=[links[1][1]])
+            return _and_chain([first, last])
+        following = self.ctx.namer.new("right")
+        rest = templates.replace_expr("(lambda following: inner)(operand)", following=following,
+                                      inner=self._links(templates.load(right), following, links[1:]),
+                                      operand=links[1][1])
+        return _and_chain([first, rest])
 
 
-_OPERATORS = {
-    gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast.Eq: "==", gast.NotEq: "!=",
-    gast.Is: "is", gast.IsNot: "is not", gast.In: "in", gast.NotIn: "not in",
-}
+def _and_chain(parts):
+    """``ag__.and_(p0, lambda: ag__.and_(p1, lambda: p2)())()``."""
+    expr = parts[-1]
+    for part in reversed(parts[:-1]):
+        expr = templates.replace_expr("ag__.and_(value, lambda: rest)()", value=part, rest=expr)
+    return expr
 
 
 def _copy_operand(node):

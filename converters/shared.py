@@ -66,9 +66,9 @@ def accessors(node, shared: list, ctx) -> tuple:
         value = templates.replace_expr("values[i]", values=values, i=templates.constant(i))
         if "." in name:
             obj, _, attr = name.rpartition(".")
-            target = templates.replace_expr(obj)
+            target = templates.user_expr(obj)
             reads.append(templates.replace_expr("ag__.ldattr(obj, attr)", obj=target, attr=templates.constant(attr)))
-            writes += templates.replace("ag__.stattr(obj, attr, value)", obj=templates.replace_expr(obj),
+            writes += templates.replace("ag__.stattr(obj, attr, value)", obj=templates.user_expr(obj),
                                         attr=templates.constant(attr), value=value)
         else:
             reads.append(templates.load(name) if name in certain else

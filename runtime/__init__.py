@@ -8,8 +8,8 @@ from .backends import Backend, backend_of, register, register_lazy
 from .builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .calls import converted, do_not_convert
 from .choices import getitem, is_none, is_not_none
-from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, while_loop, while_stmt
-from .expressions import and_, and_cond, choose, compare, if_exp, not_, or_, or_cond
+from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, staged, while_from, while_loop, while_stmt
+from .expressions import and_, and_cond, choose, if_exp, not_, or_, or_cond
 from . import calls
 from .formatting import percent_format
 from .generators import generator_call
@@ -25,8 +25,9 @@ __all__ = [
     "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
     "getitem", "is_none", "is_not_none",
-    "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "while_loop", "while_stmt",
-    "and_", "and_cond", "choose", "compare", "if_exp", "not_", "or_", "or_cond",
+    "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
+    "while_stmt",
+    "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",
     "mode", "staging", "catching", "generator_call", "percent_format",
     "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",
     "class_pattern_subject",

@@ -80,6 +80,15 @@ def _keep(*state):
     return state
 
 
+def staged(value) -> bool:
+    """Whether a condition is a staged value (of some backend), not a Python one.
+
+    The Python path of a lowered ``if``/``while`` in compiled code asks this, and
+    on ``False`` runs the construct's body inline, in the user's own frame
+    (``converters.python_paths``)."""
+    return value.__class__ is not bool and backend_of(value) is not None
+
+
 class Loop:
     """A loop the generated code runs itself, so that each iteration's body is
     called by the user's function and not by the runtime::
@@ -121,6 +130,12 @@ def _while_items(loop, test, body, names, shared):
         if not cond:
             return
         yield state
+
+
+def while_from(cond, test, body, state, names, shared=None):
+    """The rest of a ``while`` loop whose test ``cond`` (``test(*state)`` on the
+    current ``state``) is staged, as its backend's loop; returns the final state."""
+    return backend_of(cond).while_stmt(test, body, state, names, cond, shared)
 
 
 def for_loop(iterable, body, state, names, extra_test=None, shared=None) -> Loop:

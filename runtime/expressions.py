@@ -8,7 +8,7 @@ with a cond where the framework needs it.
 
 from __future__ import annotations
 
-import operator
+import itertools
 
 from .backends import backend_of
 
@@ -28,14 +28,45 @@ def choose(cond, if_true, if_false):
     return lambda: backend.if_exp(cond, if_true, if_false)
 
 
-def and_(value, *rest):
-    """``value and rest[0]() and rest[1]() ...``."""
-    return _chain(value, rest, True, False)
+def and_(value, rest):
+    """What ``value and rest()`` evaluates, for the generated code to call::
+
+        ag__.and_(a, lambda: b)()                     # a and b
+        ag__.and_(a, lambda: ag__.and_(b, lambda: c)())()   # a and b and c
+
+    On a Python ``value``: ``rest`` itself when ``value`` is truthy, so that the
+    user's function evaluates the operand (nothing of the runtime sits between
+    them), else something that gives ``value`` back. A staged ``value`` gives a
+    thunk that builds the backend's cond, which evaluates ``rest`` when tracing.
+    Longer chains nest to the right (``a and (b and c)``: the same values, each
+    operand's truth asked once, as in Python)."""
+    if value.__class__ is bool or (backend := backend_of(value)) is None:
+        return rest if value else _constant(value)
+    return lambda: backend.and_(value, rest)
 
 
-def or_(value, *rest):
-    """``value or rest[0]() or rest[1]() ...``."""
-    return _chain(value, rest, False, False)
+def or_(value, rest):
+    """What ``value or rest()`` evaluates, for the generated code to call (see ``and_``)."""
+    if value.__class__ is bool or (backend := backend_of(value)) is None:
+        return _constant(value) if value else rest
+    return lambda: backend.or_(value, rest)
+
+
+def and_cond(value, rest):
+    """``and_`` where only the truth of the result is used (an ``if``/``while``
+    test, an operand of ``not``): a falsy Python ``value`` gives ``False``, so its
+    ``__bool__`` runs once, as in Python. Under a staged ``value`` both sides of
+    the backend's choice are truths, of one type."""
+    if value.__class__ is bool or (backend := backend_of(value)) is None:
+        return rest if value else _FALSE
+    return lambda: backend.and_(_truth(backend, value), lambda: _as_truth(rest()))
+
+
+def or_cond(value, rest):
+    """``or_`` where only the truth of the result is used (see ``and_cond``)."""
+    if value.__class__ is bool or (backend := backend_of(value)) is None:
+        return _TRUE if value else rest
+    return lambda: backend.or_(_truth(backend, value), lambda: _as_truth(rest()))
 
 
 def not_(value):
@@ -45,54 +76,24 @@ def not_(value):
     return backend.not_(value)
 
 
-_COMPARISONS = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "==": operator.eq, "!=": operator.ne, "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
-}
+# Callables, implemented in C, that give a Python operand back: calling them
+# runs no Python frame (``False.__bool__()`` is ``False``).
+_FALSE, _TRUE = False.__bool__, True.__bool__
 
 
-def compare(left, *links):
-    """``left op1 right1() op2 right2() ...``, a chained comparison: ``links`` are
-    pairs of an operator's symbol and a thunk of its right operand. Each operand
-    is evaluated once, and only if Python would; the links are combined as a lazy
-    ``and_``, so a staged link stages the rest of the chain."""
-    op, right = links[0], links[1]()
-    result = _COMPARISONS[op](left, right)
-    if len(links) == 2:
-        return result
-    return and_(result, lambda: compare(right, *links[2:]))
+def _constant(value):
+    if value is False:
+        return _FALSE
+    if value is True:
+        return _TRUE
+    return itertools.repeat(value).__next__
 
 
-def and_cond(value, *rest):
-    """``value and rest[0]() ...`` where only its truth is used (an ``if``/``while``
-    test, ``not``): a falsy Python operand gives ``False``, so the operand's
-    ``__bool__`` runs once, as in Python."""
-    return _chain(value, rest, True, True)
-
-
-def or_cond(value, *rest):
-    """``value or rest[0]() ...`` where only its truth is used (see ``and_cond``)."""
-    return _chain(value, rest, False, True)
-
-
-def _chain(value, rest, is_and: bool, as_condition: bool):
-    """Evaluate an ``and`` (``is_and``) or ``or`` chain left to right, stopping at
-    the first operand that decides it; that operand is the result, or its truth
-    when the chain is a condition."""
-    for i, thunk in enumerate(rest):
-        if value.__class__ is not bool and (backend := backend_of(value)) is not None:
-            combine = backend.and_ if is_and else backend.or_
-            if as_condition:  # both sides of the backend's choice are truths, of one type
-                value = _truth(backend, value)
-            return combine(value, lambda: _chain(thunk(), rest[i + 1:], is_and, as_condition))
-        if bool(value) != is_and:
-            return (not is_and) if as_condition else value
-        value = thunk()
-    if as_condition and value.__class__ is not bool:
-        backend = backend_of(value)
-        return bool(value) if backend is None else _truth(backend, value)
-    return value
+def _as_truth(value):
+    if value.__class__ is bool:
+        return value
+    backend = backend_of(value)
+    return bool(value) if backend is None else _truth(backend, value)
 
 
 def _truth(backend, value):

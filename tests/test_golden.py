@@ -90,7 +90,7 @@ CASES = [
     """,
         """\
     def logical(a, b, c):
-        return ag__.or_(ag__.and_(a, lambda: b), lambda: ag__.not_(c))
+        return ag__.or_(ag__.and_(a, lambda: b)(), lambda: ag__.not_(c))()
     """),
     Case('logical_expressions', 'chained',
         """\
@@ -99,7 +99,7 @@ CASES = [
     """,
         """\
     def chained(a, b, c):
-        return ag__.and_(a < b, lambda: b < c)
+        return ag__.and_(a < b, lambda: b < c)()
     """),
     Case('asserts', 'asserting',
         """\
@@ -180,7 +180,7 @@ CASES = [
         break_ = False
 
         def loop_test(break_, i):
-            return ag__.and_(ag__.not_(break_), lambda: i < n)
+            return ag__.and_(ag__.not_(break_), lambda: i < n)()
 
         def loop_body(break_, i):
 
@@ -586,7 +586,7 @@ CASES = [
     """,
         """\
     def chain_with_call(a, b):
-        return ag__.compare(a, '<', lambda: ag__.converted(b)(), '<', lambda: 3)
+        return (lambda left, right: ag__.and_(left < right, lambda: right < 3)())(a, ag__.converted(b)())
     """),
     Case('asserts', 'assert_nomsg',
         """\
@@ -1009,6 +1009,56 @@ CASES = [
         retval_, = ag__.branch(x > n, if_body, else_body, ('the return value',))(retval_)
         return ag__.retval(retval_)
 """),
+    # A user's own ``ag__`` keeps its name everywhere (variables, parameters,
+    # attribute paths, state labels); the runtime is shown under a fresh name.
+    Case('conditionals', 'ag_object',
+        """\
+    def ag_object(ag__, n):
+        if n > 0:
+            ag__.total = n
+        return ag__ and ag__.total
+    """,
+        """\
+    def ag_object(ag__, n):
+
+        def if_body():
+            ag__.total = n
+            return ()
+
+        def get_shared():
+            return (ag___2.ldattr(ag__, 'total'),)
+
+        def set_shared(ag__values):
+            ag___2.stattr(ag__, 'total', ag__values[0])
+        ag___2.branch(n > 0, if_body, None, (), shared=(get_shared, set_shared, ('ag__.total',)))()
+        return ag___2.and_(ag__, lambda: ag__.total)()
+    """),
+    Case('loops', 'ag_local',
+        """\
+    def ag_local(n):
+        ag__ = 0
+        while n > 0:
+            ag__ += n
+            n -= 1
+        return ag__
+    """,
+        """\
+    def ag_local(n):
+        ag__ = 0
+
+        def loop_test(ag__, n):
+            return n > 0
+
+        def loop_body(ag__, n):
+            ag__ += n
+            n -= 1
+            return (ag__, n)
+        loop = ag___2.while_loop(loop_test, loop_body, (ag__, n), ('ag__', 'n'))
+        for state in loop:
+            loop.state = loop_body(*state)
+        ag__, n = loop.state
+        return ag__
+    """),
 ]
 
 
@@ -1219,3 +1269,103 @@ def test_converted_size_at_most_three_times_original(tmp_path):
         with force_staged():
             staged = fn(grid, limit)
         assert staged == module.nested(grid, limit) == fn(grid, limit)
+
+
+PYTHON_PATHS_SOURCE = """\
+    def pick(x, xs):
+        if x > 0:
+            y = 1
+        else:
+            y = -1
+        n = 0
+        while n < x:
+            n += 1
+        for v in xs:
+            y += v
+        assert y, 'zero'
+        return y
+"""
+
+PYTHON_PATHS_EXPECTED = """\
+    def pick(x, xs):
+        y = ag__.Undefined('y')
+        cond = x > 0
+        if cond is not True and cond is not False and ag__.staged(cond):
+
+            def if_body(y):
+                y = 1
+                return (y,)
+
+            def else_body(y):
+                y = -1
+                return (y,)
+            y, = ag__.branch(cond, if_body, else_body, ('y',))(y)
+        elif cond:
+            y = 1
+        else:
+            y = -1
+        n = 0
+        while True:
+            cond_2 = n < x
+            if cond_2 is not True and cond_2 is not False and ag__.staged(cond_2):
+
+                def loop_test(n):
+                    return n < x
+
+                def loop_body(n):
+                    n += 1
+                    return (n,)
+                n, = ag__.while_from(cond_2, loop_test, loop_body, (n,), ('n',))
+                break
+            if not cond_2:
+                break
+            n += 1
+
+        def loop_body_2(v, y):
+            y += v
+            return (y,)
+        loop_2 = ag__.for_loop(xs, loop_body_2, (y,), ('y',))
+        for v in loop_2:
+            y += v
+            loop_2.state = (y,)
+        y, = loop_2.state
+        cond_3 = y
+        if cond_3 is not True and cond_3 is not False and ag__.staged(cond_3):
+            ag__.assert_stmt(cond_3, lambda: 'zero')
+        else:
+            assert cond_3, 'zero'
+        return y
+"""
+
+
+def _compiled_staged_text(fn):
+    """The staged body as it is compiled (with each construct's inline Python path,
+    which ``to_code`` leaves out), the runtime written ``ag__``."""
+    import ast
+
+    import gast
+
+    from autograph import conversion, parsing, templates, trees
+    from autograph.naming import Namer
+
+    node = parsing.function_node(fn)
+    conversion.convert_function_node(node, Namer.for_tree(node), fn.__globals__)
+    node.body = node.body[-1].orelse  # the dispatch's staged side
+    module = trees.to_ast(gast.Module(body=[node], type_ignores=[]), names={templates.RUNTIME: "ag__"})
+    return ast.unparse(module) + "\n"
+
+
+def test_python_paths_compiled_form(tmp_path):
+    """What runs on Python values in the staged body: each if/while body inline in
+    the function's frame, the generated functions defined only where a backend
+    needs them, a for driven by for_loop with its body inline, Python's assert."""
+    module = _import(_write(tmp_path, PYTHON_PATHS_SOURCE))
+    assert _compiled_staged_text(module.pick) == textwrap.dedent(PYTHON_PATHS_EXPECTED)
+    from autograph.runtime.mode import force_staged
+
+    converted = ag.to_graph(module.pick)
+    for args in [(2, [1, 2]), (-3, [5]), (0, [3])]:
+        with force_staged():
+            assert converted(*args) == module.pick(*args)
+    with force_staged(), pytest.raises(AssertionError, match="zero"):
+        converted(1, [-1])

@@ -1,0 +1,283 @@
+"""Each lowered construct gets a Python path that runs its body inline.
+
+After the control-flow pass, a branch or loop body is a generated function the
+user's function calls. On Python values that function's frame would sit between
+the user's function and the code of the body, where the original has none: a
+body that looks at its caller (``sys._getframe(1)``, ``warnings.warn(...,
+stacklevel=2)``, ``logging``'s ``stacklevel``, ``inspect.stack()``) would see the
+user's function instead of its caller, and recursion would spend a frame per
+body. This pass, run on the compiled code only (``to_code`` shows the lowered
+form), gives every construct of the function's own scope a path in which its
+body's statements run in the user's frame::
+
+    def if_body(y): ...                     cond = x > 0
+    def else_body(y): ...                   if ag__.staged(cond):
+    (y,) = ag__.branch(x > 0, if_body,  ->      def if_body(y): ...
+           else_body, ('y',))(y)                def else_body(y): ...
+                                                (y,) = ag__.branch(cond, if_body, else_body, ('y',))(y)
+                                            elif cond:
+                                                <if_body's statements>
+                                            else:
+                                                <else_body's statements>
+
+A ``for`` runs its body's statements in the loop ``ag__.for_loop`` drives (the
+body function stays defined: a backend, or a break flag that turns staged,
+needs it); a ``while`` evaluates its test inline and hands the loop to the
+backend, with its current state, when the test is staged. The bodies inlined
+are copies of the generated functions' statements in which nested constructs
+get the same treatment, while the staged path keeps the generated functions as
+they are (a backend calls them, its frames are unavoidable there): the code
+grows with the product of size and nesting depth, not exponentially.
+
+An ``assert`` becomes Python's own ``assert`` on a Python test, so its message
+is evaluated in the user's frame too.
+
+A body is inlined only when it assigns the names it carries as the function's
+own locals would: always, since carried names are the same variables in both
+places, cells and ``global``/``nonlocal`` names are declared in the function
+itself, and jumps were lowered to flags before. A generated body that returns
+anywhere but at its end (none does today) keeps its function.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph import origins, templates, trees
+
+
+def transform(stmts: list, ctx) -> list:
+    """The statements ``stmts`` of the function's own scope with every lowered
+    construct given its inline Python path. ``stmts`` is not changed: the result
+    is made of new lists and statements that share the unchanged parts (a node
+    may appear in several places of it; ``trees.to_ast`` makes each its own)."""
+    return _block(stmts, ctx)
+
+
+def _block(stmts: list, ctx) -> list:
+    out: list = []
+    i = 0
+    while i < len(stmts):
+        stmt = stmts[i]
+        runtime_call = _runtime_call(stmt)
+        if runtime_call == "branch":
+            out = _branch(stmt, out, ctx)
+        elif runtime_call == "assert_stmt":
+            out.extend(_assert(stmt, ctx))
+        elif runtime_call in ("for_loop", "while_loop") and i + 1 < len(stmts) and isinstance(stmts[i + 1], gast.For):
+            unpack = stmts[i + 2] if i + 2 < len(stmts) and _reads_loop_state(stmts[i + 2], stmt) else None
+            replaced = (_for if runtime_call == "for_loop" else _while)(stmt, stmts[i + 1], unpack, out, ctx)
+            if replaced is not None:
+                out = replaced
+                i += 3 if unpack is not None else 2
+                continue
+            out.append(stmt)
+        else:
+            out.append(_nested_blocks(stmt, ctx))
+        i += 1
+    return out
+
+
+def _nested_blocks(stmt, ctx):
+    """``stmt`` with the blocks of a compound statement (``try``, ``with``,
+    ``match`` ...) processed; definitions are other scopes and stay as they are."""
+    if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return stmt
+    fields = {}
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        block = getattr(stmt, field, None)
+        if not isinstance(block, list) or not block:
+            continue
+        if isinstance(block[0], gast.stmt):
+            fields[field] = _block(block, ctx)
+        else:  # except handlers, match cases: each has a body
+            fields[field] = [_with_body(part, ctx) for part in block]
+    if not fields:
+        return stmt
+    new = _shallow_copy(stmt)
+    new.__dict__.update(fields)
+    return new
+
+
+def _with_body(part, ctx):
+    new = _shallow_copy(part)
+    new.body = _block(part.body, ctx)
+    return new
+
+
+def _shallow_copy(node):
+    cls = type(node)
+    new = cls.__new__(cls)
+    new.__dict__.update(node.__dict__)
+    return new
+
+
+# --- recognising the lowered forms ---------------------------------------------------
+
+def _runtime_call(stmt):
+    """``branch`` for ``... = ag__.branch(...)(...)``, ``for_loop``/``while_loop`` for
+    ``loop = ag__.for_loop(...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``;
+    otherwise None."""
+    value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Call) and _is_runtime(value.func.func, "branch"):
+        return "branch"
+    if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call) and _is_runtime(value.func, "assert_stmt"):
+        return "assert_stmt"
+    if isinstance(stmt, gast.Assign) and isinstance(value, gast.Call):
+        for name in ("for_loop", "while_loop"):
+            if _is_runtime(value.func, name):
+                return name
+    return None
+
+
+def _is_runtime(func, name: str) -> bool:
+    return (isinstance(func, gast.Attribute) and func.attr == name and isinstance(func.value, gast.Name)
+            and func.value.id == templates.RUNTIME)
+
+
+def _reads_loop_state(stmt, loop_assign) -> bool:
+    """Whether ``stmt`` is ``(names,) = loop.state`` for the loop ``loop_assign`` makes."""
+    value = getattr(stmt, "value", None)
+    return (isinstance(stmt, gast.Assign) and isinstance(value, gast.Attribute) and value.attr == "state"
+            and isinstance(value.value, gast.Name) and value.value.id == loop_assign.targets[0].id)
+
+
+def _take_def(out: list, name):
+    """Remove the generated def of ``name`` from ``out`` and return it (None if absent)."""
+    for j in range(len(out) - 1, -1, -1):
+        stmt = out[j]
+        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
+            del out[j]
+            return stmt
+    return None
+
+
+def _find_def(out: list, name):
+    for stmt in reversed(out):
+        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
+            return stmt
+    return None
+
+
+def _inline_body(fn, ctx):
+    """The statements of generated function ``fn`` to run in the user's frame (its
+    nested constructs given their Python paths too), and the value it
+    returns at its end (None if it ends in a ``raise``); None if it cannot be
+    inlined."""
+    body = [s for s in fn.body if not isinstance(s, (gast.Global, gast.Nonlocal))]
+    results = None
+    if body and isinstance(body[-1], gast.Return):
+        results = body[-1].value
+        body = body[:-1]
+    if any(isinstance(n, gast.Return) for n in trees.walk_scope(body)):
+        return None
+    return (_block(body, ctx) or [gast.Pass()]), results
+
+
+# --- the three forms -------------------------------------------------------------------
+
+# Whether the test ``cond`` is staged: a bool (most tests) is ruled out without a call.
+_STAGED = "cond is not True and cond is not False and ag__.staged(cond)"
+
+
+def _branch(stmt, out: list, ctx) -> list:
+    call = stmt.value.func
+    body_name = call.args[1].id
+    orelse = call.args[2]
+    orelse_name = orelse.id if isinstance(orelse, gast.Name) else None
+    body_fn = _find_def(out, body_name)
+    orelse_fn = _find_def(out, orelse_name) if orelse_name else None
+    if body_fn is None or (orelse_name and orelse_fn is None):
+        return out + [stmt]
+    inline = _inline_body(body_fn, ctx)
+    inline_else = _inline_body(orelse_fn, ctx) if orelse_fn is not None else ([], None)
+    if inline is None or inline_else is None:
+        return out + [stmt]
+    defs = [_take_def(out, name) for name in _shared_names(call) + [orelse_name, body_name] if name]
+    defs.reverse()
+    cond = ctx.namer.new("cond")
+    staged_call = _shallow_copy(call)
+    staged_call.args = [templates.load(cond)] + call.args[1:]
+    staged_stmt = _shallow_copy(stmt)
+    staged_stmt.value = _shallow_copy(stmt.value)
+    staged_stmt.value.func = staged_call
+    new = templates.replace(
+        f"cond = test\nif {_STAGED}:\n    staged\nelif cond:\n    body\nelse:\n    orelse",
+        cond=cond, test=call.args[0], staged=[d for d in defs if d is not None] + [staged_stmt],
+        body=inline[0], orelse=inline_else[0],
+    )
+    if not inline_else[0]:
+        new[1].orelse[0].orelse = []
+    origins.fill(new, stmt)
+    return out + new
+
+
+def _assert(stmt, ctx) -> list:
+    """``ag__.assert_stmt(test, lambda: msg)`` -> Python's own ``assert cond, msg``
+    when the test is a Python value (the message evaluated in the user's frame)."""
+    call = stmt.value
+    cond = ctx.namer.new("cond")
+    staged = _shallow_copy(call)
+    staged.args = [templates.load(cond)] + call.args[1:]
+    check = gast.Assert(test=templates.load(cond), msg=call.args[1].body if len(call.args) > 1 else None)
+    new = templates.replace(f"cond = test\nif {_STAGED}:\n    staged\nelse:\n    check",
+                            cond=cond, test=call.args[0], staged=[gast.Expr(value=staged)], check=[check])
+    origins.fill(new, stmt)
+    return new
+
+
+def _shared_names(call) -> list:
+    """The getter and setter names of a ``shared=(get, set, labels)`` keyword."""
+    for keyword in call.keywords:
+        if keyword.arg == "shared":
+            return [keyword.value.elts[1].id, keyword.value.elts[0].id]
+    return []
+
+
+def _for(assign, loop_stmt, unpack, out: list, ctx):
+    """``loop = ag__.for_loop(...)``; ``for itr in loop: loop.state = body(itr, *loop.state)``."""
+    body_fn = _find_def(out, assign.value.args[1].id)
+    if body_fn is None:
+        return None
+    inline = _inline_body(body_fn, ctx)
+    if inline is None:
+        return None
+    body, results = inline
+    item = body_fn.args.args[0].id
+    if results is not None:
+        body = body + templates.replace("loop.state = results", loop=assign.targets[0].id, results=results)
+    (loop,) = templates.replace("for item in loop:\n    body", item=item, loop=assign.targets[0].id, body=body)
+    origins.fill(loop, loop_stmt)
+    return out + [assign, loop] + ([unpack] if unpack is not None else [])
+
+
+def _while(assign, loop_stmt, unpack, out: list, ctx):
+    """``loop = ag__.while_loop(test, body, state, labels)``; ``for state in loop:
+    loop.state = body(*state)`` -> the test and body inline, the backend's loop
+    from the current state when the test is staged (the generated functions are
+    defined there)."""
+    call = assign.value
+    test_fn = _find_def(out, call.args[0].id)
+    body_fn = _find_def(out, call.args[1].id)
+    if test_fn is None or body_fn is None or not isinstance(test_fn.body[-1], gast.Return):
+        return None
+    inline = _inline_body(body_fn, ctx)
+    if inline is None:
+        return None
+    cond = ctx.namer.new("cond")
+    handover = _shallow_copy(call)
+    handover.func = templates.replace_expr("ag__.while_from")
+    handover.args = [templates.load(cond)] + call.args
+    if unpack is not None:
+        staged = templates.replace("targets = call", targets=unpack.targets[0], call=handover)
+    else:
+        staged = [gast.Expr(value=handover)]
+    defs = [_take_def(out, name) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
+    staged = [d for d in reversed(defs) if d is not None] + staged  # made only when needed
+    (loop,) = templates.replace(
+        f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"
+        "    if not cond:\n        break\n    body",
+        cond=cond, test=test_fn.body[-1].value, staged=staged, body=inline[0],
+    )
+    origins.fill(loop, loop_stmt)
+    return out + [loop]
