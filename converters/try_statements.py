@@ -74,7 +74,7 @@ class TryStatements(transformer.Base):
             """,
             types=trees.copy(types), named=named, line=templates.constant(node.lineno),
             region=region, body=node.body)
-        chain = node.orelse or [gast.Pass()]
+        chain = list(node.orelse)
         for i in reversed(range(len(node.handlers))):
             handler = node.handlers[i]
             if handler.name is not None or not _may_catch_floating_point(handler):
@@ -82,7 +82,7 @@ class TryStatements(transformer.Base):
             (test,) = templates.replace(
                 "if region.caught(i):\n    handler\nelse:\n    rest",
                 region=region, i=templates.constant(i), handler=trees.copy(handler.body),
-                rest=chain)
+                rest=chain or [gast.Pass()])
             chain = [test]
         chain = templates.replace("region.check()", region=region) + chain
         origins.fill([guarded] + chain, node)

@@ -104,9 +104,9 @@ def _pairs(first, items, test_of, element_of):
 def _fold(kind, acc, first, items, test_of, element_of):
     for t, v in _pairs(first, items, test_of, element_of):
         if kind == "any":
-            acc = or_cond(acc, lambda t=t, v=v: and_cond(t, lambda: bool_(v)))
+            acc = or_cond(acc, lambda t=t, v=v: and_cond(t, lambda: bool_(v))())()
         elif kind == "all":
-            acc = and_cond(acc, lambda t=t, v=v: or_cond(not_(t), lambda: bool_(v)))
+            acc = and_cond(acc, lambda t=t, v=v: or_cond(not_(t), lambda: bool_(v))())()
         else:
             acc = acc + _select(t, v, v * 0)
     return acc
@@ -122,7 +122,7 @@ def _first(first, items, test_of, element_of, default):
     pairs = list(_pairs(first, items, test_of, element_of))
     found = False
     for t, _ in pairs:
-        found = or_cond(found, lambda t=t: t)
+        found = or_cond(found, lambda t=t: t)()
     result = pairs[-1][1] * 0 if default is _NO_DEFAULT else default
     for t, v in reversed(pairs):
         result = _select(t, v, result)

@@ -870,13 +870,16 @@ CASES = [
     def except_name(x):
         e = ag__.Undefined('e')
         try:
-            x = 1 / x
+            with ag__.catching([ZeroDivisionError], [True], 2) as try_region:
+                x = 1 / x
         except ZeroDivisionError as e:
             print(e)
+        else:
+            try_region.check()
         finally:
             e = ag__.ldu(lambda: e, 'e')
         return ag__.ld(e)
-    """),
+"""),
     Case('item_assignments', 'swap_items',
         """\
     def swap_items(xs, j):
@@ -909,24 +912,26 @@ CASES = [
         def loop_body(x):
             nonlocal break_
             try:
+                with ag__.catching([ValueError], [False], 3) as try_region:
 
-                def if_body():
-                    nonlocal break_
-                    break_ = True
-                    return ()
+                    def if_body():
+                        nonlocal break_
+                        break_ = True
+                        return ()
 
-                def get_shared_2():
-                    return (break_,)
+                    def get_shared_2():
+                        return (break_,)
 
-                def set_shared_2(ag__values_2):
-                    nonlocal break_
-                    break_ = ag__values_2[0]
-                ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
+                    def set_shared_2(ag__values_2):
+                        nonlocal break_
+                        break_ = ag__values_2[0]
+                    ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
             except ValueError:
                 pass
             else:
 
                 def if_body_2():
+                    try_region.check()
                     print(x)
                     return ()
                 ag__.branch(ag__.not_(break_), if_body_2, None, ())()
@@ -944,7 +949,7 @@ CASES = [
         loop = ag__.for_loop(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
-    """),
+"""),
     Case('try_statements', 'try_arith',
         """\
     def try_arith(a, b):
@@ -1105,11 +1110,11 @@ MATCH_CASES = [
                     return (kind,)
                 kind, = ag__.branch(ag__.is_none(subject), if_body_3, else_body_3, ('kind',))(kind)
                 return (kind,)
-            kind, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2), if_body_2, else_body_2, ('kind',))(kind)
+            kind, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2)(), if_body_2, else_body_2, ('kind',))(kind)
             return (kind,)
         kind, = ag__.branch(subject == 0, if_body, else_body, ('kind',))(kind)
         return kind
-    """),
+"""),
     Case('match_statements', 'match_guard',
         """\
     def match_guard(x, y):
@@ -1133,7 +1138,7 @@ MATCH_CASES = [
                 return (matched,)
             matched, = ag__.branch(n > y, if_body_2, None, ('matched',))(matched)
             return (matched,)
-        matched, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2), if_body, None, ('matched',))(matched)
+        matched, = ag__.branch(ag__.or_cond(subject == 1, lambda: subject == 2)(), if_body, None, ('matched',))(matched)
         r = ag__.Undefined('r')
 
         def if_body_3(r):
@@ -1146,7 +1151,7 @@ MATCH_CASES = [
             return (r,)
         r, = ag__.branch(matched, if_body_3, else_body, ('r',))(r)
         return r
-    """),
+"""),
 ]
 if sys.version_info >= (3, 10):
     CASES += MATCH_CASES
