@@ -22,7 +22,6 @@ describe the trace, not the user's program.
 
 from __future__ import annotations
 
-import linecache
 import os
 import sys
 
@@ -193,12 +192,13 @@ def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.Stagin
             f"is assigned, and the condition is a staged value, so the branch is traced "
             f"although it may never run; {backend_name} cannot raise the UnboundLocalError "
             f"when the compiled function runs. Assign '{name}' before the if statement.")
-    where = origin(exc)
-    line = linecache.getline(where[0], where[1]).strip() if where else ""
-    location = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
     return errors.StagingError(
-        f"raise in a staged branch at {location}: the branch of the if statement at "
+        f"raise in a staged branch at {_at(origin(exc))}: the branch of the if statement at "
         f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), and the condition "
         f"is a staged value; {backend_name} cannot raise an exception when the compiled "
         f"function runs. Check the inputs before the compiled function (outside jax.jit), "
         f"or use jax.experimental.checkify.")
+
+
+def _at(where) -> str:
+    return errors.at_line(*where) if where else "?"

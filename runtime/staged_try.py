@@ -24,7 +24,6 @@ Exception`` would otherwise swallow it and run as if the program had raised.
 
 from __future__ import annotations
 
-import linecache
 
 from . import backends, errors
 from .arg_writes import user_line
@@ -84,10 +83,7 @@ class Region:
         return next((i for i, t in enumerate(self.types) if catches(t, exc_type)), None)
 
     def location(self) -> str:
-        if self.where is None:
-            return "<unknown location>"
-        line = linecache.getline(*self.where).strip()
-        return f"{self.where[0]}:{self.where[1]}" + (f" (`{line}`)" if line else "")
+        return "<unknown location>" if self.where is None else errors.at_line(*self.where)
 
     def _handler_text(self, i: int) -> str:
         t = self.types[i]
@@ -104,8 +100,7 @@ class Region:
             f"the 'as' name, or check the values before the operation.")
 
     def staged_raise(self, i: int, exc: BaseException, where) -> errors.StagingError:
-        line = linecache.getline(*where).strip() if where else ""
-        at = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
+        at = errors.at_line(*where) if where else "?"
         return errors.StagingError(
             f"try statement at {self.location()}: the raise at {at} in its body is staged "
             f"(the graph raises {type(exc).__name__} when it runs and takes that branch), "
