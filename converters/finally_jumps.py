@@ -6,7 +6,8 @@ Python's rule: a jump in ``finally`` replaces whatever was pending when the
 or an exception, which is then discarded. Once jumps are flags, nothing leaves
 the ``try`` for real and a flag set in the ``finally`` cannot discard an
 exception, so the ``try`` catches it and the ``finally`` re-raises it unless it
-jumped::
+jumped. A ``StagingError`` (the body could not be staged) is not the user's
+exception: no jump discards it::
 
     try:                          pending_exc = None
         body                      try:
@@ -14,8 +15,10 @@ jumped::
         handler                           body
     finally:              ->          except E:
         if c:                             handler
-            return 1              except BaseException as caught:
-        cleanup                       pending_exc = caught
+            return 1              except ag__.StagingError:
+        cleanup                       raise
+                                  except BaseException as caught:
+                                      pending_exc = caught
                                   finally:
                                       finally_jumped = False
                                       if c:
@@ -32,9 +35,16 @@ starts, so that the ``finally`` runs as if nothing were pending, and restores it
 at the end unless the ``finally`` jumped (``flags.run_finally``).
 Runs before ``branch_exits`` and the jump passes; guarantees: every ``finally``
 that may jump belongs to a ``try`` in ``ctx.finally_markers``.
+
+For the same reason a handler that could catch a ``StagingError`` (a bare
+``except``, ``except Exception``, any class it cannot tell apart from the builtin
+exceptions) is preceded by ``except ag__.StagingError: raise``: the user's handler
+runs for the user's exceptions, never for a refusal to stage what eager code runs.
 """
 
 from __future__ import annotations
+
+import builtins
 
 import gast
 
@@ -56,6 +66,9 @@ def jumps(stmts) -> list:
 class FinallyJumps(transformer.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
+        if any(_may_catch_staging_error(h) for h in node.handlers):
+            (passthrough,) = templates.replace("try:\n    pass\nexcept ag__.StagingError:\n    raise")[0].handlers
+            node.handlers.insert(0, passthrough)
         if not node.finalbody or not jumps(node.finalbody):
             return node
         namer = self.ctx.namer
@@ -68,6 +81,8 @@ class FinallyJumps(transformer.Base):
             """
             try:
                 inner
+            except ag__.StagingError:
+                raise
             except BaseException as caught:
                 pending = caught
             finally:
@@ -81,6 +96,20 @@ class FinallyJumps(transformer.Base):
         )
         self.ctx.finally_markers[outer] = marker
         return templates.replace("pending = None", pending=pending) + [outer]
+
+
+def _may_catch_staging_error(handler) -> bool:
+    """Whether ``except <handler.type>`` may catch a ``StagingError``: yes unless
+    every class it names is a builtin exception narrower than ``Exception``
+    (``ValueError``, ``ZeroDivisionError``, ...)."""
+    if handler.type is None:
+        return True
+    names = handler.type.elts if isinstance(handler.type, gast.Tuple) else [handler.type]
+    for name in names:
+        cls = getattr(builtins, name.id, None) if isinstance(name, gast.Name) else None
+        if not (isinstance(cls, type) and issubclass(cls, BaseException) and not issubclass(Exception, cls)):
+            return True
+    return False
 
 
 def _mark(stmts, marker: str) -> None:

@@ -818,6 +818,8 @@ CASES = [
             pending_exc = None
             try:
                 print(x)
+            except ag__.StagingError:
+                raise
             except BaseException as caught:
                 pending_exc = caught
             finally:
