@@ -41,11 +41,8 @@ ARITH = ("+", "-", "*", "%", "//")
 SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry", "undefined_read"})
 
 # Shapes that staged programs leave out by default: each hits a runtime bug that is
-# being fixed elsewhere (the issue and item), not the converter.
-KNOWN_BUGS = {
-    "nested_dict": ("a nested dict item assigned in a staged branch inside an unrolled Python "
-                    "loop with a staged break is refused as an escaped value by the NumPy engine"),
-}
+# being fixed elsewhere ({shape: the bug, with its issue and item}). None at present.
+KNOWN_BUGS: dict = {}
 
 
 def staged_shapes() -> frozenset:
