@@ -45,6 +45,7 @@ runs for the user's exceptions, never for a refusal to stage what eager code run
 from __future__ import annotations
 
 import builtins
+import copy
 
 import gast
 
@@ -66,6 +67,15 @@ def jumps(stmts) -> list:
 class FinallyJumps(transformer.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
+        handled = [self._handled_type(h.type) for h in node.handlers]
+        if node.finalbody and jumps(node.finalbody):
+            handled.append(gast.Name("BaseException", gast.Load(), None, None))
+        if handled:
+            (with_,) = templates.replace(
+                "with ag__.handled_by(types, line):\n    body",
+                types=gast.Tuple(handled, gast.Load()), body=node.body,
+                line=gast.Constant(getattr(node, "lineno", 0), None))
+            node.body = [with_]
         if any(_may_catch_staging_error(h) for h in node.handlers):
             (passthrough,) = templates.replace("try:\n    pass\nexcept ag__.StagingError:\n    raise")[0].handlers
             node.handlers.insert(0, passthrough)
@@ -96,6 +106,16 @@ class FinallyJumps(transformer.Base):
         )
         self.ctx.finally_markers[outer] = marker
         return templates.replace("pending = None", pending=pending) + [outer]
+
+
+    def _handled_type(self, expr):
+        """A handler's class expression, evaluated where the ``try`` starts: as written
+        when it reads no local variable (those may not be assigned yet), else
+        ``BaseException`` (any raise counts as handled)."""
+        if expr is not None and not any(isinstance(n, gast.Name) and n.id in self.ctx.locals
+                                        for n in gast.walk(expr)):
+            return copy.deepcopy(expr)
+        return gast.Name("BaseException", gast.Load(), None, None)
 
 
 def _may_catch_staging_error(handler) -> bool:

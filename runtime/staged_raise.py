@@ -25,6 +25,7 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+import threading
 
 from . import errors
 
@@ -120,6 +121,65 @@ def raised_by_user(exc: BaseException) -> bool:
     return not filename.startswith(_PACKAGE_DIRS + _framework_dirs())
 
 
+_open_trys = threading.local()  # .stack: the user's trys open around the trace point
+
+
+class handled_by:
+    """``with ag__.handled_by(types):`` around the body of a user's ``try`` in the
+    staged body: its handlers (and a ``finally`` that jumps: ``BaseException``)
+    would handle ``types``. A staged branch inside it that raises one of them cannot
+    become a run-time check (the graph would raise past the handler): that is a
+    ``StagingError`` naming the raise and the ``try``."""
+
+    def __init__(self, types, line: int) -> None:
+        self.types, self.line = types, line
+
+    def __enter__(self):
+        _trys().append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _trys().remove(self)
+
+
+def _trys() -> list:
+    stack = getattr(_open_trys, "stack", None)
+    if stack is None:
+        stack = _open_trys.stack = []
+    return stack
+
+
+def _handling_try(exc: BaseException):
+    for entry in reversed(_trys()):
+        if isinstance(exc, entry.types):
+            return entry
+    return None
+
+
+def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
+    """The StagingError of a staged branch's raise that a ``try`` around it handles."""
+    code = errors.code_of(branch)
+    filename = code.co_filename if code is not None else "?"
+    text = linecache.getline(filename, entry.line).strip()
+    at_try = f"the try statement at {filename}:{entry.line}" + (f" (`{text}`)" if text else "")
+    name = unbound_name(exc)
+    if name is not None:
+        return errors.StagingError(
+            f"if statement at {errors.where(branch)}: '{name}' is read in a branch before it "
+            f"is assigned, {at_try} handles the UnboundLocalError, and the condition is a "
+            f"staged value: the graph could raise it only when it runs, past the try. "
+            f"Assign '{name}' before the if statement.")
+    where = origin(exc)
+    line = linecache.getline(where[0], where[1]).strip() if where else ""
+    location = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
+    return errors.StagingError(
+        f"raise in a staged branch at {location}: the branch of the if statement at "
+        f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), {at_try} "
+        f"handles it, and the condition is a staged value: the graph could raise it only "
+        f"when it runs, past the try. Check the condition on Python values, or move the "
+        f"raise out of the try.")
+
+
 class Branches:
     """Wraps the two branch functions of one staged ``if`` for ``backend``. While the
     backend builds the ``if`` (``with``), ``local_names()`` are its plain variables (not
@@ -150,6 +210,9 @@ class Branches:
             except Exception as exc:
                 if not raised_by_user(exc):
                     raise
+                handling = _handling_try(exc)
+                if handling is not None and not isinstance(exc, AlwaysRaises):
+                    raise handled_raise(exc, fn, handling) from exc
                 state = RaisedState((RAISED,) * n_state)
                 state.exc = exc
                 if not isinstance(exc, AlwaysRaises):

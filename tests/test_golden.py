@@ -817,7 +817,8 @@ CASES = [
         def loop_body(x, break_):
             pending_exc = None
             try:
-                print(x)
+                with ag__.handled_by((BaseException,), 3):
+                    print(x)
             except ag__.StagingError:
                 raise
             except BaseException as caught:
@@ -849,7 +850,7 @@ CASES = [
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
         break_, = loop.state
-    """),
+"""),
     Case('variables', 'except_name',
         """\
     def except_name(x):
@@ -863,13 +864,14 @@ CASES = [
     def except_name(x):
         e = ag__.Undefined('e')
         try:
-            x = 1 / x
+            with ag__.handled_by((ZeroDivisionError,), 2):
+                x = 1 / x
         except ZeroDivisionError as e:
             print(e)
         finally:
             e = ag__.ldu(lambda: e, 'e')
         return ag__.ld(e)
-    """),
+"""),
     Case('item_assignments', 'swap_items',
         """\
     def swap_items(xs, j):
@@ -902,19 +904,20 @@ CASES = [
         def loop_body(x):
             nonlocal break_
             try:
+                with ag__.handled_by((ValueError,), 3):
 
-                def if_body():
-                    nonlocal break_
-                    break_ = True
-                    return ()
+                    def if_body():
+                        nonlocal break_
+                        break_ = True
+                        return ()
 
-                def get_shared_2():
-                    return (break_,)
+                    def get_shared_2():
+                        return (break_,)
 
-                def set_shared_2(ag__values_2):
-                    nonlocal break_
-                    break_ = ag__values_2[0]
-                ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
+                    def set_shared_2(ag__values_2):
+                        nonlocal break_
+                        break_ = ag__values_2[0]
+                    ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
             except ValueError:
                 pass
             else:
@@ -937,7 +940,7 @@ CASES = [
         loop = ag__.for_loop(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
-    """),
+"""),
 ]
 
 _counter = itertools.count()
