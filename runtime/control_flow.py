@@ -34,6 +34,8 @@ every value a branch or loop body changes.
 
 from __future__ import annotations
 
+import sys
+
 from . import staged_raise
 from .backends import backend_of
 
@@ -199,4 +201,5 @@ def assert_stmt(cond, message=None):
                 raise AssertionError
             raise AssertionError(message())
         return None
+    staged_raise.check_assert_not_handled(sys._getframe(1))
     return backend.assert_stmt(cond, message)

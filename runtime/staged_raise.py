@@ -133,6 +133,11 @@ class handled_by:
 
     def __init__(self, types, line: int) -> None:
         self.types, self.line = types, line
+        self.filename = sys._getframe(1).f_code.co_filename  # the user's function's file
+
+    def where(self) -> str:
+        text = linecache.getline(self.filename, self.line).strip()
+        return f"the try statement at {self.filename}:{self.line}" + (f" (`{text}`)" if text else "")
 
     def __enter__(self):
         _trys().append(self)
@@ -158,10 +163,7 @@ def _handling_try(exc: BaseException):
 
 def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
     """The StagingError of a staged branch's raise that a ``try`` around it handles."""
-    code = errors.code_of(branch)
-    filename = code.co_filename if code is not None else "?"
-    text = linecache.getline(filename, entry.line).strip()
-    at_try = f"the try statement at {filename}:{entry.line}" + (f" (`{text}`)" if text else "")
+    at_try = entry.where()
     name = unbound_name(exc)
     if name is not None:
         return errors.StagingError(
@@ -178,6 +180,21 @@ def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
         f"handles it, and the condition is a staged value: the graph could raise it only "
         f"when it runs, past the try. Check the condition on Python values, or move the "
         f"raise out of the try.")
+
+
+def check_assert_not_handled(frame) -> None:
+    """A staged ``assert`` (``frame``: the user's code that runs it) inside a ``try``
+    that handles ``AssertionError``: the graph's check would raise past the handler."""
+    entry = _handling_try(AssertionError())
+    if entry is None:
+        return
+    filename, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(filename, line).strip()
+    raise errors.StagingError(
+        f"assert statement at {filename}:{line}" + (f" (`{text}`)" if text else "") +
+        f": {entry.where()} handles its AssertionError, and the condition is a staged value: the graph could "
+        "raise it only when it runs, past the try. Check the condition on Python values, or "
+        "move the assert out of the try.")
 
 
 class Branches:

@@ -7,7 +7,8 @@ And a staged branch's raise that a ``try`` around the ``if`` would handle (an
 ``except`` that matches, a ``finally`` that jumps) cannot be a check the graph makes
 when it runs — it would raise past the handler — so it is a ``StagingError`` naming
 the raise and the ``try`` (found by the random programs: the NumPy engine raised
-where eager code returned)."""
+where eager code returned). So is a staged ``assert`` in a ``try`` that handles
+``AssertionError``."""
 
 import numpy as np
 import pytest
@@ -154,3 +155,34 @@ def test_raises_the_try_does_not_handle_stay_run_time_checks(backend):
 @pytest.mark.parametrize("a", [-1, 1])
 def test_a_try_inside_the_branch_handles_its_raise(backend, a):
     backend.check(raise_handled_inside_the_branch, np.int32(a), np.int32(0))
+
+
+def assert_handled(a, b):
+    try:
+        assert a > 0, "neg"
+    except AssertionError:
+        b = b - 1
+    return a, b
+
+
+def assert_not_handled(a, b):
+    try:
+        assert a > 0, "neg"
+    except ValueError:
+        b = b - 1
+    return a, b
+
+
+def test_an_assert_the_try_handles_is_refused(backend):
+    assert backend.eager(assert_handled, np.int32(-1), np.int32(0)) == (-1, -1)
+    where = backend.at(assert_handled, 'assert a > 0, "neg"')
+    try_at = backend.at(assert_handled, "try:")
+    assert backend.staging_error(assert_handled, np.int32(1), np.int32(0)) == (
+        f"assert statement at {where}: the try statement at {try_at} handles its "
+        f"AssertionError, and the condition is a staged value: the graph could raise it only "
+        f"when it runs, past the try. Check the condition on Python values, or move the "
+        f"assert out of the try.")
+
+
+def test_an_assert_the_try_does_not_handle_still_checks(backend):
+    backend.check(assert_not_handled, np.int32(1), np.int32(0))
