@@ -40,6 +40,11 @@ For the same reason a handler that could catch a ``StagingError`` (a bare
 ``except``, ``except Exception``, any class it cannot tell apart from the builtin
 exceptions) is preceded by ``except ag__.StagingError: raise``: the user's handler
 runs for the user's exceptions, never for a refusal to stage what eager code runs.
+
+And the body of every ``try`` with a handler or a ``finally`` that jumps runs in
+``with ag__.handled_by((E1, E2), line):``, naming the classes it handles, so that a
+staged branch's raise inside it is refused (``runtime.staged_raise``) rather than
+made a check the graph would raise, when it runs, past the handler.
 """
 
 from __future__ import annotations
@@ -77,8 +82,8 @@ class FinallyJumps(transformer.Base):
                 line=gast.Constant(getattr(node, "lineno", 0), None))
             node.body = [with_]
         if any(_may_catch_staging_error(h) for h in node.handlers):
-            (passthrough,) = templates.replace("try:\n    pass\nexcept ag__.StagingError:\n    raise")[0].handlers
-            node.handlers.insert(0, passthrough)
+            (try_,) = templates.replace("try:\n    pass\nexcept ag__.StagingError:\n    raise")
+            node.handlers.insert(0, try_.handlers[0])
         if not node.finalbody or not jumps(node.finalbody):
             return node
         namer = self.ctx.namer
@@ -107,7 +112,6 @@ class FinallyJumps(transformer.Base):
         self.ctx.finally_markers[outer] = marker
         return templates.replace("pending = None", pending=pending) + [outer]
 
-
     def _handled_type(self, expr):
         """A handler's class expression, evaluated where the ``try`` starts: as written
         when it reads no local variable (those may not be assigned yet), else
@@ -127,7 +131,8 @@ def _may_catch_staging_error(handler) -> bool:
     names = handler.type.elts if isinstance(handler.type, gast.Tuple) else [handler.type]
     for name in names:
         cls = getattr(builtins, name.id, None) if isinstance(name, gast.Name) else None
-        if not (isinstance(cls, type) and issubclass(cls, BaseException) and not issubclass(Exception, cls)):
+        narrow = isinstance(cls, type) and issubclass(cls, BaseException)
+        if not narrow or issubclass(Exception, cls):
             return True
     return False
 

@@ -15,6 +15,11 @@ JAX under ``jit``). The branch's state is then ``RAISED``: the staged ``if``
 raises ``AlwaysRaises`` to its own enclosing branch, which treats it like any other
 raise.
 
+A ``try`` around the ``if`` that would handle the exception (``handled_by``, which
+the converter opens in each ``try`` body of the staged body) makes it a
+``StagingError`` instead: the graph could raise it only when it runs, past the
+handler. The same holds for a staged ``assert``.
+
 Exceptions of autograph's own (``StagingError``, a symbolic tensor used as a
 Python bool) and of the frameworks come from their files and are not caught: they
 describe the trace, not the user's program.
@@ -137,7 +142,8 @@ class handled_by:
 
     def where(self) -> str:
         text = linecache.getline(self.filename, self.line).strip()
-        return f"the try statement at {self.filename}:{self.line}" + (f" (`{text}`)" if text else "")
+        where = f"{self.filename}:{self.line}" + (f" (`{text}`)" if text else "")
+        return f"the try statement at {where}"
 
     def __enter__(self):
         _trys().append(self)
@@ -161,6 +167,15 @@ def _handling_try(exc: BaseException):
     return None
 
 
+def _raised_at(exc: BaseException) -> str:
+    """``file:line (`source line`)`` of the user's line that raised ``exc``."""
+    where = origin(exc)
+    if where is None:
+        return "?"
+    line = linecache.getline(where[0], where[1]).strip()
+    return f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "")
+
+
 def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
     """The StagingError of a staged branch's raise that a ``try`` around it handles."""
     at_try = entry.where()
@@ -171,11 +186,8 @@ def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
             f"is assigned, {at_try} handles the UnboundLocalError, and the condition is a "
             f"staged value: the graph could raise it only when it runs, past the try. "
             f"Assign '{name}' before the if statement.")
-    where = origin(exc)
-    line = linecache.getline(where[0], where[1]).strip() if where else ""
-    location = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
     return errors.StagingError(
-        f"raise in a staged branch at {location}: the branch of the if statement at "
+        f"raise in a staged branch at {_raised_at(exc)}: the branch of the if statement at "
         f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), {at_try} "
         f"handles it, and the condition is a staged value: the graph could raise it only "
         f"when it runs, past the try. Check the condition on Python values, or move the "
@@ -192,9 +204,9 @@ def check_assert_not_handled(frame) -> None:
     text = linecache.getline(filename, line).strip()
     raise errors.StagingError(
         f"assert statement at {filename}:{line}" + (f" (`{text}`)" if text else "") +
-        f": {entry.where()} handles its AssertionError, and the condition is a staged value: the graph could "
-        "raise it only when it runs, past the try. Check the condition on Python values, or "
-        "move the assert out of the try.")
+        f": {entry.where()} handles its AssertionError, and the condition is a staged value: "
+        "the graph could raise it only when it runs, past the try. Check the condition on "
+        "Python values, or move the assert out of the try.")
 
 
 class Branches:
@@ -273,11 +285,8 @@ def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.Stagin
             f"is assigned, and the condition is a staged value, so the branch is traced "
             f"although it may never run; {backend_name} cannot raise the UnboundLocalError "
             f"when the compiled function runs. Assign '{name}' before the if statement.")
-    where = origin(exc)
-    line = linecache.getline(where[0], where[1]).strip() if where else ""
-    location = f"{where[0]}:{where[1]}" + (f" (`{line}`)" if line else "") if where else "?"
     return errors.StagingError(
-        f"raise in a staged branch at {location}: the branch of the if statement at "
+        f"raise in a staged branch at {_raised_at(exc)}: the branch of the if statement at "
         f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), and the condition "
         f"is a staged value; {backend_name} cannot raise an exception when the compiled "
         f"function runs. Check the inputs before the compiled function (outside jax.jit), "
