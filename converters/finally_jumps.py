@@ -6,7 +6,8 @@ Python's rule: a jump in ``finally`` replaces whatever was pending when the
 or an exception, which is then discarded. Once jumps are flags, nothing leaves
 the ``try`` for real and a flag set in the ``finally`` cannot discard an
 exception, so the ``try`` catches it and the ``finally`` re-raises it unless it
-jumped::
+jumped. A ``StagingError`` (the body could not be staged) is not the user's
+exception: no jump discards it::
 
     try:                          pending_exc = None
         body                      try:
@@ -14,8 +15,10 @@ jumped::
         handler                           body
     finally:              ->          except E:
         if c:                             handler
-            return 1              except BaseException as caught:
-        cleanup                       pending_exc = caught
+            return 1              except ag__.StagingError:
+        cleanup                       raise
+                                  except BaseException as caught:
+                                      pending_exc = caught
                                   finally:
                                       finally_jumped = False
                                       if c:
@@ -32,9 +35,22 @@ starts, so that the ``finally`` runs as if nothing were pending, and restores it
 at the end unless the ``finally`` jumped (``flags.run_finally``).
 Runs before ``branch_exits`` and the jump passes; guarantees: every ``finally``
 that may jump belongs to a ``try`` in ``ctx.finally_markers``.
+
+For the same reason a handler that could catch a ``StagingError`` (a bare
+``except``, ``except Exception``, any class it cannot tell apart from the builtin
+exceptions) is preceded by ``except ag__.StagingError: raise``: the user's handler
+runs for the user's exceptions, never for a refusal to stage what eager code runs.
+
+And the body of every ``try`` with a handler or a ``finally`` that jumps runs in
+``with ag__.handled_by((E1, E2), line):``, naming the classes it handles, so that a
+staged branch's raise inside it is refused (``runtime.staged_raise``) rather than
+made a check the graph would raise, when it runs, past the handler.
 """
 
 from __future__ import annotations
+
+import builtins
+import copy
 
 import gast
 
@@ -56,6 +72,18 @@ def jumps(stmts) -> list:
 class FinallyJumps(transformer.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
+        handled = [self._handled_type(h.type) for h in node.handlers]
+        if node.finalbody and jumps(node.finalbody):
+            handled.append(gast.Name("BaseException", gast.Load(), None, None))
+        if handled:
+            (with_,) = templates.replace(
+                "with ag__.handled_by(types, line):\n    body",
+                types=gast.Tuple(handled, gast.Load()), body=node.body,
+                line=gast.Constant(getattr(node, "lineno", 0), None))
+            node.body = [with_]
+        if any(_may_catch_staging_error(h) for h in node.handlers):
+            (try_,) = templates.replace("try:\n    pass\nexcept ag__.StagingError:\n    raise")
+            node.handlers.insert(0, try_.handlers[0])
         if not node.finalbody or not jumps(node.finalbody):
             return node
         namer = self.ctx.namer
@@ -68,6 +96,8 @@ class FinallyJumps(transformer.Base):
             """
             try:
                 inner
+            except ag__.StagingError:
+                raise
             except BaseException as caught:
                 pending = caught
             finally:
@@ -81,6 +111,30 @@ class FinallyJumps(transformer.Base):
         )
         self.ctx.finally_markers[outer] = marker
         return templates.replace("pending = None", pending=pending) + [outer]
+
+    def _handled_type(self, expr):
+        """A handler's class expression, evaluated where the ``try`` starts: as written
+        when it reads no local variable (those may not be assigned yet), else
+        ``BaseException`` (any raise counts as handled)."""
+        if expr is not None and not any(isinstance(n, gast.Name) and n.id in self.ctx.locals
+                                        for n in gast.walk(expr)):
+            return copy.deepcopy(expr)
+        return gast.Name("BaseException", gast.Load(), None, None)
+
+
+def _may_catch_staging_error(handler) -> bool:
+    """Whether ``except <handler.type>`` may catch a ``StagingError``: yes unless
+    every class it names is a builtin exception narrower than ``Exception``
+    (``ValueError``, ``ZeroDivisionError``, ...)."""
+    if handler.type is None:
+        return True
+    names = handler.type.elts if isinstance(handler.type, gast.Tuple) else [handler.type]
+    for name in names:
+        cls = getattr(builtins, name.id, None) if isinstance(name, gast.Name) else None
+        narrow = isinstance(cls, type) and issubclass(cls, BaseException)
+        if not narrow or issubclass(Exception, cls):
+            return True
+    return False
 
 
 def _mark(stmts, marker: str) -> None:

@@ -24,16 +24,17 @@ run-time flag::
                                             rest
 
 On Python values nothing changes: an exception raised while tracing goes to the
-original handlers, and ``caught(i)`` is ``False``. Every ``try`` with handlers gets a
-region (a staged ``raise`` in its body that a handler would catch is refused there:
-a graph cannot catch what it raises), and only handlers that may catch
-``FloatingPointError`` (bare, or naming it, ``ArithmeticError``, ``Exception`` or
-``BaseException``) and bind no name are copied: the second list says which bind the
-exception to a name (a graph cannot give it; the region refuses). ``check()`` raises the region's refusal
+original handlers, and ``caught(i)`` is ``False``. Only a ``try`` with a handler that
+may catch ``FloatingPointError`` (bare, or naming it, ``ArithmeticError``,
+``Exception`` or ``BaseException``) gets a region, and only such handlers that bind
+no name are copied: the second list says which bind the exception to a name (a
+graph cannot give it; the region refuses). A staged ``raise`` that any handler would
+catch is refused by ``ag__.handled_by`` (``finally_jumps``, ``runtime.staged_raise``). ``check()`` raises the region's refusal
 in the ``else`` clause, where the ``try``'s own handlers cannot swallow it; the line
 is the ``try``'s, for messages.
 Runs before the jump passes, so the copied handlers' returns are lowered like any
-other. Guarantees: every ``try`` with handlers has its body in a catching region.
+other. Guarantees: every ``try`` with a handler that may catch ``FloatingPointError`` has its
+body in a catching region.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def _may_catch_floating_point(handler) -> bool:
 class TryStatements(transformer.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
-        if node in self.ctx.finally_markers or not node.handlers:
+        if node in self.ctx.finally_markers or not any(
+                map(_may_catch_floating_point, node.handlers)):
             return node  # (finally_jumps' own try holds a pending exception: not the user's)
         region = self.ctx.namer.new("try_region")
         types = gast.List(elts=[h.type if h.type is not None else templates.constant(None)

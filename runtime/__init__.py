@@ -8,6 +8,8 @@ from .backends import Backend, backend_of, register, register_lazy
 from .builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .calls import converted, do_not_convert
 from .choices import getitem, is_none, is_not_none
+from .errors import StagingError
+from .staged_raise import handled_by
 from .control_flow import Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, staged, while_from, while_loop, while_stmt
 from .expressions import and_, and_cond, choose, if_exp, not_, or_, or_cond
 from . import calls
@@ -25,6 +27,7 @@ __all__ = [
     "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
     "getitem", "is_none", "is_not_none",
+    "StagingError", "handled_by",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
     "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",

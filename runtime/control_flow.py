@@ -34,6 +34,8 @@ every value a branch or loop body changes.
 
 from __future__ import annotations
 
+import sys
+
 from . import staged_raise
 from .backends import backend_of
 
@@ -187,9 +189,20 @@ def for_stmt(iterable, body, state, names, extra_test=None, shared=None):
 def _guarded_rest(go_on, iterator, body, state, names, extra_test, shared):
     """Unroll the rest of a Python loop whose exit flag became staged."""
     for item in iterator:
-        state = if_stmt(go_on, lambda *s, item=item: body(item, *s), None, state, names, shared)
+        state = if_stmt(go_on, _with_item(body, item), None, state, names, shared)
         go_on = extra_test(*state)
     return state
+
+
+def _with_item(body, item):
+    """``body`` called on ``item``: a wrapper that names ``body`` as what it wraps, so
+    that the staged ``if`` sees what the loop body closes over (the containers it
+    may change in place) and messages point at the user's loop."""
+    def run(*state):
+        return body(item, *state)
+
+    run.__wrapped__ = body
+    return run
 
 
 _PYTHON_ITERABLES = frozenset({range, list, tuple, dict, str, set, frozenset, bytes, enumerate, zip})
@@ -203,4 +216,5 @@ def assert_stmt(cond, message=None):
                 raise AssertionError
             raise AssertionError(message())
         return None
+    staged_raise.check_assert_not_handled(sys._getframe(1))
     return backend.assert_stmt(cond, message)

@@ -56,10 +56,15 @@ class _Missing:
 MISSING = _Missing()
 
 
-def _generated(fn):
-    while hasattr(fn, "__wrapped__"):
+def _layers(fn):
+    """``fn`` and the functions it wraps (``__wrapped__``), down to the generated
+    body: a runtime wrapper's closure may hold what the body runs on (the item a
+    Python loop's iteration binds)."""
+    while True:
+        yield fn
+        if not hasattr(fn, "__wrapped__"):
+            return
         fn = fn.__wrapped__
-    return fn
 
 
 def _user_object(obj) -> bool:
@@ -83,13 +88,13 @@ class InPlace:
         self._seen: set = set()
         roots = []
         for fn in fns:
-            fn = _generated(fn)
-            cells = getattr(fn, "__closure__", None) or ()
-            for name, cell in zip(getattr(fn, "__code__", None).co_freevars if cells else (), cells):
-                try:
-                    roots.append((name, cell.cell_contents))
-                except ValueError:  # an empty cell
-                    continue
+            for layer in _layers(fn):
+                cells = getattr(layer, "__closure__", None) or ()
+                for name, cell in zip(layer.__code__.co_freevars if cells else (), cells):
+                    try:
+                        roots.append((name, cell.cell_contents))
+                    except ValueError:  # an empty cell
+                        continue
         roots.extend(zip(names, state))
         for name, value in roots:
             self._walk(value, name)

@@ -15,6 +15,11 @@ JAX under ``jit``). The branch's state is then ``RAISED``: the staged ``if``
 raises ``AlwaysRaises`` to its own enclosing branch, which treats it like any other
 raise.
 
+A ``try`` around the ``if`` that would handle the exception (``handled_by``, which
+the converter opens in each ``try`` body of the staged body) makes it a
+``StagingError`` instead: the graph could raise it only when it runs, past the
+handler. The same holds for a staged ``assert``.
+
 Exceptions of autograph's own (``StagingError``, a symbolic tensor used as a
 Python bool) and of the frameworks come from their files and are not caught: they
 describe the trace, not the user's program.
@@ -22,8 +27,10 @@ describe the trace, not the user's program.
 
 from __future__ import annotations
 
+import linecache
 import os
 import sys
+import threading
 
 from . import errors
 
@@ -119,6 +126,86 @@ def raised_by_user(exc: BaseException) -> bool:
     return not filename.startswith(_PACKAGE_DIRS + _framework_dirs())
 
 
+_open_trys = threading.local()  # .stack: the user's trys open around the trace point
+
+
+class handled_by:
+    """``with ag__.handled_by(types):`` around the body of a user's ``try`` in the
+    staged body: its handlers (and a ``finally`` that jumps: ``BaseException``)
+    would handle ``types``. A staged branch inside it that raises one of them cannot
+    become a run-time check (the graph would raise past the handler): that is a
+    ``StagingError`` naming the raise and the ``try``."""
+
+    def __init__(self, types, line: int) -> None:
+        self.types, self.line = types, line
+        self.filename = sys._getframe(1).f_code.co_filename  # the user's function's file
+
+    def where(self) -> str:
+        text = linecache.getline(self.filename, self.line).strip()
+        where = f"{self.filename}:{self.line}" + (f" (`{text}`)" if text else "")
+        return f"the try statement at {where}"
+
+    def __enter__(self):
+        _trys().append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _trys().remove(self)
+
+
+def _trys() -> list:
+    stack = getattr(_open_trys, "stack", None)
+    if stack is None:
+        stack = _open_trys.stack = []
+    return stack
+
+
+def _handling_try(exc: BaseException):
+    for entry in reversed(_trys()):
+        if isinstance(exc, entry.types):
+            return entry
+    return None
+
+
+def _raised_at(exc: BaseException) -> str:
+    """``file:line (`source line`)`` of the user's line that raised ``exc``."""
+    where = origin(exc)
+    return errors.at_line(*where) if where else "?"
+
+
+def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
+    """The StagingError of a staged branch's raise that a ``try`` around it handles."""
+    at_try = entry.where()
+    name = unbound_name(exc)
+    if name is not None:
+        return errors.StagingError(
+            f"if statement at {errors.where(branch)}: '{name}' is read in a branch before it "
+            f"is assigned, {at_try} handles the UnboundLocalError, and the condition is a "
+            f"staged value: the graph could raise it only when it runs, past the try. "
+            f"Assign '{name}' before the if statement.")
+    return errors.StagingError(
+        f"raise in a staged branch at {_raised_at(exc)}: the branch of the if statement at "
+        f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), {at_try} "
+        f"handles it, and the condition is a staged value: the graph could raise it only "
+        f"when it runs, past the try. Check the condition on Python values, or move the "
+        f"raise out of the try.")
+
+
+def check_assert_not_handled(frame) -> None:
+    """A staged ``assert`` (``frame``: the user's code that runs it) inside a ``try``
+    that handles ``AssertionError``: the graph's check would raise past the handler."""
+    entry = _handling_try(AssertionError())
+    if entry is None:
+        return
+    filename, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(filename, line).strip()
+    raise errors.StagingError(
+        f"assert statement at {filename}:{line}" + (f" (`{text}`)" if text else "") +
+        f": {entry.where()} handles its AssertionError, and the condition is a staged value: "
+        "the graph could raise it only when it runs, past the try. Check the condition on "
+        "Python values, or move the assert out of the try.")
+
+
 class Branches:
     """Wraps the two branch functions of one staged ``if`` for ``backend``. While the
     backend builds the ``if`` (``with``), ``local_names()`` are its plain variables (not
@@ -149,6 +236,9 @@ class Branches:
             except Exception as exc:
                 if not raised_by_user(exc):
                     raise
+                handling = _handling_try(exc)
+                if handling is not None and not isinstance(exc, AlwaysRaises):
+                    raise handled_raise(exc, fn, handling) from exc
                 state = RaisedState((RAISED,) * n_state)
                 state.exc = exc
                 if not isinstance(exc, AlwaysRaises):
@@ -193,12 +283,8 @@ def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.Stagin
             f"although it may never run; {backend_name} cannot raise the UnboundLocalError "
             f"when the compiled function runs. Assign '{name}' before the if statement.")
     return errors.StagingError(
-        f"raise in a staged branch at {_at(origin(exc))}: the branch of the if statement at "
+        f"raise in a staged branch at {_raised_at(exc)}: the branch of the if statement at "
         f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), and the condition "
         f"is a staged value; {backend_name} cannot raise an exception when the compiled "
         f"function runs. Check the inputs before the compiled function (outside jax.jit), "
         f"or use jax.experimental.checkify.")
-
-
-def _at(where) -> str:
-    return errors.at_line(*where) if where else "?"

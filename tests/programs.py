@@ -43,10 +43,12 @@ SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry",
                    | ({"match"} if sys.version_info >= (3, 10) else set()))  # `match`: 3.10 syntax
 
 # Shapes that staged programs leave out by default: each hits a runtime bug that is
-# being fixed elsewhere (the issue and item), not the converter.
+# being fixed elsewhere ({shape: the bug, with its issue and item}).
 KNOWN_BUGS = {
-    "nested_dict": ("a nested dict item assigned in a staged branch inside an unrolled Python "
-                    "loop with a staged break is refused as an escaped value by the NumPy engine"),
+    "python_print": ("a function whose trace raises (here a read of 'u' before its "
+                     "definition, outside any staged branch) never runs its graph: the "
+                     "ag.print calls before the raise print nothing, where eager code prints "
+                     "them and then raises; both backends (issue 9, random programs)"),
 }
 
 
@@ -344,14 +346,16 @@ def same_outcome(expected, actual, source: str) -> bool:
     """Whether a staged run's ``(result, printed)`` is what the eager run's allows:
     the same, or a StagingError the semantics permit — for a Python float carried
     into a loop that assigns it ints (``z``: a value could be lost) and for a read
-    of a variable before its definition (``u``, on a backend that cannot raise when
-    the graph runs)."""
+    of a variable before its definition (``u``: on a backend that cannot raise when
+    the graph runs, inside a ``try`` that would handle the error, or in both branches
+    of an ``if`` in a staged loop, which may run zero times)."""
     if expected == actual:
         return True
     result = actual[0]
-    if result[0] == "raise" and result[1].__name__ == "StagingError":
+    if result[0] == "raise" and any(c.__name__ == "StagingError" for c in result[1].__mro__):
         z_lost = "z = 2.5" in source and ("'z'" in result[2] or "a Python float" in result[2])
-        return z_lost or ("'u'" in result[2] and "u = 0" in source)
+        u_read = "u = 0" in source and ("'u'" in result[2] or "both branches raise" in result[2])
+        return z_lost or u_read
     return False
 
 

@@ -826,7 +826,10 @@ CASES = [
         def loop_body(x, break_):
             pending_exc = None
             try:
-                print(x)
+                with ag__.handled_by((BaseException,), 3):
+                    print(x)
+            except ag__.StagingError:
+                raise
             except BaseException as caught:
                 pending_exc = caught
             finally:
@@ -856,7 +859,7 @@ CASES = [
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
         break_, = loop.state
-    """),
+"""),
     Case('variables', 'except_name',
         """\
     def except_name(x):
@@ -870,7 +873,7 @@ CASES = [
     def except_name(x):
         e = ag__.Undefined('e')
         try:
-            with ag__.catching([ZeroDivisionError], [True], 2) as try_region:
+            with ag__.handled_by((ZeroDivisionError,), 2):
                 x = 1 / x
         except ZeroDivisionError as e:
             print(e)
@@ -912,7 +915,7 @@ CASES = [
         def loop_body(x):
             nonlocal break_
             try:
-                with ag__.catching([ValueError], [False], 3) as try_region:
+                with ag__.handled_by((ValueError,), 3):
 
                     def if_body():
                         nonlocal break_

@@ -7,6 +7,7 @@ and runs on each backend by what it asks of the fixture:
         backend.check_raises(fn, ValueError, "message", np.int32(-1))  # same error, staged and eager
         text = backend.staging_error(fn, np.int32(1))   # the StagingError text, to pin
         backend.at(fn, "if x > 0:")   # file:line (`if x > 0:`), as messages locate a construct
+        staged = backend.function(fn)   # staged once; call it on backend.split(args), often
 
 Arguments that are NumPy arrays or NumPy scalars become the backend's arrays (and are
 traced); anything else is a Python value held fixed for the trace. A case that needs
@@ -52,6 +53,14 @@ class Backend:
 
     def to_numpy(self, value):
         return np.asarray(value)
+
+    def function(self, fn):
+        """``fn`` staged once, called on this backend's arrays (all of them traced),
+        traced again only for a new signature: the staged twin of ``fn``."""
+        raise NotImplementedError
+
+    def flush(self) -> None:
+        """Wait for what staged calls print at run time (JAX prints asynchronously)."""
 
     # -- what tests call
 
@@ -151,6 +160,9 @@ class NumpyEngine(Backend):
     def stage(self, fn, args, kwargs):
         return lambda: ag.function(fn)(*args, **kwargs)
 
+    def function(self, fn):
+        return ag.function(fn)
+
 
 class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
@@ -180,6 +192,12 @@ class Jax(Backend):
 
     def to_numpy(self, value):
         return np.asarray(value)
+
+    def function(self, fn):
+        return self.jax.jit(ag.convert(fn))
+
+    def flush(self) -> None:
+        self.jax.effects_barrier()
 
 
 BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
