@@ -877,8 +877,6 @@ CASES = [
                 x = 1 / x
         except ZeroDivisionError as e:
             print(e)
-        else:
-            try_region.check()
         finally:
             e = ag__.ldu(lambda: e, 'e')
         return ag__.ld(e)
@@ -934,7 +932,6 @@ CASES = [
             else:
 
                 def if_body_2():
-                    try_region.check()
                     print(x)
                     return ()
                 ag__.branch(ag__.not_(break_), if_body_2, None, ())()
@@ -970,7 +967,8 @@ CASES = [
         retval_ = ag__.NO_RETURN
         try:
             with ag__.catching([ArithmeticError], [False], 2) as try_region:
-                r = a / b
+                with ag__.handled_by((ArithmeticError,), 2):
+                    r = a / b
         except ArithmeticError:
             retval_ = None
             do_return = True
