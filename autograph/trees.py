@@ -10,6 +10,7 @@ need (memo tables, reduce protocols, visiting contexts and operators).
 from __future__ import annotations
 
 import ast
+import threading
 
 import gast
 
@@ -127,6 +128,17 @@ def to_ast(node, location=None, names=_NO_NAMES):
     """
     if isinstance(node, list):
         return [to_ast(item, location, names) if isinstance(item, _AST) else item for item in node]
+    memo = getattr(_local, "memo", None)
+    if memo is None:  # the outermost call: subtrees a tree shares are translated once
+        _local.memo = {}
+        try:
+            return to_ast(node, location, names)
+        finally:
+            _local.memo = None
+    key = (id(node), location, id(names))
+    done = memo.get(key)
+    if done is not None:
+        return done
     cls = type(node)
     target = _AST_CLASSES.get(cls)
     if target is None:
@@ -168,9 +180,13 @@ def to_ast(node, location=None, names=_NO_NAMES):
                 fields[name] = value
     if location is not None and "lineno" in target._attributes:
         new.lineno, new.col_offset, new.end_lineno, new.end_col_offset = location
+    memo[key] = new
     return new
 
 
+# During one outermost to_ast (per thread): (id of a gast node, inherited location, id of
+# names) -> its ast node. Compiling a tree that shares a node in two places is fine.
+_local = threading.local()
 _AST_CLASSES: dict = {}
 _LOAD = ast.Load()
 
