@@ -26,6 +26,7 @@ from .backends import backend_of
 from .control_flow import if_stmt
 from .expressions import and_cond, not_, or_cond
 from .numeric_builtins import bool_
+from .staged_raise import check_not_handled
 
 _NO_DEFAULT = object()
 
@@ -136,6 +137,8 @@ def _raise_unless(found) -> None:
     backend = backend_of(found)
 
     def none_found():
+        check_not_handled(StopIteration(), "next() of a generator expression whose test is "
+                                           "staged")
         try:
             backend.raise_(StopIteration(), none_found)
         except errors.StagingError:

@@ -191,6 +191,18 @@ def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
         f"raise out of the try.")
 
 
+def check_not_handled(exc: BaseException, what: str) -> None:
+    """A run-time raise of ``exc`` that the runtime stages for ``what`` (``next()`` of a
+    generator expression): refused inside a ``try`` that would handle it, whose handler
+    the graph could not run."""
+    entry = _handling_try(exc)
+    if entry is not None:
+        raise errors.StagingError(
+            f"{what}: when the graph runs it may raise {type(exc).__name__}, which "
+            f"{entry.where()} handles, and a graph cannot run the handler then. Give the "
+            f"call a default, or test the condition on Python values.")
+
+
 def check_assert_not_handled(frame) -> None:
     """A staged ``assert`` (``frame``: the user's code that runs it) inside a ``try``
     that handles ``AssertionError``: the graph's check would raise past the handler."""

@@ -69,3 +69,21 @@ def test_tuple_targets(backend):
 
 def test_python_tests_decide_before_any_staged_one(backend):
     backend.check(python_items_decide_first, np.float64(-1.0))
+
+
+def first_positive_or_none(xs):
+    try:
+        return next(x for x in xs if x > 0)
+    except StopIteration:
+        return None
+
+
+def test_next_inside_a_try_that_handles_stop_iteration_is_refused(backend):
+    # Eager Python runs the handler when nothing passes; a graph could only raise
+    # StopIteration when it runs, past the handler.
+    f = first_positive_or_none
+    assert backend.staging_error(f, np.array([-1.0, 2.0])) == (
+        "next() of a generator expression whose test is staged: when the graph runs it may "
+        f"raise StopIteration, which the try statement at {backend.at(f, 'try:')} handles, "
+        "and a graph cannot run the handler then. Give the call a default, or test the "
+        "condition on Python values.")
