@@ -41,10 +41,15 @@ def zeros_like(obj):
     return filler(obj, BACKEND)
 
 
-def _refuse(self, *args, **kwargs):
+def _here() -> str:
+    """``at file.py:12 (`source line`): `` of the user's line being traced, or nothing."""
     where = trace.user_source()
+    return f"at {source_text(where)} (`{source_line(where)}`): " if where else ""
+
+
+def _refuse(self, *args, **kwargs):
     raise errors.StagingError(
-        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{_here()}"
         f"{errors.subject(self.name)} is None on some staged paths (of an if, a loop or a "
         f"return) and an array on others, so "
         f"inside the graph it may be None: it can be tested with 'is None' / 'is not "
@@ -201,9 +206,8 @@ def _lookup(table: np.ndarray, index):
 
 
 def _refuse_choice(self, *args, **kwargs):
-    where = trace.user_source()
     raise errors.StagingError(
-        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{_here()}"
         f"{errors.subject(self.name)} is a string chosen by a staged condition (one of "
         f"{', '.join(map(repr, self.options))}); a graph holds arrays, not strings, so inside "
         f"the function it can only be returned, sliced with a Python index, compared with == or "
@@ -261,9 +265,8 @@ class MaybeUnbound(NamedTuple):
 
 
 def _refuse_unbound(self, *args, **kwargs):
-    where = trace.user_source()
     raise errors.StagingError(
-        f"{'at ' + source_text(where) + ' (`' + source_line(where) + '`): ' if where else ''}"
+        f"{_here()}"
         f"'{self.name}' is assigned on some staged paths only (one branch of an if, or in a "
         f"loop), and is used here "
         f"without being read as a variable. Assign '{self.name}' before the if statement or "
