@@ -20,7 +20,7 @@ assert autograph.__all__, "autograph.__all__ is empty"
 for name in autograph.__all__:
     getattr(autograph, name)
 import autograph.converters  # noqa: E402,F401
-import autograph.runtime.graph  # noqa: E402,F401
+import autograph.runtime.backends.numpy_graph  # noqa: E402,F401
 
 version = autograph.__version__
 assert importlib.metadata.version("autograph-transpiler") == version

@@ -67,12 +67,12 @@ def _source_checkout_subpackages() -> None:
 _source_checkout_subpackages()
 
 from .api import convert, do_not_convert, to_code, to_graph  # noqa: E402
-from .runtime.errors import ConversionError, StagingError  # noqa: E402
+from .runtime.staging.errors import ConversionError, StagingError  # noqa: E402
 
 __version__ = "0.1.0"
 
 if _TYPE_CHECKING:  # what the lazy names below are, for type checkers
-    from .runtime.graph import (
+    from .runtime.backends.numpy_graph import (
         RetracingWarning,
         TensorSpec,
         TraceTimeWarning,
@@ -80,9 +80,9 @@ if _TYPE_CHECKING:  # what the lazy names below are, for type checkers
         function,
         functions_run_eagerly,
         load,
-        print,
         run_functions_eagerly,
     )
+    from .runtime.operators.builtins import print_ as print
 
 # The NumPy graph engine's public names, imported on first access.
 _GRAPH_ENGINE_NAMES = frozenset({
@@ -99,8 +99,12 @@ __all__ = [
 
 
 def __getattr__(name: str):
+    if name == "print":  # prints when the graph runs: an operator, not the engine's
+        from .runtime.operators.builtins import print_
+
+        return print_
     if name in _GRAPH_ENGINE_NAMES:
-        from .runtime import graph
+        from .runtime.backends import numpy_graph as graph
 
         return getattr(graph, name)
     raise AttributeError(f"module 'autograph' has no attribute '{name}'")

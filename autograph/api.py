@@ -11,10 +11,10 @@ import gast
 
 from . import conversion, templates, trees
 from .naming import Namer
-from .runtime import calls
-from .runtime.calls import do_not_convert
-from .runtime.errors import ConversionError
-from .runtime.source_text import SourceText
+from .runtime.operators import calls
+from .runtime.operators.calls import do_not_convert
+from .runtime.staging.errors import ConversionError
+from .runtime.staging.source_text import SourceText
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert"]
 

@@ -32,7 +32,7 @@ import gast
 from . import conversion, parsing, trees
 from .api import unparse
 from .naming import Namer
-from .runtime.errors import ConversionError
+from .runtime.staging.errors import ConversionError
 
 # The most a file or standard input may hold (a 200,000-line module is about 8 MB).
 MAX_BYTES = 64 * 2**20

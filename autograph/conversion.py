@@ -52,8 +52,8 @@ from autograph.converters import (
     try_statements,
     variables,
 )
-from autograph.runtime.errors import ConversionError
-from autograph.runtime.locks import AST_LOCK
+from autograph.runtime.staging.errors import ConversionError
+from autograph.runtime.staging.locks import AST_LOCK
 
 from . import origins, parsing, templates, trees
 from .naming import Namer

@@ -19,7 +19,7 @@ import types
 import gast
 
 from . import trees
-from .runtime.errors import ConversionError
+from .runtime.staging.errors import ConversionError
 
 
 def parse_source(source: str, filename: str = "<string>", first_line: int = 1) -> gast.Module:

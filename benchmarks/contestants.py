@@ -60,7 +60,7 @@ def to_graph(name: str) -> Callable:
 def clear_caches(name: str) -> None:
     """Forget every conversion the tool has cached, so the next one is done afresh."""
     if name == "autograph":
-        from autograph.runtime import calls
+        from autograph.runtime.operators import calls
 
         from autograph import conversion
 

@@ -34,7 +34,7 @@ PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's prob
 
 def _staged(sampler):
     """``sampler`` run with converted functions forced onto their staged body."""
-    from autograph.runtime.mode import force_staged
+    from autograph.runtime.staging.mode import force_staged
 
     def sample() -> float:
         with force_staged():

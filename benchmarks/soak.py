@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 import autograph as ag
-from autograph.runtime.graph.polymorphic import RetracingWarning
+from autograph.runtime.backends.numpy_graph.polymorphic import RetracingWarning
 
 
 def probe(n):

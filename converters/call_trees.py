@@ -25,7 +25,7 @@ import types
 import gast
 
 from autograph import templates, transformer
-from autograph.runtime.calls import LIBRARY_PACKAGES
+from autograph.runtime.operators.calls import LIBRARY_PACKAGES
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool", "divmod"})

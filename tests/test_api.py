@@ -25,8 +25,8 @@ import pytest
 
 import autograph as ag
 from autograph import conversion
-from autograph.runtime import calls
-from autograph.runtime.mode import force_staged
+from autograph.runtime.operators import calls
+from autograph.runtime.staging.mode import force_staged
 from sources import canonical
 
 MODULE = '''\
@@ -575,7 +575,7 @@ def test_source_unavailable_is_rejected():
 
 def test_conversion_error_is_exported():
     assert issubclass(ag.ConversionError, Exception)
-    assert ag.ConversionError is sys.modules["autograph.runtime.errors"].ConversionError
+    assert ag.ConversionError is sys.modules["autograph.runtime.staging.errors"].ConversionError
 
 
 def test_identical_functions_in_two_files_keep_their_own_file(tmp_path):

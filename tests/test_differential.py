@@ -74,7 +74,7 @@ def run(fn, case: corpus.Case, inputs: corpus.Call, staged: bool = False) -> Out
     with contextlib.redirect_stdout(out):
         try:
             if staged:
-                from autograph.runtime.mode import force_staged
+                from autograph.runtime.staging.mode import force_staged
 
                 with force_staged():
                     value = fn(*args, **kwargs)

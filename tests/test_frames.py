@@ -25,7 +25,7 @@ import warnings
 import pytest
 
 import autograph as ag
-from autograph.runtime.mode import force_staged
+from autograph.runtime.staging.mode import force_staged
 
 MODULE = '''\
 import inspect

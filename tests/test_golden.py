@@ -1269,7 +1269,7 @@ def test_converted_size_at_most_three_times_original(tmp_path):
     # And the converted function still computes what the original does.
     module = _import(path)
     fn = ag.to_graph(module.nested)
-    from autograph.runtime.mode import force_staged
+    from autograph.runtime.staging.mode import force_staged
 
     for grid, limit in [([[1, 2, -1, 3], [5, 100, 1], []], 10), ([], 0), ([[0]], 0)]:
         with force_staged():
@@ -1367,7 +1367,7 @@ def test_python_paths_compiled_form(tmp_path):
     needs them, a for driven by for_loop with its body inline, Python's assert."""
     module = _import(_write(tmp_path, PYTHON_PATHS_SOURCE))
     assert _compiled_staged_text(module.pick) == textwrap.dedent(PYTHON_PATHS_EXPECTED)
-    from autograph.runtime.mode import force_staged
+    from autograph.runtime.staging.mode import force_staged
 
     converted = ag.to_graph(module.pick)
     for args in [(2, [1, 2]), (-3, [5]), (0, [3])]:

@@ -30,7 +30,7 @@ def _outcome(fn, args, staged=False):
     with contextlib.redirect_stdout(out):
         try:
             if staged:
-                from autograph.runtime.mode import force_staged
+                from autograph.runtime.staging.mode import force_staged
 
                 with force_staged():
                     value = fn(*args)

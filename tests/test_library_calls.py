@@ -15,8 +15,8 @@ import warnings
 import pytest
 
 import autograph as ag
-from autograph.runtime import calls
-from autograph.runtime.mode import force_staged
+from autograph.runtime.operators import calls
+from autograph.runtime.staging.mode import force_staged
 
 
 def _uses_stdlib(parts, mapping, data):
@@ -103,7 +103,7 @@ def test_numpy_methods_keep_no_object_alive():
     class Array(np.ndarray):
         pass
 
-    from autograph.runtime import numpy_calls
+    from autograph.runtime.operators import numpy_calls
 
     a = np.ones(2).view(Array)
     assert calls.converted(a.dot)(np.ones(2)) == 2.0

@@ -27,7 +27,8 @@ def _pyproject() -> str:
 
 
 def _listed_packages() -> set:
-    return set(re.search(r"^packages = \[(.*)\]$", _pyproject(), re.M).group(1).replace('"', "").split(", "))
+    listed = re.search(r"^packages = \[(.*?)\]$", _pyproject(), re.M | re.S).group(1)
+    return {name.strip().strip('"') for name in listed.split(",") if name.strip()}
 
 
 def _version() -> str:

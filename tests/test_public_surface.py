@@ -141,7 +141,7 @@ def test_mypy_sees_the_types(tmp_path):
     # The optional backends' frameworks are not analysed: jax alone would take minutes.
     (tmp_path / "mypy.ini").write_text(
         "[mypy]\nfollow_imports = silent\n\n"
-        "[mypy-autograph.runtime.jax_backend,jax.*,tensorflow.*,torch.*]\nfollow_imports = skip\n",
+        "[mypy-autograph.runtime.backends.jax.backend,jax.*,tensorflow.*,torch.*]\nfollow_imports = skip\n",
         encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental",
@@ -152,9 +152,9 @@ def test_mypy_sees_the_types(tmp_path):
     assert result.stdout.replace("builtins.", "").splitlines() == [
         'user.py:15: note: Revealed type is "def (x: int) -> int"',
         'user.py:16: note: Revealed type is "str"',
-        'user.py:17: note: Revealed type is "autograph.runtime.graph.polymorphic.Function"',
-        'user.py:18: note: Revealed type is "autograph.runtime.graph.concrete.ConcreteFunction"',
-        'user.py:19: note: Revealed type is "autograph.runtime.graph.variables.Variable"',
+        'user.py:17: note: Revealed type is "autograph.runtime.backends.numpy_graph.polymorphic.Function"',
+        'user.py:18: note: Revealed type is "autograph.runtime.backends.numpy_graph.concrete.ConcreteFunction"',
+        'user.py:19: note: Revealed type is "autograph.runtime.backends.numpy_graph.variables.Variable"',
         'user.py:20: error: Incompatible types in assignment (expression has type "str", '
         'variable has type "int")  [assignment]',
     ], result.stdout + result.stderr

@@ -9,7 +9,7 @@ import sysconfig
 import pytest
 
 from autograph import cli, parsing
-from autograph.runtime.errors import ConversionError
+from autograph.runtime.staging.errors import ConversionError
 
 STDLIB = sysconfig.get_paths()["stdlib"]
 MODULES = sorted(

@@ -14,7 +14,7 @@ import pytest
 
 import autograph as ag
 from autograph import conversion, parsing
-from autograph.runtime.mode import force_staged
+from autograph.runtime.staging.mode import force_staged
 
 ORIGINAL = '''\
 def f(x):

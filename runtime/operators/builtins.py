@@ -12,8 +12,8 @@ import operator
 import sys
 from typing import Any, Optional, TextIO
 
-from . import backends
-from .backends import backend_of, first_backend
+from ..staging import backend as backends
+from ..staging.backend import backend_of, first_backend
 
 
 def range_(*args):
@@ -29,19 +29,6 @@ def range_(*args):
     return backend.range_(*args)
 
 
-def reversed_bounds(start, stop, step):
-    """The bounds of ``reversed(range(start, stop, step))`` when a bound is staged.
-
-    The last item is ``start + (n - 1) * step``; an empty range (``n <= 0``) gives
-    bounds that are empty too, so no ``max(n, 0)`` is needed.
-    """
-    try:
-        step = operator.index(step)
-    except TypeError:
-        raise TypeError("reversed() of a range with a staged step is not supported: "
-                        "give the step as a Python int") from None
-    n = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // -step
-    return start + (n - 1) * step, start - step, -step
 
 
 def enumerate_(iterable, start=0):

@@ -31,6 +31,7 @@ import types
 import weakref
 from typing import Any, Callable, Optional, TypeVar
 
+from ..staging import converted as _converted
 from .builtins import enumerate_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -39,9 +40,8 @@ from .numeric_builtins import staged_version
 
 _converter: Optional[Callable] = None
 _cache: dict = {}
-# Code objects produced by conversion: called as they are. Weak: a converted
-# function's code goes when the last function made from it does.
-converted_codes: weakref.WeakSet = weakref.WeakSet()
+# Code objects produced by conversion: called as they are (``staging.converted``).
+converted_codes: weakref.WeakSet = _converted.codes
 _CACHE_LIMIT = 4096
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
@@ -232,3 +232,6 @@ def do_not_convert(f: F) -> F:
         pass
     forget(target)
     return f
+
+
+_converted.publish(converted)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import errors
-from .backends import backend_of
+from ..staging import errors
+from ..staging.backend import backend_of
 
 
 def is_none(value):
@@ -59,35 +59,4 @@ def _kind(item):
     return f"{np.dtype(dtype).name}{list(shape)}"
 
 
-def none_on_one_side(name: str, branch, t, f):
-    """The StagingError of a backend whose graph cannot carry None, when ``name`` (or an
-    item of it) is None in one branch of a staged if and a value in the other; else None."""
-    path = _none_path(t, f, name)
-    if path is None:
-        return None
-    label, side = path
-    from .arg_writes import function_name
 
-    function = function_name()
-    return errors.StagingError(
-        f"if statement at {errors.where(branch)}: {errors.subject(label)} is None in the {side} "
-        f"branch but a value in the other, and the condition is a staged value. A function "
-        f"that returns a value on some staged paths and None on others ({function}, through "
-        f"the {side} branch) cannot be one graph here: a graph's outputs are arrays. Return an "
-        f"array on every path (a NaN, or a success flag next to the value).")
-
-
-def _none_path(t, f, label):
-    if (t is None) != (f is None):
-        return label, "true" if t is None else "false"
-    if t.__class__ is f.__class__ and t.__class__ in (tuple, list) and len(t) == len(f):
-        for i, (a, b) in enumerate(zip(t, f)):
-            found = _none_path(a, b, f"{label}[{i}]")
-            if found is not None:
-                return found
-    if t.__class__ is dict and f.__class__ is dict:
-        for k in t.keys() & f.keys():
-            found = _none_path(t[k], f[k], f"{label}[{k!r}]")
-            if found is not None:
-                return found
-    return None

@@ -36,8 +36,10 @@ from __future__ import annotations
 
 import sys
 
-from . import staged_raise
-from .backends import backend_of
+from ..staging import raises as staged_raise
+from ..staging.backend import backend_of
+from ..staging.conditionals import stage_if
+from ..staging.loops import stage_while
 
 
 def branch(cond, body, orelse, names, shared=None):
@@ -73,7 +75,7 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
     body = branches.catching(body, 0, len(state))
     orelse = branches.catching(orelse or _keep, 1, len(state))
     with branches:
-        out = backend.if_stmt(cond, body, orelse, state, names, shared)
+        out = stage_if(backend, cond, body, orelse, state, names, shared)
     branches.check()
     return out
 
@@ -127,7 +129,7 @@ def _while_items(loop, test, body, names, shared):
         state = loop.state
         cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            loop.state = backend.while_stmt(test, body, state, names, cond, shared)
+            loop.state = stage_while(backend, test, body, state, names, shared)
             return
         if not cond:
             return
@@ -137,7 +139,7 @@ def _while_items(loop, test, body, names, shared):
 def while_from(cond, test, body, state, names, shared=None):
     """The rest of a ``while`` loop whose test ``cond`` (``test(*state)`` on the
     current ``state``) is staged, as its backend's loop; returns the final state."""
-    return backend_of(cond).while_stmt(test, body, state, names, cond, shared)
+    return stage_while(backend_of(cond), test, body, state, names, shared)
 
 
 def for_loop(iterable, body, state, names, extra_test=None, shared=None) -> Loop:

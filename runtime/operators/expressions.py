@@ -2,15 +2,16 @@
 
 Python semantics first: ``and_(a, f)`` is ``a and f()`` — the right operand is a
 thunk, evaluated only when Python would evaluate it, and the value (not a bool)
-is returned. A staged left operand goes to its backend, which keeps the laziness
-with a cond where the framework needs it.
+is returned. A staged left operand is staged (``staging.expressions``): a cond that
+keeps the laziness where the framework needs it.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from .backends import backend_of
+from ..staging.backend import backend_of
+from ..staging.expressions import stage_and, stage_if_exp, stage_or
 
 
 def if_exp(cond, if_true, if_false):
@@ -25,7 +26,7 @@ def choose(cond, if_true, if_false):
     ``cond`` gives a thunk that builds the backend's select/cond of both."""
     if cond.__class__ is bool or (backend := backend_of(cond)) is None:
         return if_true if cond else if_false
-    return lambda: backend.if_exp(cond, if_true, if_false)
+    return lambda: stage_if_exp(backend, cond, if_true, if_false)
 
 
 def and_(value, rest):
@@ -42,14 +43,14 @@ def and_(value, rest):
     operand's truth asked once, as in Python)."""
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return rest if value else _constant(value)
-    return lambda: backend.and_(value, rest)
+    return lambda: stage_and(backend, value, rest)
 
 
 def or_(value, rest):
     """What ``value or rest()`` evaluates, for the generated code to call (see ``and_``)."""
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return _constant(value) if value else rest
-    return lambda: backend.or_(value, rest)
+    return lambda: stage_or(backend, value, rest)
 
 
 def and_cond(value, rest):
@@ -59,14 +60,14 @@ def and_cond(value, rest):
     the backend's choice are truths, of one type."""
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return rest if value else _FALSE
-    return lambda: backend.and_(_truth(backend, value), lambda: _as_truth(rest()))
+    return lambda: stage_and(backend, _truth(backend, value), lambda: _as_truth(rest()))
 
 
 def or_cond(value, rest):
     """``or_`` where only the truth of the result is used (see ``and_cond``)."""
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return _TRUE if value else rest
-    return lambda: backend.or_(_truth(backend, value), lambda: _as_truth(rest()))
+    return lambda: stage_or(backend, _truth(backend, value), lambda: _as_truth(rest()))
 
 
 def not_(value):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .backends import backend_of
+from ..staging.backend import backend_of
 
 # one conversion: %[(key)][flags][width][.precision][length]type
 _SPEC = re.compile(r"%(\([^)]*\))?([-#0 +]*)(\*|\d+)?(\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")

@@ -21,12 +21,12 @@ deciding one are traced too.
 
 from __future__ import annotations
 
-from . import errors
-from .backends import backend_of
+from ..staging import errors
+from ..staging.backend import backend_of
 from .control_flow import if_stmt
 from .expressions import and_cond, not_, or_cond
 from .numeric_builtins import bool_
-from .staged_raise import check_not_handled
+from ..staging.raises import check_not_handled
 
 _NO_DEFAULT = object()
 

@@ -34,25 +34,12 @@ import math
 
 import numpy as np
 
-from . import backends, errors, numpy_calls
-from .arg_writes import user_line
-from .backends import backend_of, first_backend, staged_leaf
+from ..staging import backend as backends, errors
+from . import numpy_calls
+from ..staging.arg_writes import user_line
+from ..staging.backend import backend_of, first_backend, staged_leaf
+from ..staging.numeric import BUILTINS, MATH, python_min_max, result_kind  # noqa: F401
 
-# math function -> the Python type of its result
-MATH = {}
-for _name, _kind in [
-    ("sqrt", float), ("exp", float), ("expm1", float), ("log", float), ("log2", float),
-    ("log10", float), ("log1p", float), ("fabs", float), ("floor", int), ("ceil", int),
-    ("trunc", int), ("hypot", float), ("copysign", float), ("isnan", bool), ("isinf", bool),
-    ("isfinite", bool), ("sin", float), ("cos", float), ("tan", float), ("asin", float),
-    ("acos", float), ("atan", float), ("atan2", float), ("sinh", float), ("cosh", float),
-    ("tanh", float), ("pow", float), ("fmod", float), ("erf", float), ("erfc", float),
-    ("degrees", float), ("radians", float), ("modf", tuple),
-]:
-    MATH[getattr(math, _name)] = (_name, _kind)
-
-BUILTINS = {"min": min, "max": max, "abs": abs, "round": round, "int": int, "float": float,
-            "bool": bool, "divmod": divmod}
 ARRAY_FUNCTIONS = {np.asarray: "asarray", np.array: "array", np.asanyarray: "asarray",
                    np.ascontiguousarray: "asarray"}
 
@@ -148,25 +135,4 @@ def staged_version(f):
 _BUILTIN_METHOD = type({}.get)
 
 
-def python_min_max(name: str, args, kwargs):
-    """``min``/``max`` arguments as a list of candidates (one iterable is its items)."""
-    if kwargs:
-        raise TypeError(f"{name}() with {', '.join(kwargs)}= on staged values is not supported "
-                        f"in a graph; compare the values with np.minimum/np.maximum instead.")
-    if len(args) == 1:
-        only = args[0]
-        if only.__class__ in (list, tuple):
-            items = list(only)
-            if not items:
-                raise ValueError(f"{name}() iterable argument is empty")
-            return items
-        return None  # one array: its reduction
-    if not args:
-        raise TypeError(f"{name} expected at least 1 argument, got 0")
-    return list(args)
-
-
-def result_kind(name: str):
-    """The Python type ``math.<name>`` returns."""
-    return {n: k for n, k in MATH.values()}[name]
 

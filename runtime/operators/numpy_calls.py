@@ -24,7 +24,8 @@ import types
 
 import numpy as np
 
-from .backends import staged_leaf
+from ..staging.backend import staged_leaf
+from ..staging.numeric import name_of
 
 _routed: dict = {}  # numpy callable -> its router; numpy's callables live as long as numpy
 
@@ -61,14 +62,3 @@ def routed(fn):
         _routed[fn] = call  # not a method of an object the cache would keep alive
     return call
 
-
-def name_of(fn) -> str:
-    """How the user wrote ``fn``: ``np.linalg.norm``, ``np.add.reduce``, ``np.random.normal``
-    (``ndarray.dot`` for a method of an array)."""
-    owner = getattr(fn, "__self__", None)
-    if isinstance(owner, np.ufunc):
-        return f"np.{owner.__name__}.{fn.__name__}"
-    if isinstance(owner, np.ndarray):
-        return f"ndarray.{fn.__name__}"
-    module = getattr(fn, "__module__", None) or "numpy"
-    return "np" + module[len("numpy"):] + "." + getattr(fn, "__name__", "?")

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import sys
 
-from . import errors
-from .backends import backend_of
-from .staged_state import describe
+from ..staging import errors
+from ..staging.backend import backend_of
+from ..staging.state import describe
 
 
 def class_pattern_subject(value):

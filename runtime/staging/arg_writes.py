@@ -14,7 +14,7 @@ import linecache
 import re
 import sys
 
-from . import calls, errors
+from . import converted, errors
 
 _GENERATED = re.compile(r"^(if_body|else_body|loop_body|loop_test|get_shared|set_shared)(_\d+)?$")
 
@@ -32,7 +32,7 @@ def user_frames(frame):
     """The frames of converted user functions from ``frame`` outwards."""
     while frame is not None:
         code = frame.f_code
-        if code in calls.converted_codes and not _GENERATED.match(code.co_name) \
+        if code in converted.codes and not _GENERATED.match(code.co_name) \
                 and code.co_name != "<lambda>":
             yield frame
         frame = frame.f_back
@@ -59,7 +59,7 @@ def written_argument(target, depth: int = 2):
 def user_line():
     """``(filename, lineno)`` of the innermost converted code running (the assignment)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code not in calls.converted_codes:
+    while frame is not None and frame.f_code not in converted.codes:
         frame = frame.f_back
     return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
 

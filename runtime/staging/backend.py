@@ -21,8 +21,6 @@ import importlib
 from typing import Any, Callable, Optional, Sequence
 
 from . import mode as _mode
-from .staged_if import stage_if
-from .staged_loop import stage_while
 
 
 class Backend:
@@ -85,36 +83,10 @@ class Backend:
         """A while op over traced ``test`` and ``body`` (handles), from ``init``."""
         raise NotImplementedError
 
-    # -- constructs
-
-    def if_stmt(self, cond, body, orelse, state, names, shared=None):
-        return stage_if(self, cond, body, orelse, state, names, shared)
-
-    def while_stmt(self, test, body, state, names, cond, shared=None):
-        """Stage a while loop. ``cond`` is ``test(*state)``, already evaluated on
-        the current ``state`` (a Python loop being handed over keeps its state)."""
-        return stage_while(self, test, body, state, names, shared)
+    # -- constructs (the staging core stages if/while/and/or/ternaries itself)
 
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         raise NotImplementedError(f"{self.name}: for loops over staged values")
-
-    def if_exp(self, cond, if_true, if_false):
-        """``if_true()`` if cond else ``if_false()``, both thunks."""
-        (value,) = stage_if(self, cond, _at(lambda: (if_true(),), if_true, "conditional expression"),
-                            lambda: (if_false(),), (), ("the conditional expression",),
-                            construct="conditional expression")
-        return value
-
-    def and_(self, value, rest: Callable[[], Any]):
-        """``value and rest()`` for a staged ``value``; ``rest`` is a thunk."""
-        (out,) = stage_if(self, value, _at(lambda: (rest(),), rest, "'and' expression"), lambda: (value,), (),
-                          ("the 'and' expression",), construct="'and' expression")
-        return out
-
-    def or_(self, value, rest: Callable[[], Any]):
-        (out,) = stage_if(self, value, _at(lambda: (value,), rest, "'or' expression"), lambda: (rest(),), (),
-                          ("the 'or' expression",), construct="'or' expression")
-        return out
 
     def not_(self, value):
         raise NotImplementedError(f"{self.name}: 'not' on staged values")
@@ -145,7 +117,7 @@ class Backend:
     def raise_(self, exc: BaseException, branch) -> None:
         """A traced ``branch`` raised ``exc`` (the user's program did): make the
         graph raise it when that branch runs, or raise a StagingError."""
-        from .staged_raise import cannot_raise
+        from .raises import cannot_raise
 
         raise cannot_raise(self.name, exc, branch) from None
 
@@ -204,13 +176,6 @@ class Backend:
         import numpy as np
 
         return np.errstate(*args, **kwargs)
-
-
-def _at(branch, user_fn, construct: str):
-    """``branch`` of ``construct``, located (in error messages) at the user's code ``user_fn``."""
-    branch.__wrapped__ = user_fn
-    branch.staged_construct = construct
-    return branch
 
 
 # The backend whose trace is running in this context (thread, asyncio task), if it

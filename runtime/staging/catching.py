@@ -25,7 +25,7 @@ Exception`` would otherwise swallow it and run as if the program had raised.
 from __future__ import annotations
 
 
-from . import backends, errors
+from . import backend as backends, errors
 from .arg_writes import user_line
 
 

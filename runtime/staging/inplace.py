@@ -130,7 +130,7 @@ class InPlace:
     @staticmethod
     def _suffix(node, key) -> str:
         if node.__class__ is dict or node.__class__ is list:
-            from .staged_state import key_label
+            from .state import key_label
 
             return key_label(key)
         return f".{key}"

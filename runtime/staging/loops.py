@@ -11,28 +11,17 @@ loop op from the last traces.
 
 from __future__ import annotations
 
+import operator
+
 from typing import Callable, NamedTuple
 
-from . import errors, staged_return
+from . import errors, returns as staged_return
 from .inplace import MISSING, InPlace, Side
-from .staged_state import (
-    ZEROS,
-    Aval,
-    Slot,
-    carry_aval,
-    describe,
-    fill,
-    fits_constant,
-    is_node,
-    is_number,
-    items,
-    key_label,
-    label_of,
-    predicate,
-    remake,
-    same,
+from .state import (
+    ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
+    key_label, label_of, predicate, remake, same,
 )
-from .staged_return import Pending
+from .returns import Pending
 from .undefined import NO_RETURN, Undefined
 
 MAX_TRACES = 6  # traces of a loop body while its carry types settle
@@ -284,3 +273,18 @@ def stage_while(backend, test, body, state, names, shared=None):
     carry = Carry(backend, state, names, shared, "while loop", body, test)
     test_handle, body_handle = carry.trace(lambda _, s: body(*s), test=test)
     return carry.finish(backend.while_loop(test_handle, body_handle, carry.init()))
+
+
+def reversed_bounds(start, stop, step):
+    """The bounds of ``reversed(range(start, stop, step))`` when a bound is staged.
+
+    The last item is ``start + (n - 1) * step``; an empty range (``n <= 0``) gives
+    bounds that are empty too, so no ``max(n, 0)`` is needed.
+    """
+    try:
+        step = operator.index(step)
+    except TypeError:
+        raise TypeError("reversed() of a range with a staged step is not supported: "
+                        "give the step as a Python int") from None
+    n = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // -step
+    return start + (n - 1) * step, start - step, -step

@@ -32,12 +32,11 @@ import os
 import sys
 import threading
 
-from . import errors
+from . import RUNTIME_DIR as _RUNTIME_DIR, errors
 
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE_DIRS = tuple(os.path.dirname(_RUNTIME_DIR) + os.sep + d + os.sep
                       for d in ("runtime", "autograph", "converters"))
-_UNDEFINED_FILE = os.path.join(_RUNTIME_DIR, "undefined.py")
+_UNDEFINED_FILE = os.path.join(_RUNTIME_DIR, "staging", "undefined.py")
 
 
 class _Raised:
@@ -75,7 +74,7 @@ class AlwaysRaises(errors.StagingError):
             f"before the loop, or raise after it.")
 
 
-_LOOP_OPERATORS = frozenset({"while_stmt", "for_stmt", "_guarded_rest"})
+_LOOP_OPERATORS = frozenset({"stage_while", "for_stmt", "_guarded_rest"})
 
 
 def _through_loop(exc: BaseException) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from . import errors
-from .staged_state import filler
+from .state import filler
 from .undefined import NO_RETURN
 
 
@@ -103,7 +103,7 @@ def finish(value: Pending):
     """What the function returns when its return value is still ``Pending``
     (``undefined.retval`` calls it, as ``Pending.finish_return``)."""
     from .arg_writes import function_name  # (these need the staging core, which needs us)
-    from .backends import backend_of
+    from .backend import backend_of
 
     flag = value.flag
     if flag.__class__ is bool:

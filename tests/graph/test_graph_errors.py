@@ -86,7 +86,7 @@ def test_retracing_warning_names_the_argument():
     def g(x, n):
         return x * n
 
-    with pytest.warns(ag.runtime.graph.RetracingWarning) as record:
+    with pytest.warns(ag.RetracingWarning) as record:
         for i in range(6):
             g(np.array(1.0), i)
     assert str(record[0].message) == (

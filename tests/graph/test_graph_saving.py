@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from autograph.runtime.graph import saved_names, serialize
+from autograph.runtime.backends.numpy_graph import saved_names, serialize
 
 
 # --- one function per feature a graph can hold ------------------------------------------
@@ -324,8 +324,8 @@ def test_saved_concrete_function_loads_and_matches_eager(name, tmp_path):
 
 
 def test_the_cases_hold_every_op_kind_a_graph_can_hold():
-    from autograph.runtime.graph.numeric import catch_enter, errstate_enter
-    from autograph.runtime.graph.raising import raise_copy
+    from autograph.runtime.backends.numpy_graph.numeric import catch_enter, errstate_enter
+    from autograph.runtime.backends.numpy_graph.raising import raise_copy
 
     kinds, targets = set(), set()
 
@@ -563,9 +563,9 @@ def test_a_function_that_is_not_numpys_is_refused(tmp_path):
 
 
 def test_every_function_a_graph_may_call_has_a_saved_name():
-    from autograph.runtime.graph import numpy_api
-    from autograph.runtime.graph.render import qualname
-    from autograph.runtime.numeric_builtins import MATH
+    from autograph.runtime.backends.numpy_graph import numpy_api
+    from autograph.runtime.backends.numpy_graph.render import qualname
+    from autograph.runtime.operators.numeric_builtins import MATH
 
     for fn in [*numpy_api.SUPPORTED, *MATH, np.add.reduce, np.maximum.accumulate, round, len]:
         assert saved_names.same_function(saved_names.resolve(qualname(fn)), fn), qualname(fn)
@@ -664,7 +664,7 @@ def test_prints_to_stderr_save_and_load(tmp_path, capsys):
 
 
 def test_exception_classes_in_op_arguments_are_saved_by_import_path():
-    from autograph.runtime.graph.ir import Graph
+    from autograph.runtime.backends.numpy_graph.ir import Graph
 
     writer = serialize._Writer(Graph("g"))
     saved = json.loads(json.dumps(writer.enc((ValueError, json.JSONDecodeError, ModuleError))))

@@ -320,7 +320,7 @@ def test_np_random_is_itself_again_after_a_trace():
 def test_np_random_watch_is_per_thread_and_nests():
     import threading
 
-    from autograph.runtime.graph import captures
+    from autograph.runtime.backends.numpy_graph import captures
 
     normal = np.random.normal
     with warnings.catch_warnings(record=True) as record:

@@ -8,7 +8,7 @@ import sys
 import jax
 import jax.numpy as jnp
 import pytest
-from autograph.runtime import jax_backend
+from autograph.runtime.backends.jax import backend as jax_backend
 from jax_helpers import staged
 
 import autograph as ag
@@ -38,7 +38,7 @@ def test_is_tracing_probe():
 
 
 def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
-    from autograph.runtime.mode import force_staged, tracing
+    from autograph.runtime.staging.mode import force_staged, tracing
 
     mode = ag__.mode
     seen = []

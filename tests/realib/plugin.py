@@ -20,7 +20,7 @@ import types
 import warnings
 
 import autograph as ag
-from autograph.runtime.mode import force_staged
+from autograph.runtime.staging.mode import force_staged
 
 _counts = {"converted": 0, "refused": 0, "refusals": []}
 _staged = None

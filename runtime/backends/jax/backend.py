@@ -27,11 +27,10 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from . import backends, errors, staged_raise
-from . import staged_state as staging
-from .builtins import reversed_bounds
-from .staged_loop import Carry
-from .staged_state import Aval
+from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import state as staging
+from ...staging.loops import Carry, reversed_bounds
+from ...staging.state import Aval
 
 _trace_ref = _core.trace_state_strong_ref
 _eval_trace = _core.eval_trace
@@ -314,7 +313,7 @@ class JaxBackend(backends.Backend):
         index or value) gets ``target.at[index].set(value)``; any other container
         is updated in place, as Python does."""
         if isinstance(target, (jax.Array, np.ndarray)):
-            from . import jax_numeric
+            from . import numeric as jax_numeric
 
             return jax_numeric.setitem(target, index, value)
         target[index] = value
@@ -344,12 +343,12 @@ class JaxBackend(backends.Backend):
         raise staged_raise.cannot_raise("jax.jit", exc, branch) from None
 
     def numeric(self, name, args, kwargs):
-        from . import jax_numeric
+        from . import numeric as jax_numeric
 
         return jax_numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
-        from . import jax_numpy
+        from . import numpy_twins as jax_numpy
 
         return jax_numpy.call(fn, args, kwargs)
 

@@ -10,7 +10,7 @@ import numpy as np
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type
 
-from . import numeric_builtins
+from ...staging import numeric as numeric_builtins
 
 _TWINS = {"fabs": jnp.abs, "floor": jnp.floor, "ceil": jnp.ceil, "trunc": jnp.trunc,
           "asin": jnp.arcsin, "acos": jnp.arccos, "atan": jnp.arctan, "atan2": jnp.arctan2,
@@ -74,7 +74,7 @@ def numeric(name: str, args, kwargs):
 def setitem(target, index, value):
     """``target.at[index].set(value)``, refused for an argument of a converted
     function: its caller would never see the write (issue 22.4)."""
-    from .arg_writes import cannot_write, written_argument
+    from ...staging.arg_writes import cannot_write, written_argument
 
     written = written_argument(target)
     if written is not None:

@@ -35,10 +35,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src.lax.lax import _convert_element_type
 
-from .arg_writes import user_location
-from .calls import converted
-from .errors import StagingError
-from .numpy_calls import name_of
+from ...staging.arg_writes import user_location
+from ...staging.converted import convert as converted
+from ...staging.errors import StagingError
+from ...staging.numeric import name_of
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",

@@ -20,18 +20,13 @@ Python/NumPy code. The modules, in the order data flows through them:
 
 from __future__ import annotations
 
-from ..backends import register
-from ..builtins import print_ as print
+from ...staging.backend import register
 from .backend import BACKEND
 from .captures import TraceTimeWarning
 from .concrete import ConcreteFunction
 from .polymorphic import (
-                       Function,
-                       RetracingWarning,
-                       TensorSpec,
-                       function,
-                       functions_run_eagerly,
-                       run_functions_eagerly,
+    Function, RetracingWarning, TensorSpec, function, functions_run_eagerly,
+    run_functions_eagerly,
 )
 from .serialize import LoadedFunction, load
 from .tensor import Tensor
@@ -51,6 +46,5 @@ __all__ = [
                        "function",
                        "functions_run_eagerly",
                        "load",
-                       "print",
                        "run_functions_eagerly",
 ]

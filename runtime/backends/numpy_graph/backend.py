@@ -1,7 +1,7 @@
 """The graph engine as an autograph backend: staged if / while / for and friends.
 
 Converted code hands control flow on a symbolic ``Tensor`` to this backend (see
-``autograph.runtime.backends``); staging itself (joining branches, settling loop
+``autograph.runtime.staging.backend``); staging itself (joining branches, settling loop
 variables, errors) is ``autograph.runtime.staging``'s. This module answers its
 questions for the graph: the ``Aval`` of a leaf (a ``Value``'s dtype, shape with
 ``None`` for unknown dims, and weakness), casts, and ops. Each traced function is
@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import staged_state as staging
-from ..staged_loop import Carry
-from ..backends import Backend
-from ..builtins import reversed_bounds
-from ..staged_state import Aval
+from ...staging import state as staging
+from ...staging.loops import Carry, reversed_bounds
+from ...staging.backend import Backend
+from ...staging.state import Aval
 from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
 from .tensor import Tensor

@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from ..locks import AST_LOCK
+from ...staging.locks import AST_LOCK
 from . import numpy_api
 from .ir import Block, Graph, Op, Value, walk_values
 from .render import Namer, expr, literal, render, subscript, target_pattern

@@ -140,7 +140,7 @@ class Graph:
 
     def __str__(self) -> str:
         """The text form; a ``str`` that notebooks display as highlighted code."""
-        from ..source_text import SourceText
+        from ...staging.source_text import SourceText
         from .printing import format_graph
 
         return SourceText(format_graph(self))

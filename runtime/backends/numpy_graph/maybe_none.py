@@ -20,13 +20,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import errors
+from ...staging import errors
 from . import trace
 from .ir import Block, Op, source_line, source_text
 from .raising import raise_copy
 from .tensor import Tensor
-from ..staged_state import PY_NUMBERS, filler
-from ..undefined import Undefined
+from ...staging.state import PY_NUMBERS, filler
+from ...staging.undefined import Undefined
 
 
 def is_arraylike(obj) -> bool:
@@ -258,7 +258,7 @@ class MaybeUnbound(NamedTuple):
     name: str
 
     def checked_read(self):
-        from ..undefined import unbound_error
+        from ...staging.undefined import unbound_error
 
         _raise_if_none(self, unbound_error(self.name))
         return self.value

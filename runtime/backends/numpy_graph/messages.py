@@ -1,9 +1,9 @@
 """Error and warning texts of the graph engine (shared control-flow ones live in
-``autograph.runtime.errors``). Each says what happened, where, and what to do."""
+``autograph.runtime.staging.errors``). Each says what happened, where, and what to do."""
 
 from __future__ import annotations
 
-from ..errors import StagingError
+from ...staging.errors import StagingError
 from .ir import source_line, source_text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import numeric_builtins
+from ...staging import numeric as numeric_builtins
 from . import numpy_api, trace
 from .ir import Op, Value
 from .raising import raise_copy

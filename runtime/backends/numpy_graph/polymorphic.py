@@ -31,10 +31,10 @@ from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
 
-from .. import backends, staged_raise
-from ..calls import converted
-from ..mode import tracing
-from ..undefined import NO_RETURN, Undefined
+from ...staging import backend as backends, raises as staged_raise
+from ...staging.converted import convert as converted
+from ...staging.mode import tracing
+from ...staging.undefined import NO_RETURN, Undefined
 from . import captures, escapes, maybe_none, messages, trace, writes
 from .backend import BACKEND
 from .boundary import Boundary, compile_function

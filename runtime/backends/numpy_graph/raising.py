@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 
-from .. import staged_raise
+from ...staging import raises as staged_raise
 from . import trace
 from .ir import Op
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ..numeric_builtins import MATH
+from ...staging.numeric import MATH
 from .ir import Op, VarRef
 from .numeric import catch_enter, catch_exit, errstate_enter, errstate_exit
 from .raising import raise_copy

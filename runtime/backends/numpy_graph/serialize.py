@@ -45,9 +45,10 @@ from .ir import Block, Graph, Op, Value, VarRef
 from .numeric import errstate_enter, errstate_exit
 from .raising import Message, raise_copy
 from .render import qualname
-from .saved_names import (RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path,
-                          named_class, rebuild_exception, resolve, same_exception,
-                          same_function, well_formed)
+from .saved_names import (
+    RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path, named_class,
+    rebuild_exception, resolve, same_exception, same_function, well_formed,
+)
 from .tensor import Tensor
 from .writes import ArgumentWrite, access_path, argument_writes
 

@@ -28,9 +28,9 @@ from typing import Optional
 
 import numpy as np
 
+from ...staging import RUNTIME_DIR as _RUNTIME_DIR
 from .ir import Block, Graph, Op, Value, VarRef, is_namedtuple, map_values, walk_values
 
-_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(np.__file__)
 _SKIP_DIRS = (_RUNTIME_DIR, _NUMPY_DIR)
 

@@ -18,7 +18,7 @@ import ast
 
 import numpy as np
 
-from ..arg_writes import cannot_write, written_argument
+from ...staging.arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
 from .trace import to_value
@@ -38,7 +38,7 @@ def setitem(target, index, value):
     if isinstance(target, np.ndarray):
         _check_argument(target)
         return functional_setitem(target, index, value)
-    from ..staged_state import describe
+    from ...staging.state import describe
 
     raise TypeError(f"autograph.function: cannot assign into {describe(target)} here")
 
