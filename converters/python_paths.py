@@ -45,13 +45,27 @@ import gast
 
 from autograph import origins, templates, trees
 
+from . import factories
+
 
 def transform(stmts: list, ctx) -> list:
     """The statements ``stmts`` of the function's own scope with every lowered
-    construct given its inline Python path. ``stmts`` is not changed: the result
-    is made of new lists and statements that share the unchanged parts (a node
-    may appear in several places of it; ``trees.to_ast`` makes each its own)."""
-    return _block(stmts, ctx)
+    construct given its inline Python path, and each generated function made by a
+    factory (``factories``). ``stmts`` is not changed: the result is made of new
+    lists and statements that share the unchanged parts (a node may appear in
+    several places of it; ``trees.to_ast`` makes each its own)."""
+    made = factories.Factories(ctx)
+    ctx = _Paths(ctx, made)
+    body = _block(made.lift(stmts), ctx)
+    return made.definitions() + body
+
+
+class _Paths:
+    """The conversion's context, and the factories of its generated functions."""
+
+    def __init__(self, ctx, made) -> None:
+        self.namer = ctx.namer
+        self.factories = made
 
 
 def _block(stmts: list, ctx) -> list:
@@ -142,20 +156,20 @@ def _reads_loop_state(stmt, loop_assign) -> bool:
             and isinstance(value.value, gast.Name) and value.value.id == loop_assign.targets[0].id)
 
 
-def _take_def(out: list, name):
-    """Remove the generated def of ``name`` from ``out`` and return it (None if absent)."""
+def _take_def(out: list, name, ctx):
+    """Remove the statement defining generated function ``name`` (its def, or its
+    factory's call) from ``out`` and return it (None if absent)."""
     for j in range(len(out) - 1, -1, -1):
-        stmt = out[j]
-        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
-            del out[j]
-            return stmt
+        if ctx.factories.defined_name(out[j]) == name:
+            return out.pop(j)
     return None
 
 
-def _find_def(out: list, name):
+def _find_def(out: list, name, ctx):
+    """The def of generated function ``name`` if ``out`` makes it, else None."""
     for stmt in reversed(out):
-        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
-            return stmt
+        if ctx.factories.defined_name(stmt) == name:
+            return ctx.factories.function(stmt)
     return None
 
 
@@ -185,15 +199,15 @@ def _branch(stmt, out: list, ctx) -> list:
     body_name = call.args[1].id
     orelse = call.args[2]
     orelse_name = orelse.id if isinstance(orelse, gast.Name) else None
-    body_fn = _find_def(out, body_name)
-    orelse_fn = _find_def(out, orelse_name) if orelse_name else None
+    body_fn = _find_def(out, body_name, ctx)
+    orelse_fn = _find_def(out, orelse_name, ctx) if orelse_name else None
     if body_fn is None or (orelse_name and orelse_fn is None):
         return out + [stmt]
     inline = _inline_body(body_fn, ctx)
     inline_else = _inline_body(orelse_fn, ctx) if orelse_fn is not None else ([], None)
     if inline is None or inline_else is None:
         return out + [stmt]
-    defs = [_take_def(out, name) for name in _shared_names(call) + [orelse_name, body_name] if name]
+    defs = [_take_def(out, name, ctx) for name in _shared_names(call) + [orelse_name, body_name] if name]
     defs.reverse()
     cond = ctx.namer.new("cond")
     staged_call = _shallow_copy(call)
@@ -236,7 +250,7 @@ def _shared_names(call) -> list:
 
 def _for(assign, loop_stmt, unpack, out: list, ctx):
     """``loop = ag__.for_loop(...)``; ``for itr in loop: loop.state = body(itr, *loop.state)``."""
-    body_fn = _find_def(out, assign.value.args[1].id)
+    body_fn = _find_def(out, assign.value.args[1].id, ctx)
     if body_fn is None:
         return None
     inline = _inline_body(body_fn, ctx)
@@ -257,8 +271,8 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
     from the current state when the test is staged (the generated functions are
     defined there)."""
     call = assign.value
-    test_fn = _find_def(out, call.args[0].id)
-    body_fn = _find_def(out, call.args[1].id)
+    test_fn = _find_def(out, call.args[0].id, ctx)
+    body_fn = _find_def(out, call.args[1].id, ctx)
     if test_fn is None or body_fn is None or not isinstance(test_fn.body[-1], gast.Return):
         return None
     inline = _inline_body(body_fn, ctx)
@@ -272,7 +286,7 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
         staged = templates.replace("targets = call", targets=unpack.targets[0], call=handover)
     else:
         staged = [gast.Expr(value=handover)]
-    defs = [_take_def(out, name) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
+    defs = [_take_def(out, name, ctx) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
     staged = [d for d in reversed(defs) if d is not None] + staged  # made only when needed
     (loop,) = templates.replace(
         f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"

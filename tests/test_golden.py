@@ -1375,3 +1375,68 @@ def test_python_paths_compiled_form(tmp_path):
             assert converted(*args) == module.pick(*args)
     with force_staged(), pytest.raises(AssertionError, match="zero"):
         converted(1, [-1])
+
+
+FACTORIES_SOURCE = """\
+    import re
+
+
+    def nested(x, s):
+        if x > 0:
+            z = x + 1
+            if (m := re.match('a', s)):
+                x = z + len(m.group())
+        return x
+"""
+
+FACTORIES_EXPECTED = """\
+    def nested(x, s):
+
+        def make_if_body_2(m, z, factories):
+
+            def if_body_2(x):
+                x = z + ag__.converted(len)(ag__.converted(ag__.ld(m).group)())
+                return (x,)
+            return if_body_2
+
+        def make_if_body(factories):
+
+            def if_body(m, x):
+                z = x + 1
+                test = (m := ag__.converted(re.match)('a', s))
+                if_body_2 = factories[0](m, z, factories)
+                x, = ag__.branch(test, if_body_2, None, ('x',))(x)
+                return (m, x)
+            return if_body
+        factories = (make_if_body_2, make_if_body)
+        m = ag__.Undefined('m')
+        cond_2 = x > 0
+        if cond_2 is not True and cond_2 is not False and ag__.staged(cond_2):
+            if_body = factories[1](factories)
+            m, x = ag__.branch(cond_2, if_body, None, ('m', 'x'))(m, x)
+        elif cond_2:
+            z = x + 1
+            test = (m := ag__.converted(re.match)('a', s))
+            cond = test
+            if cond is not True and cond is not False and ag__.staged(cond):
+                if_body_2 = factories[0](m, z, factories)
+                x, = ag__.branch(cond, if_body_2, None, ('x',))(x)
+            elif cond:
+                x = z + ag__.converted(len)(ag__.converted(ag__.ld(m).group)())
+        return x
+"""
+
+
+def test_factories_compiled_form(tmp_path):
+    """A generated function nested in another is made by a factory defined once,
+    which takes what it reads of the generated function around it (``z``, and
+    ``m``, assigned by the test, which is then evaluated first): each body is
+    compiled once however deep the nesting."""
+    module = _import(_write(tmp_path, FACTORIES_SOURCE))
+    assert _compiled_staged_text(module.nested) == textwrap.dedent(FACTORIES_EXPECTED)
+    from autograph.runtime.mode import force_staged
+
+    converted = ag.to_graph(module.nested)
+    for args in [(1, "a"), (1, "b"), (-1, "a")]:
+        with force_staged():
+            assert converted(*args) == module.nested(*args)

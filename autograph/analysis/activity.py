@@ -106,6 +106,35 @@ def _visit(node, act: Activity) -> None:
         _visit(child, act)
 
 
+def assigned(stmts) -> set:
+    """The names ``stmts`` assign in their own scope: ``writes`` without the reads,
+    so a nested function counts by its name only, without a walk of its body."""
+    names: set = set()
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is gast.Name:
+            if type(node.ctx) is not gast.Load:
+                names.add(node.id)
+        elif cls in _SPECIAL:
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, _COMPREHENSIONS):
+                names |= _walrus_targets(node)
+            elif isinstance(node, (gast.Import, gast.ImportFrom)):
+                names |= {(a.asname or a.name).partition(".")[0] for a in node.names if a.name != "*"}
+            elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+                names.add(node.name)
+            elif isinstance(node, gast.MatchMapping) and node.rest:
+                names.add(node.rest)
+            if not isinstance(node, (*_SCOPES, *_COMPREHENSIONS, gast.Import, gast.ImportFrom)):
+                stack.extend(trees.children(node))
+        else:
+            stack.extend(trees.children(node))
+    return names
+
+
 def _dotted(node):
     """``a.b.c`` for an attribute chain over a name, else None."""
     parts = []
