@@ -55,7 +55,7 @@ from autograph.converters import (
 from autograph.runtime.staging.errors import ConversionError
 from autograph.runtime.staging.locks import AST_LOCK
 
-from . import origins, parsing, templates, trees
+from . import deep, origins, parsing, templates, trees
 from .naming import Namer
 from .transformer import Context
 
@@ -69,7 +69,9 @@ def _control_flow(node, ctx) -> None:
     origins.fill_missing(node)
     ctx.liveness = liveness.analyze(node.body, ctx.extra_tests)
     ctx.definedness = definedness.analyze(node, ctx.locals)
+    ctx.activities = {}
     ControlFlow(ctx).visit(node)
+    ctx.activities = {}
 
 
 # The staged body's passes, in order. A ``match`` that only compares values becomes
@@ -281,13 +283,32 @@ def _convert_code(fn, recursive: bool):
     # Conversion makes thousands of short-lived, acyclic tree nodes: with the cycle
     # collector on, a process with a large heap (TensorFlow imported: ~350k objects)
     # pays a full collection (~140 ms here) every few conversions.
-    if not gc.isenabled():
-        return _convert_code_now(fn, recursive)
+    enabled = gc.isenabled()
     gc.disable()
     try:
-        return _convert_code_now(fn, recursive)
+        return deep.call(_convert_code_now, fn, recursive, deep=_long(fn.__code__))
+    except RecursionError:
+        code = fn.__code__
+        raise too_deep(code.co_filename, code.co_firstlineno, fn.__qualname__) from None
     finally:
-        gc.enable()
+        if enabled:
+            gc.enable()
+
+
+def _long(code) -> bool:
+    """Whether the function spans enough lines that its conversion may well recurse
+    deeper than Python's default limit allows (long runs of early exits nest)."""
+    return max((line for _, _, line in code.co_lines() if line), default=0) - code.co_firstlineno > _LONG_LINES
+
+
+_LONG_LINES = 150
+
+
+def too_deep(filename: str, lineno: int, name: str) -> ConversionError:
+    """The refusal of a function nested deeper than conversion can go."""
+    return ConversionError(
+        f"{filename}:{lineno}: {name} is nested too deeply to convert (thousands of levels of "
+        f"blocks or of operands); split it into functions")
 
 
 def _convert_code_now(fn, recursive: bool):

@@ -11,29 +11,33 @@ nests the rest of the function (``branch_exits``), so that 200 ``if ...: raise``
 checks in a row are 200 levels deep. Instead, each generated function is defined
 in a factory of its own, and where it was defined, its factory is called::
 
-    def if_body(x):                          def make(z, factories):
-        z = x + 1                                def if_body_2(x):
-        def if_body_2(x):                            return (x + z,)
-            return (x + z,)          ->          return if_body_2
-        ...                                  ...
-                                             factories = (make, ...)
-                                             ...
-                                             def if_body(x):        (made by its own factory)
-                                                 z = x + 1
-                                                 if_body_2 = factories[1](z, factories)
-                                                 ...
+    def if_body(x):                          factories = [None] * 2
+        z = x + 1                            def make(z):
+        def if_body_2(x):            ->          def if_body_2(x):
+            return (x + z,)                          return (x + z,)
+        ...                                      return if_body_2
+                                             factories[0] = make
+                                             def make(factories):
+                                                 def if_body(x):
+                                                     z = x + 1
+                                                     if_body_2 = factories[0](z)
+                                                     ...
 
-The factories are defined at the top of the function's staged body. A factory
-takes as parameters the variables its function reads that belong to the generated
-functions around it (their parameters and what they assign); what it reads of the
-user's function (its variables, closure cells) and globals it reads as before.
-Those values are passed where the function used to be defined, just before the
-runtime call that uses it, and nothing assigns them in between, except a ``:=`` in
-the test of an ``if`` or the iterable of a ``for``: such a test is then evaluated
-first, into a variable of its own.
+The factories are defined at the top of the function's staged body, all under
+one name (Python's compiler copies the set of a function's locals for each
+function nested in it: locals that grow with the function's size would make
+compiling quadratic; ``python_paths`` likewise passes a made function straight to
+the runtime call that uses it). A factory takes as parameters the variables its
+function reads that belong to the generated functions around it (their
+parameters and what they assign), and the table if it makes functions itself;
+what it reads of the user's function (its variables, closure cells) and globals
+it reads as before. Those values are passed where the function used to be
+defined, just before the runtime call that uses it, and nothing assigns them in
+between, except a ``:=`` in the test of an ``if`` or the iterable of a ``for``:
+such a test is then evaluated first, into a variable of its own.
 
 Nothing changes on the user's own statements: a factory only defines. The table
-of factories is a local of the user's function, passed to each factory (never
+is a local of the user's function, passed to the factories that need it (never
 captured), so the function gets no new closure cell.
 """
 
@@ -53,6 +57,7 @@ class Factories:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self.table = ctx.namer.new("factories")
+        self.factory_name = ctx.namer.new("make")
         self.definitions_: list = []  # the factory defs, in table order
         self.made: dict = {}  # generated function name -> its def, as its factory defines it
         self._calls: dict = {}  # id of a factory call statement -> the name it assigns
@@ -63,24 +68,24 @@ class Factories:
         return self._block(stmts, frozenset())
 
     def definitions(self) -> list:
-        """The factory defs and the table of them, to put first in the staged body."""
+        """The table of factories, filled, to put first in the staged body. The
+        factories share one name: a name per factory would make the function's
+        locals grow with its size, and Python's compiler copies the set of
+        enclosing locals for every nested function (quadratic)."""
         if not self.definitions_:
             return []
-        table = templates.replace("table = factories", table=self.table, factories=gast.Tuple(
-            elts=[templates.load(d.name) for d in self.definitions_], ctx=gast.Load()))
-        origins.fill(table, self.definitions_[0])
-        return self.definitions_ + table
+        stmts = templates.replace("table = [None] * size", table=self.table,
+                                  size=templates.constant(len(self.definitions_)))
+        for index, factory in enumerate(self.definitions_):
+            stmts += [factory] + templates.replace(
+                "table[index] = name", table=self.table, index=templates.constant(index), name=factory.name)
+        origins.fill(stmts, self.definitions_[0])
+        return stmts
 
     def defined_name(self, stmt):
-        """The name of the generated function that statement ``stmt`` defines or
-        makes, or None."""
-        if isinstance(stmt, gast.FunctionDef):
-            return stmt.name if id(stmt) in self.ctx.generated else None
+        """The name of the generated function that statement ``stmt`` makes (a
+        factory's call), or None."""
         return self._calls.get(id(stmt))
-
-    def function(self, stmt):
-        """The def of the generated function that statement ``stmt`` defines or makes."""
-        return stmt if isinstance(stmt, gast.FunctionDef) else self.made[self._calls[id(stmt)]]
 
     # --- lifting ---------------------------------------------------------------------
 
@@ -114,25 +119,21 @@ class Factories:
 
     def _factory_call(self, fn, bound: frozenset):
         """``name = factories[i](params, factories)`` for generated def ``fn``, whose
-        factory is added to the table; ``fn`` itself if it is defined in the user
-        function's own scope and defines no generated function (nothing to share)."""
+        factory is added to the table."""
         inner = bound | _locals(fn)
-        before = len(self.definitions_)
         lifted = _copy(fn, body=self._block(fn.body, inner))
-        if not bound and len(self.definitions_) == before:
-            return fn
-        params = sorted(activity.free_reads(lifted) & bound)
-        factory_name = self.ctx.namer.new("make_" + fn.name)
+        free = activity.free_reads(lifted)
+        params = sorted(free & bound) + ([self.table] if self.table in free else [])
         (factory,) = templates.replace(
-            "def factory(params, table):\n    fn\n    return name",
-            factory=factory_name, params=params, table=self.table, fn=lifted, name=fn.name)
+            "def factory(params):\n    fn\n    return name",
+            factory=self.factory_name, params=params, fn=lifted, name=fn.name)
         origins.fill([factory], fn)
         index = len(self.definitions_)
         self.definitions_.append(factory)
         self.ctx.generated.add(id(factory))
         self.made[fn.name] = lifted
         (call,) = templates.replace(
-            "name = table[index](params, table)",
+            "name = table[index](params)",
             name=fn.name, table=self.table, index=templates.constant(index), params=params)
         origins.fill([call], fn)
         self._calls[id(call)] = fn.name

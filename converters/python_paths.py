@@ -12,22 +12,24 @@ body's statements run in the user's frame::
 
     def if_body(y): ...                     cond = x > 0
     def else_body(y): ...                   if ag__.staged(cond):
-    (y,) = ag__.branch(x > 0, if_body,  ->      def if_body(y): ...
-           else_body, ('y',))(y)                def else_body(y): ...
-                                                (y,) = ag__.branch(cond, if_body, else_body, ('y',))(y)
+    (y,) = ag__.branch(x > 0, if_body,  ->      (y,) = ag__.branch(cond, factories[0](),
+           else_body, ('y',))(y)                        factories[1](), ('y',))(y)
                                             elif cond:
                                                 <if_body's statements>
                                             else:
                                                 <else_body's statements>
 
-A ``for`` runs its body's statements in the loop ``ag__.for_loop`` drives (the
-body function stays defined: a backend, or a break flag that turns staged,
-needs it); a ``while`` evaluates its test inline and hands the loop to the
-backend, with its current state, when the test is staged. The bodies inlined
-are copies of the generated functions' statements in which nested constructs
-get the same treatment, while the staged path keeps the generated functions as
-they are (a backend calls them, its frames are unavoidable there): the code
-grows with the product of size and nesting depth, not exponentially.
+The generated functions are made by factories (``factories``), called only on
+the staged path: a backend calls the functions, its frames are unavoidable
+there. A ``for`` runs its body's statements in the loop ``ag__.for_loop`` drives
+(which still gets the body function: a backend, or a break flag that turns
+staged, needs it); a ``while`` evaluates its test inline and hands the loop to
+the backend, with its current state, when the test is staged. The bodies
+inlined are copies of the generated functions' statements in which nested
+constructs get the same treatment; each generated function is compiled once,
+in its factory, so the code grows linearly with the function. All Python paths
+keep their test in one variable (``cond``): the function's locals do not grow
+with its size.
 
 An ``assert`` becomes Python's own ``assert`` on a Python test, so its message
 is evaluated in the user's frame too.
@@ -66,6 +68,10 @@ class _Paths:
     def __init__(self, ctx, made) -> None:
         self.namer = ctx.namer
         self.factories = made
+        # The variable every Python path keeps its test in: one for all (a test is
+        # not read again once its construct has chosen a path), so the function's
+        # locals do not grow with its size.
+        self.cond = ctx.namer.new("cond")
 
 
 def _block(stmts: list, ctx) -> list:
@@ -156,20 +162,40 @@ def _reads_loop_state(stmt, loop_assign) -> bool:
             and isinstance(value.value, gast.Name) and value.value.id == loop_assign.targets[0].id)
 
 
-def _take_def(out: list, name, ctx):
-    """Remove the statement defining generated function ``name`` (its def, or its
-    factory's call) from ``out`` and return it (None if absent)."""
+def _take_made(out: list, names, ctx) -> dict:
+    """Remove the statements making the generated functions ``names`` (their
+    factories' calls) from ``out``: {name: the factory call}, for the runtime call
+    that uses each once (no local variable: locals that grow with the function
+    make Python's compiler quadratic)."""
+    made = {}
     for j in range(len(out) - 1, -1, -1):
-        if ctx.factories.defined_name(out[j]) == name:
-            return out.pop(j)
-    return None
+        name = ctx.factories.defined_name(out[j])
+        if name in names:
+            made[name] = out.pop(j).value
+    return made
+
+
+def _made_in(node, made: dict):
+    """``node``, a runtime call, with each generated function it names replaced by
+    the call of its factory in ``made`` (copied where changed)."""
+    if isinstance(node, gast.Name):
+        return made.get(node.id, node)
+    if isinstance(node, list):
+        return [_made_in(item, made) for item in node]
+    if not isinstance(node, (gast.Call, gast.keyword, gast.Tuple)):
+        return node
+    new = _shallow_copy(node)
+    for field in ("func", "args", "keywords", "value", "elts"):
+        if hasattr(node, field):
+            setattr(new, field, _made_in(getattr(node, field), made))
+    return new
 
 
 def _find_def(out: list, name, ctx):
     """The def of generated function ``name`` if ``out`` makes it, else None."""
     for stmt in reversed(out):
         if ctx.factories.defined_name(stmt) == name:
-            return ctx.factories.function(stmt)
+            return ctx.factories.made[name]
     return None
 
 
@@ -207,18 +233,16 @@ def _branch(stmt, out: list, ctx) -> list:
     inline_else = _inline_body(orelse_fn, ctx) if orelse_fn is not None else ([], None)
     if inline is None or inline_else is None:
         return out + [stmt]
-    defs = [_take_def(out, name, ctx) for name in _shared_names(call) + [orelse_name, body_name] if name]
-    defs.reverse()
-    cond = ctx.namer.new("cond")
-    staged_call = _shallow_copy(call)
-    staged_call.args = [templates.load(cond)] + call.args[1:]
+    made = _take_made(out, {name for name in _shared_names(call) + [orelse_name, body_name] if name}, ctx)
+    cond = ctx.cond
+    staged_call = _made_in(call, made)
+    staged_call.args[0] = templates.load(cond)
     staged_stmt = _shallow_copy(stmt)
     staged_stmt.value = _shallow_copy(stmt.value)
     staged_stmt.value.func = staged_call
     new = templates.replace(
         f"cond = test\nif {_STAGED}:\n    staged\nelif cond:\n    body\nelse:\n    orelse",
-        cond=cond, test=call.args[0], staged=[d for d in defs if d is not None] + [staged_stmt],
-        body=inline[0], orelse=inline_else[0],
+        cond=cond, test=call.args[0], staged=[staged_stmt], body=inline[0], orelse=inline_else[0],
     )
     if not inline_else[0]:
         new[1].orelse[0].orelse = []
@@ -230,7 +254,7 @@ def _assert(stmt, ctx) -> list:
     """``ag__.assert_stmt(test, lambda: msg)`` -> Python's own ``assert cond, msg``
     when the test is a Python value (the message evaluated in the user's frame)."""
     call = stmt.value
-    cond = ctx.namer.new("cond")
+    cond = ctx.cond
     staged = _shallow_copy(call)
     staged.args = [templates.load(cond)] + call.args[1:]
     check = gast.Assert(test=templates.load(cond), msg=call.args[1].body if len(call.args) > 1 else None)
@@ -262,6 +286,10 @@ def _for(assign, loop_stmt, unpack, out: list, ctx):
         body = body + templates.replace("loop.state = results", loop=assign.targets[0].id, results=results)
     (loop,) = templates.replace("for item in loop:\n    body", item=item, loop=assign.targets[0].id, body=body)
     origins.fill(loop, loop_stmt)
+    call = assign.value
+    names = {n.id for n in call.args[1:] if isinstance(n, gast.Name)} | set(_shared_names(call))
+    assign = _shallow_copy(assign)
+    assign.value = _made_in(call, _take_made(out, names, ctx))
     return out + [assign, loop] + ([unpack] if unpack is not None else [])
 
 
@@ -278,16 +306,15 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
     inline = _inline_body(body_fn, ctx)
     if inline is None:
         return None
-    cond = ctx.namer.new("cond")
-    handover = _shallow_copy(call)
+    cond = ctx.cond
+    made = _take_made(out, set(_shared_names(call) + [call.args[1].id, call.args[0].id]), ctx)
+    handover = _made_in(call, made)  # the functions made only when needed
     handover.func = templates.replace_expr("ag__.while_from")
-    handover.args = [templates.load(cond)] + call.args
+    handover.args = [templates.load(cond)] + handover.args
     if unpack is not None:
         staged = templates.replace("targets = call", targets=unpack.targets[0], call=handover)
     else:
         staged = [gast.Expr(value=handover)]
-    defs = [_take_def(out, name, ctx) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
-    staged = [d for d in reversed(defs) if d is not None] + staged  # made only when needed
     (loop,) = templates.replace(
         f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"
         "    if not cond:\n        break\n    body",
