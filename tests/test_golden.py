@@ -1456,7 +1456,7 @@ def test_factories_compiled_form(tmp_path):
     compiled once however deep the nesting."""
     module = _import(_write(tmp_path, FACTORIES_SOURCE))
     assert _compiled_staged_text(module.nested) == textwrap.dedent(FACTORIES_EXPECTED)
-    from autograph.runtime.mode import force_staged
+    from autograph.runtime.staging.mode import force_staged
 
     converted = ag.to_graph(module.nested)
     for args in [(1, "a"), (1, "b"), (-1, "a")]:
