@@ -255,7 +255,10 @@ _convert_lock = AST_LOCK  # also keeps parsing away from the graph engine's (CPy
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
-    """The converted version of ``fn``; raises ConversionError if it cannot be."""
+    """The converted version of ``fn``; raises ConversionError if it cannot be. A
+    function conversion made is its own conversion."""
+    if fn.__code__ in runtime.calls.converted_codes:
+        return fn
     code = _cache_entry(fn, recursive)[0]
     if code is None:
         return fn

@@ -208,6 +208,20 @@ def test_convert_bare_and_with_arguments(m):
         same(m.plain, converted, -1, z=9)
 
 
+def test_converting_a_converted_function_returns_it(m):
+    """``ag.convert(ag.convert(f))``, ``ag.to_graph`` of an ``@ag.convert`` function, a
+    method or partial of one, ``ag.function`` of one: the conversion is kept (it used
+    to be refused as if its file had changed)."""
+    converted = ag.convert(m.plain)
+    assert ag.convert(converted) is converted
+    assert ag.to_graph(converted) is converted
+    assert ag.to_graph(converted, recursive=False) is converted
+    assert ag.to_graph(functools.partial(converted, 1)).func is converted
+    same(m.plain, ag.convert(ag.convert(m.plain)), 2)
+    assert ag.to_code(converted) == ag.to_code(m.plain)
+    assert float(ag.function(converted)(np.float64(-1.0))) == m.plain(-1.0)
+
+
 def test_to_code_of_plain_function(m):
     assert canonical(ag.to_code(m.plain)) == canonical(textwrap.dedent('''\
         def plain(x, y=2, *, z=3):
