@@ -61,8 +61,12 @@ def to_graph(entity: F, recursive: bool = True) -> F:
         return type(entity)(to_graph(entity.__func__, recursive))  # type: ignore[return-value]
     if isinstance(entity, types.FunctionType):
         return conversion.convert(entity, recursive)  # type: ignore[return-value]
-    call = getattr(type(entity), "__call__", None)
-    if isinstance(call, types.FunctionType) and not isinstance(entity, type):
+    call = calls.call_method(type(entity)) if not isinstance(entity, type) else None
+    if isinstance(call, staticmethod) and isinstance(call.__func__, types.FunctionType):
+        return conversion.convert(call.__func__, recursive)  # type: ignore[return-value]
+    if isinstance(call, classmethod) and isinstance(call.__func__, types.FunctionType):
+        return types.MethodType(conversion.convert(call.__func__, recursive), type(entity))  # type: ignore[return-value]
+    if isinstance(call, types.FunctionType):
         return types.MethodType(conversion.convert(call, recursive), entity)  # type: ignore[return-value]
     raise ConversionError(f"cannot convert {entity!r}: {_KINDS}")
 

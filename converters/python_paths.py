@@ -47,7 +47,7 @@ import gast
 
 from autograph import origins, templates, trees
 
-from . import factories
+from . import factories, item_assignments
 
 
 def transform(stmts: list, ctx) -> list:
@@ -72,6 +72,8 @@ class _Paths:
         # not read again once its construct has chosen a path), so the function's
         # locals do not grow with its size.
         self.cond = ctx.namer.new("cond")
+        self.item_value = ctx.namer.new("value")  # and the value and index of an item write
+        self.item_index = ctx.namer.new("index")
 
 
 def _block(stmts: list, ctx) -> list:
@@ -84,6 +86,8 @@ def _block(stmts: list, ctx) -> list:
             out = _branch(stmt, out, ctx)
         elif runtime_call == "assert_stmt":
             out.extend(_assert(stmt, ctx))
+        elif runtime_call in ("setitem", "augitem"):
+            out.extend((_setitem if runtime_call == "setitem" else _augitem)(stmt, ctx))
         elif runtime_call in ("for_loop", "while_loop") and i + 1 < len(stmts) and isinstance(stmts[i + 1], gast.For):
             unpack = stmts[i + 2] if i + 2 < len(stmts) and _reads_loop_state(stmts[i + 2], stmt) else None
             replaced = (_for if runtime_call == "for_loop" else _while)(stmt, stmts[i + 1], unpack, out, ctx)
@@ -136,15 +140,16 @@ def _shallow_copy(node):
 
 def _runtime_call(stmt):
     """``branch`` for ``... = ag__.branch(...)(...)``, ``for_loop``/``while_loop`` for
-    ``loop = ag__.for_loop(...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``;
-    otherwise None."""
+    ``loop = ag__.for_loop(...)``, ``setitem``/``augitem`` for ``x =
+    ag__.setitem(x, ...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``; otherwise
+    None."""
     value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Call) and _is_runtime(value.func.func, "branch"):
         return "branch"
     if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call) and _is_runtime(value.func, "assert_stmt"):
         return "assert_stmt"
     if isinstance(stmt, gast.Assign) and isinstance(value, gast.Call):
-        for name in ("for_loop", "while_loop"):
+        for name in ("for_loop", "while_loop", "setitem", "augitem"):
             if _is_runtime(value.func, name):
                 return name
     return None
@@ -260,6 +265,35 @@ def _assert(stmt, ctx) -> list:
     check = gast.Assert(test=templates.load(cond), msg=call.args[1].body if len(call.args) > 1 else None)
     new = templates.replace(f"cond = test\nif {_STAGED}:\n    staged\nelse:\n    check",
                             cond=cond, test=call.args[0], staged=[gast.Expr(value=staged)], check=[check])
+    origins.fill(new, stmt)
+    return new
+
+
+def _setitem(stmt, ctx) -> list:
+    """``x = ag__.setitem(x, index, value)`` -> Python's own ``x[index] = value`` when
+    none of them is staged: the write's caller (what ``__setitem__`` sees, what a
+    traceback shows) is the user's frame, as in the original, and the value is
+    evaluated first, as Python does."""
+    target, index, value = stmt.value.args
+    new = templates.replace(
+        "value_ = value\nindex_ = index\n"
+        "if ag__.staged(target) or ag__.staged(index_) or ag__.staged(value_):\n"
+        "    target = ag__.setitem(target, index_, value_)\n"
+        "else:\n    target[index_] = value_",
+        value_=ctx.item_value, value=value, index_=ctx.item_index, index=index, target=target.id)
+    origins.fill(new, stmt)
+    return new
+
+
+def _augitem(stmt, ctx) -> list:
+    """``x = ag__.augitem(x, index, '+=', value)`` -> Python's own ``x[index] += value``
+    when ``x`` is not staged (see ``_setitem``)."""
+    target, index, op, value = stmt.value.args
+    write = gast.AugAssign(target=templates.replace_expr("target[index]", target=target.id, index=index),
+                           op=item_assignments.AUG_OPERATORS[op.value](), value=value)
+    templates.set_context(write.target, gast.Store())
+    new = templates.replace("if ag__.staged(target):\n    call\nelse:\n    write",
+                            target=target.id, call=[stmt], write=[write])
     origins.fill(new, stmt)
     return new
 

@@ -162,6 +162,42 @@ def loop_raiser(xs):
         if x == 2:
             t = t / 0
     return t
+
+
+class StaticCall:
+    @staticmethod
+    def __call__(x, y=1):
+        return x + y if x > 0 else -x
+
+
+class ClassCall:
+    @classmethod
+    def __call__(cls, x):
+        return cls.__name__ if x > 0 else None
+
+
+def call_objects(x):
+    if x > -10:
+        return StaticCall()(x), StaticCall()(x, 5), ClassCall()(x)
+    return None
+
+
+def argmap_stub(x):
+    """Replaces its own code, then calls itself again: NetworkX's argmap stubs."""
+    argmap_stub.__code__ = _argmap_real.__code__
+    return argmap_stub(x)
+
+
+def _argmap_real(x):
+    if x > 0:
+        return x * 10
+    return -x
+
+
+def calls_argmap(x):
+    if x > -10:
+        return argmap_stub(x) + 1
+    return 0
 '''
 
 _counter = itertools.count()
@@ -331,6 +367,28 @@ def test_callable_object(m):
     same(k, converted, 0)
     assert converted.__func__.__code__ in calls.converted_codes
     assert ag.to_code(k).startswith("def __call__(self, x):\n")
+
+
+def test_callable_object_with_static_or_class_call(m):
+    """A ``staticmethod`` ``__call__`` gets the call's arguments only, a
+    ``classmethod`` one the class: converted directly and through converted calls."""
+    for obj, args in [(m.StaticCall(), [(3,), (-2,), (3, 5)]), (m.ClassCall(), [(3,), (-2,)])]:
+        converted = ag.to_graph(obj)
+        for a in args:
+            same(obj, converted, *a)
+    same(m.call_objects, ag.convert(m.call_objects), 3)
+    same(m.call_objects, ag.convert(m.call_objects), -3)
+
+
+def test_a_function_that_replaces_its_code_runs_its_new_code(m):
+    """The conversion cache notices that ``f.__code__`` is not the code it
+    converted (it used to run the stale conversion: endless recursion)."""
+    converted = ag.convert(m.calls_argmap)
+    with force_staged():
+        assert converted(3) == 31
+        assert converted(-3) == 4
+    assert m.argmap_stub.__code__ is m._argmap_real.__code__
+    assert converted(2) == m.calls_argmap(2) == 21
 
 
 def test_partial(m):
