@@ -24,6 +24,7 @@ prints ``{"import": seconds, "convert": seconds}`` or ``{"error": "..."}``.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -75,6 +76,7 @@ def _per_line_sampler(lines: int):
 
     def sample() -> float:
         fn = generated.long_function(lines)
+        gc.collect()  # not the garbage of the conversions before
         start = time.process_time()
         to_graph(fn)
         return (time.process_time() - start) / generated.source_lines(fn)

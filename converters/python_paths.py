@@ -174,6 +174,8 @@ def _take_made(out: list, names, ctx) -> dict:
     make Python's compiler quadratic)."""
     made = {}
     for j in range(len(out) - 1, -1, -1):
+        if len(made) == len(names):
+            break
         name = ctx.factories.defined_name(out[j])
         if name in names:
             made[name] = out.pop(j).value
@@ -233,11 +235,13 @@ def _branch(stmt, out: list, ctx) -> list:
     body_fn = _find_def(out, body_name, ctx)
     orelse_fn = _find_def(out, orelse_name, ctx) if orelse_name else None
     if body_fn is None or (orelse_name and orelse_fn is None):
-        return out + [stmt]
+        out.append(stmt)
+        return out
     inline = _inline_body(body_fn, ctx)
     inline_else = _inline_body(orelse_fn, ctx) if orelse_fn is not None else ([], None)
     if inline is None or inline_else is None:
-        return out + [stmt]
+        out.append(stmt)
+        return out
     made = _take_made(out, {name for name in _shared_names(call) + [orelse_name, body_name] if name}, ctx)
     cond = ctx.cond
     staged_call = _made_in(call, made)
@@ -252,7 +256,8 @@ def _branch(stmt, out: list, ctx) -> list:
     if not inline_else[0]:
         new[1].orelse[0].orelse = []
     origins.fill(new, stmt)
-    return out + new
+    out.extend(new)
+    return out
 
 
 def _assert(stmt, ctx) -> list:
@@ -324,7 +329,8 @@ def _for(assign, loop_stmt, unpack, out: list, ctx):
     names = {n.id for n in call.args[1:] if isinstance(n, gast.Name)} | set(_shared_names(call))
     assign = _shallow_copy(assign)
     assign.value = _made_in(call, _take_made(out, names, ctx))
-    return out + [assign, loop] + ([unpack] if unpack is not None else [])
+    out += [assign, loop] + ([unpack] if unpack is not None else [])
+    return out
 
 
 def _while(assign, loop_stmt, unpack, out: list, ctx):
@@ -355,4 +361,5 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
         cond=cond, test=test_fn.body[-1].value, staged=staged, body=inline[0],
     )
     origins.fill(loop, loop_stmt)
-    return out + [loop]
+    out.append(loop)
+    return out
