@@ -29,10 +29,16 @@ variable ``AUTOGRAPH_PROGRAM_SHAPES``, comma-separated) asks for them.
 
 from __future__ import annotations
 
+import ast
+import builtins
+import functools
 import importlib.util
+import io
 import itertools
+import keyword
 import os
 import sys
+import tokenize
 
 from hypothesis import strategies as st
 
@@ -78,6 +84,7 @@ class _ProgramWriter:
         self.maybe_d = ("d",) if not for_graphs and draw(st.booleans()) else ()
         # In half, a closure reads 'c': every construct that assigns it must share it.
         self.closure = draw(st.booleans())
+        self.renamed = ["a", "b", "c", "d"]  # names ``programs`` may replace by template names
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -91,9 +98,17 @@ class _ProgramWriter:
         kinds += ["dict"] if "nested_dict" in self.shapes else []
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "boolop", "call"]
+            kinds += [] if self.for_graphs else ["generator"]
         kind = self.pick(kinds)
         if kind == "const":
             return str(self.draw(st.integers(-3, 5)))
+        if kind == "generator":  # a generator expression passed to a call (its own scope)
+            self.loops += 1
+            item = f"g{self.loops}"
+            self.renamed.append(item)
+            inner = (*scope, item)
+            return (f"sum({self.expr(inner, depth + 1)} for {item} in ({self.var(scope)}, "
+                    f"{self.var(scope)}) if {self.cond(inner, depth + 1)})")
         if kind == "closure":
             return "get_c()"
         if kind == "dict":
@@ -317,8 +332,49 @@ def programs(draw, for_graphs: bool = False, shapes=None):
         final = "return " + writer.result("a") if writer.shapes & {"namedtuple", "nested_dict", "scalar_carry"} else "return a, b, c"
     if "undefined_read" in writer.shapes:
         body.append("u = 0")  # a local, read before this definition: UnboundLocalError
-    lines = _HELPER + head + _indent(body) + ["    " + final]
-    return "\n".join(lines) + "\n"
+    function = _renamed("\n".join(head + _indent(body) + ["    " + final]) + "\n", writer.renamed, draw)
+    return "\n".join(_HELPER) + "\n" + function
+
+
+def _renamed(source: str, names: list, draw) -> str:
+    """``source`` with some of the variables ``names`` renamed after the
+    converters' template placeholders (``fn``, ``element``, ``ag__`` ...): a user's
+    name must never be taken for a placeholder."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    taken = {t.string for t in tokens if t.type == tokenize.NAME}
+    mapping = {}
+    for name in names:
+        choice = draw(st.sampled_from((name,) * 3 + placeholder_names()))
+        if choice != name and (choice in taken or keyword.iskeyword(choice) or choice in dir(builtins)):
+            choice = name
+        taken.add(choice)
+        mapping[name] = choice
+    return tokenize.untokenize(
+        (t.type, mapping.get(t.string, t.string) if t.type == tokenize.NAME else t.string, t.start, t.end, t.line)
+        for t in tokens)
+
+
+@functools.lru_cache(maxsize=None)
+def placeholder_names() -> tuple:
+    """The names of every placeholder the converters' templates use (the keywords
+    of their ``templates.replace`` calls), and ``ag__``."""
+    import autograph.converters
+
+    files = [os.path.join(d, f) for d in autograph.converters.__path__ for f in sorted(os.listdir(d))
+             if f.endswith(".py")]
+    files += [os.path.join(os.path.dirname(autograph.converters.__path__[0]), "autograph", "conversion.py")]
+    names = {"ag__"}
+    for path in files:
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("replace", "replace_expr")
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "templates"):
+                names.update(k.arg for k in node.keywords if k.arg)
+    return tuple(sorted(names))
 
 
 _HELPER = [
