@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, TypeVar, overload
 
 import gast
 
-from . import conversion, templates, trees
+from . import conversion, deep, templates, trees
 from .naming import Namer
 from .runtime.operators import calls
 from .runtime.operators.calls import do_not_convert
@@ -143,7 +143,11 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
     if function.__code__ in calls.converted_codes:
         function = getattr(function, "__wrapped__", function)
     node = conversion.staged_source_node(function, recursive)
-    return unparse(node)
+    try:
+        return deep.call(unparse, node)
+    except RecursionError:
+        code = function.__code__
+        raise conversion.too_deep(code.co_filename, code.co_firstlineno, function.__qualname__) from None
 
 
 def _function_of(entity: Any) -> types.FunctionType:

@@ -100,3 +100,26 @@ def test_nesting_deeper_than_conversion_can_go_is_refused_naming_the_function(mo
     assert str(info.value) == (
         f"{filename}:1: f is nested too deeply to convert (thousands of levels of blocks or of "
         f"operands); split it into functions")
+
+
+LONG_EXPRESSIONS = {
+    "a 150-operand and": "def f(x):\n    return " + " and ".join(f"x > {i}" for i in range(150)) + "\n",
+    "a 150-operand or": "def f(x):\n    return " + " or ".join(f"x == {i}" for i in range(150)) + "\n",
+    "a 150-operand chained comparison": "def f(x):\n    return " + " < ".join(
+        ["x"] + [f"x + {i}" for i in range(1, 150)]) + "\n",
+    "150 nested conditional expressions": "def f(x):\n    return " + "".join(
+        f"{i} if x == {i} else " for i in range(150)) + "-1\n",
+}
+
+
+@pytest.mark.parametrize("what", list(LONG_EXPRESSIONS))
+def test_long_expressions_convert(what):
+    """Their lowering nests 150 deep (each operand a lambda around the rest): they
+    convert, and ``to_code`` shows them (both were a bare RecursionError)."""
+    fn = _function(LONG_EXPRESSIONS[what])
+    converted = ag.to_graph(fn)
+    for x in (-1, 3, 200):
+        assert _outcome(converted, x) == _outcome(fn, x)
+        with force_staged():
+            assert _outcome(converted, x) == _outcome(fn, x)
+    assert "ag__." in ag.to_code(fn)

@@ -216,11 +216,16 @@ class Function:
 
     def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,
                  autograph: bool = True, reduce_retracing: bool = False) -> None:
-        if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn) or \
-                inspect.iscoroutinefunction(fn):
-            kind = "a coroutine" if inspect.iscoroutinefunction(fn) else "a generator"
+        name = getattr(fn, '__qualname__', fn)
+        if inspect.iscoroutinefunction(fn):
             raise TypeError(
-                f"autograph.function: {getattr(fn, '__qualname__', fn)} is {kind} function; a "
+                f"autograph.function: {name} is a coroutine function (async def); a graph runs "
+                f"to its end in one call, with no event loop, and cannot await. Make it a plain "
+                f"def: await what it needs outside, and pass the results in as arguments.")
+        if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+            kind = "an asynchronous generator" if inspect.isasyncgenfunction(fn) else "a generator"
+            raise TypeError(
+                f"autograph.function: {name} is {kind} function; a "
                 f"graph returns its results at once and cannot yield them one by one. Return "
                 f"the values instead (collect them in a list and return np.stack(values)).")
         self.python_function = fn
