@@ -49,9 +49,27 @@ class TraceState:
         self.created_variables: list = []
         self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
         self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
+        self.captured: dict = {}  # id(array) -> (array, its constant Value)
+
+    def capture(self, array: np.ndarray) -> Value:
+        """A constant of ``array``'s contents now: a copy, so that a later in-place change
+        of the array in the same trace does not reach back into the ops that read it. The
+        same unchanged array read again gives the same constant (one copy, and common
+        subexpressions stay common)."""
+        seen = self.captured.get(id(array))
+        if seen is not None and seen[0] is array and _same_contents(array, seen[1].const):
+            return seen[1]
+        value = self.graph.new_value(array.dtype, array.shape, const=np.array(array, subok=False))
+        self.captured[id(array)] = (array, value)
+        return value
 
     def append(self, op: Op) -> None:
         self.blocks[-1].ops.append(op)
+
+
+def _same_contents(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal dtype, shape and bytes (exact: -0.0 differs from 0.0, a NaN is itself)."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 # The traces open in this thread (or asyncio task), innermost last: a trace belongs
@@ -102,9 +120,10 @@ def to_value(obj, state: TraceState):
         if obj._graph is not state.graph:
             raise_foreign(obj)
         return value
-    if cls is np.ndarray or isinstance(obj, (np.ndarray, np.generic)):
-        return state.graph.new_value(obj.dtype, np.shape(obj), const=np.asarray(obj)
-                                     if isinstance(obj, np.ndarray) else obj)
+    if cls is np.ndarray or isinstance(obj, np.ndarray):
+        return state.capture(obj)
+    if isinstance(obj, np.generic):
+        return state.graph.new_value(obj.dtype, (), const=obj)
     if isinstance(obj, Variable):
         return obj._read_in(state)
     if cls is tuple or cls is list:
