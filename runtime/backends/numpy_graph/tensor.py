@@ -285,14 +285,19 @@ for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"
 def _in_place(symbol):
     """``t op= v`` on an array: NumPy keeps ``t``'s dtype (casting as ``out=`` does) and
     updates the array every reference sees; here the handle, where that is safe
-    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value."""
+    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value; a 0-d
+    state of an argument that keeps its dtype is updated as an array (one graph serves
+    a 0-d argument array, which is written back, and a NumPy scalar, which the
+    write-back leaves alone)."""
     def inplace(self, other):
         value = self._value
         result = record("binop", symbol, (self, other))
-        if value.weak or not value.shape:  # a scalar: Python rebinds it to a new one
-            return result
+        maybe_argument = value.op is None or value.op.kind in ("setitem", "cond", "while", "for")
+        if value.weak or (not value.shape and (not maybe_argument or result.__class__ is not Tensor
+                                               or result.dtype != value.dtype)):
+            return result  # a scalar: Python rebinds it to a new one
         result = _into(Tensor(value, self._graph), result)
-        if value.op is None or value.op.kind in ("setitem", "cond", "while", "for"):
+        if maybe_argument:
             # maybe an argument's array: an item assignment, which is written back
             result = setitem(self, Ellipsis, result)
         if self._updatable():
