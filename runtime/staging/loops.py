@@ -4,7 +4,8 @@ The loop's state becomes a carry of ``Aval`` leaves (Python numbers weakly typed
 and Python values. The body is traced on placeholders of the carry; if an
 iteration changes a leaf's type where no value is lost (a Python number that
 becomes an array, a weak type that widens), a return value set for the first
-time, or an item updated in place that was not carried yet, the carry changes and
+time, or an item updated in place that was not carried yet (a NumPy array written
+into among them, see ``arrays``), the carry changes and
 the body is traced again, at most ``MAX_TRACES`` times. The backend then builds its
 loop op from the last traces.
 """
@@ -105,6 +106,9 @@ class Carry:
                 out = tuple(step(list(flat[:n_items]), self._enter(flat[n_items:])))
                 shared_now = tuple(self.side.get())
                 changes = self.inplace.changes(shared_now)
+                self.inplace.arrays.check_unreached(self.inplace.arrays.changed(),
+                                                    set(self.labels), self.construct,
+                                                    self.where_fn)
                 values = list(out) + list(shared_now) + [
                     changes.get(e, MISSING) for e in self.entries]
                 dyn = self._fit(values, [e for e in changes if e not in self.entries])
@@ -135,6 +139,7 @@ class Carry:
     def _fit(self, values, new_entries) -> list:
         """Check one iteration's ``values`` against the carry and return the carried
         leaves cast to their types; a change of types is kept in ``_next``."""
+        self.inplace.refuse_globals(new_entries, self.construct, self.where_fn)
         for e in new_entries:
             if self.inplace.before(e) is MISSING:
                 raise errors.undefined_loop_variable(self.inplace.label(e), self.construct,

@@ -117,3 +117,15 @@ def _computed_at(value):
             break
         value, op = inner[0], inner[0].op
     return op.source if op is not None else None
+
+
+def view_write(source) -> StagingError:
+    """A write into an array or a view of it (``inner = a[1:-1]``) inside a staged branch
+    or loop, where the other was made outside it: NumPy's view and base share memory,
+    but the branch or loop cannot carry the other one's new value out."""
+    return StagingError(
+        f"autograph.function: the write{_at(source)} goes into an array that shares memory "
+        f"with a view or base made before a staged if/while/for, inside that branch or loop; "
+        f"the other array cannot see the write there. Write through the array that is used "
+        f"after the branch or loop (a[1:-1][0] = v -> a[1] = v), or copy the view "
+        f"(inner = a[1:-1].copy()) if the two should not share.")
