@@ -13,6 +13,7 @@ import sys
 from typing import Any, Optional, TextIO
 
 from ..staging import backend as backends
+from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 
 
@@ -64,6 +65,8 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
+    if is_array(target):
+        check_staged_write(target)
     return backend.setitem(target, index, value)
 
 

@@ -28,7 +28,7 @@ import sys
 import numpy as np
 
 from . import converted, errors
-from .arg_writes import GENERATED
+from .arg_writes import GENERATED, user_location
 from .state import is_node, items, remake
 
 
@@ -107,6 +107,40 @@ class Arrays:
         for name, value in _globals_read(where_fn):
             if self.written(value, changed):
                 raise _unreached(construct, where_fn, name, None, False)
+
+
+def check_staged_write(target: np.ndarray) -> None:
+    """A staged value written into the concrete array ``target`` (``d[i] = x``, the
+    name rebound to the staged result): a ``StagingError`` if another array held in
+    the user's frames shares its memory (its base, a view of it), which would keep
+    the old contents."""
+    _refuse_sharing(target, "item assignment at " + user_location(),
+                    "a staged value is written into a NumPy array, which becomes a staged "
+                    "value")
+
+
+def check_carried(value, label: str, construct: str, where_fn) -> None:
+    """A concrete array that a staged loop carries (and so changes) as a staged value:
+    a ``StagingError`` if another array held in the user's frames shares its memory."""
+    if is_node(value):
+        for suffix, v in items(value):
+            check_carried(v, label + suffix, construct, where_fn)
+    elif is_array(value):
+        _refuse_sharing(value, f"{construct} at {errors.where(where_fn)}",
+                        f"'{label}', a NumPy array, is changed inside it and the condition is "
+                        f"a staged value, so it becomes a staged value there")
+
+
+def _refuse_sharing(target, where: str, what: str) -> None:
+    base = _base(target)
+    for _, _, frame in _frames(sys._getframe(2)):
+        for name, value in frame.f_locals.items():
+            if value is not target and is_array(value) and _base(value) is base:
+                raise errors.StagingError(
+                    f"{where}: {what}; but '{name}' shares its memory (a view of it, or the "
+                    f"array it views) and would keep the old contents. Write through one of "
+                    f"them only, or copy the view (v = a[1:].copy()) if the two should not "
+                    f"share.")
 
 
 def _frames(frame):

@@ -17,6 +17,7 @@ import operator
 from typing import Callable, NamedTuple
 
 from . import errors, returns as staged_return
+from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
 from .state import (
     ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
@@ -54,6 +55,8 @@ class Carry:
         self.n_state = len(state)
         labels = [label_of(names, i) for i in range(len(state))]
         self.labels = labels + list(self.side.names)
+        for label, value in zip(self.labels, list(state) + list(self.side.before)):
+            check_carried(value, label, construct, body)
         self._respec(list(state) + list(self.side.before))
 
     def _respec(self, seeds) -> None:
