@@ -100,10 +100,11 @@ _PURE = {
 def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
     backend = backend_of(target)
-    if backend is None:
+    if backend is None and (target.__class__ in _CONTAINERS or not is_array(target)
+                            or first_backend((index, value)) is None):
         target[index] = _IN_PLACE[op](target[index], value)
         return target
-    return backend.setitem(target, index, _PURE[op](target[index], value))
+    return setitem(target, index, _PURE[op](target[index], value))
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,

@@ -157,7 +157,7 @@ class Tensor:
     # --- indexing ---------------------------------------------------------------------
     def __getitem__(self, index):
         result = record("getitem", None, (self, index), data_dependent=_has_mask(index))
-        if result.__class__ is Tensor and _basic(index):
+        if result.__class__ is Tensor and _basic(index) and (result.ndim or _has_ellipsis(index)):
             result._view = (self, index)
             self._views = [r for r in self._views or () if r() is not None]
             self._views.append(weakref.ref(result))
@@ -279,7 +279,8 @@ def _qual(func) -> str:
 
 
 def _basic(index) -> bool:
-    """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view."""
+    """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
+    unless ints pick one element (a scalar, a copy)."""
     for item in index if index.__class__ is tuple else (index,):
         if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
             return False
@@ -287,6 +288,10 @@ def _basic(index) -> bool:
                                            for b in (item.start, item.stop, item.step)):
             return False
     return True
+
+
+def _has_ellipsis(index) -> bool:
+    return index is Ellipsis or (index.__class__ is tuple and any(i is Ellipsis for i in index))
 
 
 def _has_mask(index) -> bool:
