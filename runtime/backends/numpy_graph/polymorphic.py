@@ -393,6 +393,7 @@ class Function:
                     result = None
         finally:
             trace.pop(token)
+        state.settle_captures()
         result, none_paths = maybe_none.boundary(result)  # outputs that may be None
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)

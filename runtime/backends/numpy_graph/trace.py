@@ -49,19 +49,29 @@ class TraceState:
         self.created_variables: list = []
         self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
         self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
-        self.captured: dict = {}  # id(array) -> (array, its constant Value)
+        self.captured: dict = {}  # id(array) -> (array, its constant Value, contents read)
 
     def capture(self, array: np.ndarray) -> Value:
-        """A constant of ``array``'s contents now: a copy, so that a later in-place change
-        of the array in the same trace does not reach back into the ops that read it. The
-        same unchanged array read again gives the same constant (one copy, and common
-        subexpressions stay common)."""
+        """The constant of ``array`` that an op reads now. Between calls the graph reads
+        the array by reference (a global changed in place is seen by the next call); an
+        array that changes during the trace is read by value: the ops recorded before
+        the change keep the contents they read (``settle_captures``)."""
         seen = self.captured.get(id(array))
-        if seen is not None and seen[0] is array and _same_contents(array, seen[1].const):
-            return seen[1]
-        value = self.graph.new_value(array.dtype, array.shape, const=np.array(array, subok=False))
-        self.captured[id(array)] = (array, value)
+        if seen is not None and seen[0] is array:
+            if _same_contents(array, seen[2]):
+                return seen[1]
+            seen[1].const = seen[2]  # changed since: the ops so far read the old contents
+        value = self.graph.new_value(array.dtype, array.shape, const=np.asarray(array))
+        self.captured[id(array)] = (array, value, np.array(array, subok=False))
         return value
+
+    def settle_captures(self) -> None:
+        """At the end of the trace: a captured array changed after its last read keeps,
+        in the graph, the contents the ops read."""
+        for array, value, before in self.captured.values():
+            if not _same_contents(array, before):
+                value.const = before
+        self.captured.clear()
 
     def append(self, op: Op) -> None:
         self.blocks[-1].ops.append(op)
