@@ -21,6 +21,7 @@ from typing import Optional
 from . import errors, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
+from .kept import refill, same_objects
 from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
@@ -143,6 +144,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
             out = tuple(out)
             shared_now = tuple(side.get())
             record["n"] = len(out)
+            record["kept"] = same_objects(out, state)
             record["written"] = written = inplace.arrays.changed()  # arrays written into
             record["values"] = [copy_tree(inplace.arrays.now(v, written))
                                 for v in out + shared_now]
@@ -189,7 +191,9 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     n, k = t["n"], t["n"] + len(side.names)
     side.put(result[n:k])
     inplace.put(entries, result[k:])
-    return tuple(result[:n])
+    kept = [r["kept"] for r in records if r["raised"] is None and "kept" in r]
+    return tuple(refill(state[i], v) if kept and all(i < len(k) and k[i] for k in kept) else v
+                 for i, v in enumerate(result[:n]))
 
 
 def _take_other_side(records, backend) -> None:

@@ -19,6 +19,7 @@ from typing import Callable, NamedTuple
 from . import errors, returns as staged_return
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
+from .kept import refill, same_objects
 from .state import (
     ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
     key_label, label_of, predicate, remake, same,
@@ -53,6 +54,8 @@ class Carry:
         self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
         self.entries: list = []
         self.n_state = len(state)
+        self.before = tuple(state)
+        self.kept = [True] * len(state)  # each body returned the list or dict it was given
         labels = [label_of(names, i) for i in range(len(state))]
         self.labels = labels + list(self.side.names)
         for label, value in zip(self.labels, list(state) + list(self.side.before)):
@@ -88,8 +91,10 @@ class Carry:
         return tuple(values[:n])
 
     def finish(self, flat) -> tuple:
-        """The state after the loop op; shared and in-place state are written back."""
-        return self._enter(flat)
+        """The state after the loop op; shared and in-place state are written back, and
+        a list or dict the body updated in place is that same object (``kept``)."""
+        values = self._enter(flat)
+        return tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
 
     def trace(self, step: Callable, item_avals=(), test: Callable = None,
               extra_test: Callable = None) -> list:
@@ -106,7 +111,9 @@ class Carry:
                     self.where_fn)]))
 
             def run_body(flat):
-                out = tuple(step(list(flat[:n_items]), self._enter(flat[n_items:])))
+                entered = self._enter(flat[n_items:])
+                out = tuple(step(list(flat[:n_items]), entered))
+                self.kept = [k and s for k, s in zip(self.kept, same_objects(out, entered))]
                 shared_now = tuple(self.side.get())
                 changes = self.inplace.changes(shared_now)
                 self.inplace.arrays.check_unreached(self.inplace.arrays.changed(),
