@@ -289,6 +289,18 @@ def nested_closure_counter(x):
     return acc[0]
 
 
+def _bump_while_positive(x, counts):
+    while x > 0:
+        counts[0] = counts[0] + 1
+        x = x - 1
+
+
+def callers_list_in_callees_loop(x):
+    counts = [0, 5]
+    _bump_while_positive(x, counts)
+    return counts[0], counts[1]
+
+
 CALLS = [0]
 
 
@@ -308,6 +320,8 @@ def test_state_of_called_functions_is_carried(backend):
     backend.check(into_callers_list, F(1.0), np.int32(3))
     backend.check(nested_closure_counter, F(3.0))
     backend.check(nested_closure_counter, F(-1.0))
+    backend.check(callers_list_in_callees_loop, F(3.0))
+    backend.check(callers_list_in_callees_loop, F(-1.0))
 
 
 def test_state_reached_through_a_global_is_refused(backend):
