@@ -24,6 +24,7 @@ calling function, or a global.
 from __future__ import annotations
 
 import sys
+import types
 
 import numpy as np
 
@@ -53,14 +54,6 @@ class Arrays:
         base = _base(array)
         if id(base) not in self.bases:
             self.bases[id(base)] = (base, np.array(base, copy=True, subok=False))
-
-    def add_leaves(self, value) -> None:
-        """Every writeable array among the leaves of ``value`` (a state)."""
-        if is_node(value):
-            for _, v in items(value):
-                self.add_leaves(v)
-        elif is_array(value):
-            self.add(value)
 
     def changed(self) -> set:
         """The ids of the bases whose contents differ from the start."""
@@ -104,7 +97,7 @@ class Arrays:
                     continue
                 if self.written(value, changed):
                     raise _unreached(construct, where_fn, name, function, own)
-        for name, value in _globals_read(where_fn):
+        for name, value in globals_read(where_fn):
             if self.written(value, changed):
                 raise _unreached(construct, where_fn, name, None, False)
 
@@ -163,15 +156,16 @@ def _frames(frame):
         frame = frame.f_back
 
 
-def _globals_read(fn):
-    code = getattr(fn, "__code__", None)
-    space = getattr(fn, "__globals__", {})
-    names: set = set()
-    stack = [code] if code is not None else []
+def globals_read(fn) -> list:
+    """``(name, value)`` of the globals ``fn``'s code (and the code nested in it) reads."""
+    code, space = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+    if code is None or space is None:
+        return []
+    stack, names = [code], set()
     while stack:
         c = stack.pop()
         names.update(c.co_names)
-        stack.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+        stack.extend(k for k in c.co_consts if k.__class__ is types.CodeType)
     return [(n, space[n]) for n in sorted(names) if n in space]
 
 

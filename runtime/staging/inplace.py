@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 import types
 
-from .arrays import Arrays, is_array
+from .arrays import Arrays, globals_read, is_array
 from .undefined import Undefined
 
 _MAX_NODES = 2000
@@ -155,16 +155,7 @@ class InPlace:
     def _walk_globals(self, fn) -> None:
         """The globals ``fn``'s code reads that hold containers, user objects or user
         functions (a global call counter ``CALLS[0] += 1``)."""
-        code, space = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
-        if code is None or space is None:
-            return
-        stack, names = [code], set()
-        while stack:
-            c = stack.pop()
-            names.update(c.co_names)
-            stack.extend(k for k in c.co_consts if k.__class__ is types.CodeType)
-        for name in sorted(names):
-            value = space.get(name, MISSING)
+        for name, value in globals_read(fn):
             cls = value.__class__
             if cls is list or cls is dict or cls is types.FunctionType or _user_object(value):
                 self._walk(value, name)
