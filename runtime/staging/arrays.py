@@ -44,6 +44,11 @@ def is_array(x) -> bool:
     return isinstance(x, np.ndarray) and x.flags.writeable
 
 
+def same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal dtype, shape and bytes (exact: -0.0 differs from 0.0, a NaN is itself)."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
 class Arrays:
     """The writeable NumPy arrays a construct's bodies reach, and their contents before."""
 
@@ -57,12 +62,11 @@ class Arrays:
 
     def changed(self) -> set:
         """The ids of the bases whose contents differ from the start."""
-        return {k for k, (base, before) in self.bases.items()
-                if base.tobytes() != before.tobytes()}
+        return {k for k, (base, before) in self.bases.items() if not same_bytes(base, before)}
 
     def restore(self) -> None:
         for base, before in self.bases.values():
-            if base.tobytes() != before.tobytes():
+            if not same_bytes(base, before):
                 np.copyto(base, before, casting="no")
 
     def written(self, x, changed: set) -> bool:

@@ -29,6 +29,7 @@ from typing import Optional
 import numpy as np
 
 from ...staging import RUNTIME_DIR as _RUNTIME_DIR
+from ...staging.arrays import same_bytes
 from .ir import Block, Graph, Op, Value, VarRef, is_namedtuple, map_values, walk_values
 
 _NUMPY_DIR = os.path.dirname(np.__file__)
@@ -58,7 +59,7 @@ class TraceState:
         the change keep the contents they read (``settle_captures``)."""
         seen = self.captured.get(id(array))
         if seen is not None and seen[0] is array:
-            if _same_contents(array, seen[2]):
+            if same_bytes(array, seen[2]):
                 return seen[1]
             seen[1].const = seen[2]  # changed since: the ops so far read the old contents
         value = self.graph.new_value(array.dtype, array.shape, const=np.asarray(array))
@@ -69,17 +70,12 @@ class TraceState:
         """At the end of the trace: a captured array changed after its last read keeps,
         in the graph, the contents the ops read."""
         for array, value, before in self.captured.values():
-            if not _same_contents(array, before):
+            if not same_bytes(array, before):
                 value.const = before
         self.captured.clear()
 
     def append(self, op: Op) -> None:
         self.blocks[-1].ops.append(op)
-
-
-def _same_contents(a: np.ndarray, b: np.ndarray) -> bool:
-    """Equal dtype, shape and bytes (exact: -0.0 differs from 0.0, a NaN is itself)."""
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 # The traces open in this thread (or asyncio task), innermost last: a trace belongs
