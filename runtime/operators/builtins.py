@@ -100,9 +100,11 @@ _PURE = {
 def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
     backend = backend_of(target)
-    if backend is None and (target.__class__ in _CONTAINERS or not is_array(target)
-                            or first_backend((index, value)) is None):
-        target[index] = _IN_PLACE[op](target[index], value)
+    if backend is None:
+        new = _IN_PLACE[op](target[index], value)
+        if target.__class__ not in _CONTAINERS and backend_of(new) is not None:
+            return setitem(target, index, new)  # a staged value into a NumPy array
+        target[index] = new
         return target
     return setitem(target, index, _PURE[op](target[index], value))
 
