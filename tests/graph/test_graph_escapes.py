@@ -120,3 +120,26 @@ def test_a_tensor_stored_in_a_container_or_closure_is_named(fn, args, where):
 def test_a_tensor_stored_in_an_attribute_of_self_is_named():
     message = _message(Model().remember, np.ones(2))
     assert "was stored in `self.cache['y']` (reached from the argument 'self')" in message
+
+
+COUNT = 0
+
+
+def count_in_global(x):
+    global COUNT
+    while x > 0:
+        COUNT += 1
+        x = x - 1
+    return x
+
+
+def test_a_failed_trace_leaves_the_globals_as_they_were():
+    """Issue 27.6: the global is not left holding the tensor, and the error names the
+    line that computed it (not the line after the loop's last)."""
+    global COUNT
+    COUNT = 0
+    with pytest.raises(StagingError) as info:
+        ag.function(count_in_global)(np.float64(3.0))
+    assert COUNT == 0
+    assert (f"made while tracing at test_graph_escapes.py:{_line(count_in_global, 'COUNT += 1')} "
+            f"(`COUNT += 1`) was stored in the global 'COUNT'") in str(info.value)

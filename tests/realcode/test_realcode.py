@@ -31,8 +31,6 @@ INT_AND_ARRAY = ("other: a Python int in one branch and an array in the other "
 LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
-WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
-                  "keeps its old items: wrong value)")
 
 # First blocker of each (case, backend) pair that does not match eager today, and a
 # piece of its signature: the error's text or the copied line it is raised from (a
@@ -49,8 +47,6 @@ BLOCKED = {
         ("next() of a generator expression with a staged test inside a try that handles its "
          "StopIteration (a graph cannot run the handler: a StagingError)",
          "which the try statement at"),
-    ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
-    ("statsmodels._lowess_update_nn", "jax"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels.van_der_corput", "numpy"): (LIST_GROWN, "'sequence' is a list of 0 items"),
     ("statsmodels.van_der_corput", "jax"): (LIST_GROWN, "'sequence' is a list of 0 items"),
     ("numpy.polynomial.polyutils.trimseq", "jax"):

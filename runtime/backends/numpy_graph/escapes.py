@@ -10,6 +10,10 @@ new graph; the trace then fails with an error that names where it went.
 The search is bounded (two levels of attributes and containers, the last
 ``_ITEMS`` items of each container), so its cost does not grow with the size of
 the user's data.
+
+A trace that fails leaves the user's state as it found it: ``Bindings`` remembers
+the function's globals and closure variables before the trace and puts back every
+one the trace rebound (a global assigned a symbolic tensor by a staged loop, say).
 """
 
 from __future__ import annotations
@@ -23,6 +27,36 @@ _ITEMS = 256  # items of one container looked at (the last ones: appends go ther
 _DEPTH = 2
 _OPAQUE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
            types.MethodType, types.CodeType)
+
+
+class Bindings:
+    """The globals and closure variables of ``fn`` as they were when the trace started."""
+
+    def __init__(self, fn) -> None:
+        fn = getattr(fn, "__func__", fn)
+        self.globals = getattr(fn, "__globals__", None)
+        self.before = dict(self.globals) if self.globals is not None else {}
+        self.cells = []
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                self.cells.append((cell, cell.cell_contents))
+            except ValueError:  # an empty cell
+                continue
+
+    def restore(self) -> None:
+        """Rebind what the trace rebound; remove the globals it added."""
+        if self.globals is not None:
+            for name in [n for n in self.globals if n not in self.before]:
+                del self.globals[name]
+            for name, value in self.before.items():
+                if self.globals.get(name, _GONE) is not value:
+                    self.globals[name] = value
+        for cell, value in self.cells:
+            if cell.cell_contents is not value:
+                cell.cell_contents = value
+
+
+_GONE = object()
 
 
 def find(graph, fn, params, args) -> Optional[tuple]:

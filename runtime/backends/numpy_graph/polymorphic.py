@@ -371,6 +371,14 @@ class Function:
 
     # --- tracing ------------------------------------------------------------------------
     def _trace(self, args, specs, key) -> ConcreteFunction:
+        bindings = escapes.Bindings(self.python_function)
+        try:
+            return self._trace_once(args, specs, key)
+        except BaseException:
+            bindings.restore()  # a failed trace leaves no tensor (nor anything else) behind
+            raise
+
+    def _trace_once(self, args, specs, key) -> ConcreteFunction:
         graph = Graph(self._name)
         state = trace.TraceState(graph, self, first_trace=not self._concrete)
         layout, traced = [], []
@@ -390,6 +398,7 @@ class Function:
                     result = None
         finally:
             trace.pop(token)
+        state.settle_captures()
         result, none_paths = maybe_none.boundary(result)  # outputs that may be None
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)
