@@ -27,6 +27,7 @@ import inspect
 import operator
 import re
 import threading
+import weakref
 from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
@@ -223,6 +224,10 @@ class Function:
                 f"autograph.function: {getattr(fn, '__qualname__', fn)} is {kind} function; a "
                 f"graph returns its results at once and cannot yield them one by one. Return "
                 f"the values instead (collect them in a list and return np.stack(values)).")
+        # The options, as given: a method's Function makes one Function per instance
+        # with the same options (``__get__``).
+        self._options = {k: v for k, v in locals().items() if k not in ("self", "fn", "kind")}
+        self._instances: dict = {}  # id(instance) -> (weak or strong ref, Function)
         self.python_function = fn
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
@@ -475,7 +480,29 @@ class Function:
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        return _BoundFunction(self, instance)
+        return _BoundFunction(self._for_instance(instance), instance)
+
+    def _for_instance(self, instance) -> Function:
+        """The Function of this method for ``instance``: one per instance, as
+        ``tf.function`` makes them, so each instance traces (and creates its
+        Variables) on its own. Its traces keep the instance (it is a Python argument of
+        them), as the class's one Function kept every instance before; an instance
+        never called is dropped with its Function."""
+        key = id(instance)
+        entry = self._instances.get(key)
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        with self._lock:
+            entry = self._instances.get(key)
+            if entry is not None and entry[0]() is instance:
+                return entry[1]
+            function = Function(self.python_function, **self._options)
+            try:
+                ref = weakref.ref(instance, lambda _, key=key: self._instances.pop(key, None))
+            except TypeError:  # no weak references (__slots__): kept as long as this Function
+                ref = (lambda instance: lambda: instance)(instance)
+            self._instances[key] = (ref, function)
+            return function
 
     def __repr__(self) -> str:
         return f"<autograph.function {self._name}>"
