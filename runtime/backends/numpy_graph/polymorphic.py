@@ -26,6 +26,7 @@ import functools
 import inspect
 import operator
 import re
+import sys
 import threading
 import weakref
 from typing import Any, Callable, Optional, Sequence, overload
@@ -336,6 +337,8 @@ class Function:
                 raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
                                 f"function has {self._nparams} parameters.")
             return specs
+        for name, a in zip(self._param_names, args):
+            _refuse_framework_tensors(self._name, name, a)
         specs = [_spec_of(a) for a in args]
         return self._relaxed(specs) if self._reduce_retracing else specs
 
@@ -627,6 +630,37 @@ def _spec_of(a):
     if a.__class__ is dict:
         return {k: _spec_of(v) for k, v in a.items()}
     return a
+
+
+def _framework_of(a):
+    """``"PyTorch"`` or ``"TensorFlow"`` if ``a`` is one of their tensors, else None (a
+    framework not imported has no tensors to check)."""
+    module = a.__class__.__module__
+    if module.startswith("torch"):
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(a, torch.Tensor):
+            return "PyTorch"
+    elif module.startswith("tensorflow"):
+        tf = sys.modules.get("tensorflow")
+        if tf is not None and isinstance(a, (tf.Tensor, tf.Variable)):
+            return "TensorFlow"
+    return None
+
+
+def _refuse_framework_tensors(function_name: str, name: str, a) -> None:
+    """A TypeError for a PyTorch or TensorFlow tensor argument (in nested lists, tuples
+    and dicts too): a NumPy graph would key on each tensor object and fix its value."""
+    if a.__class__ in (tuple, list):
+        for i, x in enumerate(a):
+            _refuse_framework_tensors(function_name, f"{name}[{i}]", x)
+    elif a.__class__ is dict:
+        for k, x in a.items():
+            _refuse_framework_tensors(function_name, f"{name}[{k!r}]", x)
+    else:
+        framework = _framework_of(a)
+        if framework is not None:
+            raise TypeError(messages.framework_tensor(function_name, name, framework,
+                                                      f"{type(a).__module__}.{type(a).__name__}"))
 
 
 def _has_unknown_rank(spec) -> bool:
