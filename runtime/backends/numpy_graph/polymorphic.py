@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import os
 import re
 import sys
 import threading
@@ -33,7 +34,7 @@ from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
 
-from ...staging import backend as backends, raises as staged_raise
+from ...staging import backend as backends, progress, raises as staged_raise
 from ...staging.converted import convert as converted
 from ...staging.mode import tracing
 from ...staging.undefined import NO_RETURN, Undefined
@@ -384,7 +385,8 @@ class Function:
         token = trace.push(state)
         try:
             with backends.tracing_with(BACKEND), tracing(), \
-                    captures.watch_random(self._name, self.python_function):
+                    captures.watch_random(self._name, self.python_function), \
+                    progress.long_work("tracing", "traced", self._where):
                 try:
                     result = self._call_python(self._callee(), traced)
                 except staged_raise.AlwaysRaises as exc:  # the graph raises on every run
@@ -418,6 +420,13 @@ class Function:
                 self._general.append(concrete)
             self._note_retrace(args)
         return concrete
+
+    def _where(self) -> str:
+        """``'f' (file.py:12)``: how progress lines name this function."""
+        code = getattr(getattr(self.python_function, "__func__", self.python_function),
+                       "__code__", None)
+        at = f" ({os.path.basename(code.co_filename)}:{code.co_firstlineno})" if code else ""
+        return f"'{self._name}'{at}"
 
     def _note_retrace(self, args) -> None:
         previous, self._last_args = self._last_args, args
