@@ -341,3 +341,24 @@ def test_every_existing_function_still_loads(tmp_path):
     path = _saved(tmp_path)
     np.testing.assert_array_equal(ag.load(path)(np.array([1.0, 3.0])), [2.0, 6.0])
     assert not os.path.exists(tmp_path / "ran")
+
+
+@pytest.mark.parametrize("source", [["/dev/zero", 1], ["/dev/stdin", 1], ["/", 1]])
+def test_an_op_naming_a_device_as_its_source_loads_without_reading_it(tmp_path, source):
+    path = _saved(tmp_path)
+    _rewrite(path, lambda graph, arrays: _op(graph, "method").update(source=source))
+    loaded = ag.load(path)  # would hang reading the device for the op's line
+    assert _op_of(loaded).source is None
+    np.testing.assert_array_equal(loaded(np.ones(2)), [2.0, 2.0])
+
+
+@pytest.mark.parametrize("source", [["f.py", 0], ["f.py", "1"], [3, 1], "f.py:1"])
+def test_a_source_that_is_not_a_line_is_refused(tmp_path, source):
+    path = _saved(tmp_path)
+    _rewrite(path, lambda graph, arrays: _op(graph, "method").update(source=source))
+    _refused(path, "in the graph file is not a source line")
+
+
+def _op_of(loaded):
+    (concrete,) = loaded.concrete_functions
+    return next(op for op in concrete.graph.body.ops if op.kind == "method")

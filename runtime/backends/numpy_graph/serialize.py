@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import types
 from typing import Any, Union
@@ -475,7 +476,7 @@ class _Reader:
                 self.dec(entry["kwargs"]), [self.dec(v) for v in entry["outputs"]],
                 self.dec(entry["out_tree"]),
                 {k: self.block(b) for k, b in entry["blocks"].items()},
-                tuple(entry["source"]) if entry["source"] else None, entry["effect"])
+                _source(entry["source"]), entry["effect"] is True)
         if not well_formed(op):
             raise ValueError(f"autograph.load: a {op.kind!r} op with target {op.target!r} in "
                              f"the graph file is not one autograph writes.")
@@ -487,6 +488,31 @@ class _Reader:
         block.results = self.dec(entry["results"])
         block.pattern = self.dec(entry["pattern"])
         return block
+
+
+_SOURCE_BYTES = 16 << 20  # a user's source file larger than this is not read for its lines
+
+
+def _source(source):
+    """An op's ``(file, line)`` as the file gives it. Tracebacks and the compiled graph
+    read that file's lines: only a regular file of a source's size is kept (never a
+    device or pipe a crafted file could name, which reading would hang on)."""
+    if not source:
+        return None
+    ok = source.__class__ is list and len(source) == 2 and source[0].__class__ is str and \
+        source[1].__class__ is int and source[1] > 0
+    if not ok:
+        raise ValueError(f"autograph.load: {source!r:.60} in the graph file is not a source "
+                         f"line.")
+    filename = source[0]
+    try:
+        exists = os.path.exists(filename)
+        if exists and not (os.path.isfile(filename) and
+                           os.path.getsize(filename) <= _SOURCE_BYTES):
+            return None
+    except (OSError, ValueError):  # a name the OS cannot look up (a NUL in it ...)
+        return None
+    return tuple(source)
 
 
 def _message(args, slots) -> Message:
