@@ -362,3 +362,17 @@ def test_a_source_that_is_not_a_line_is_refused(tmp_path, source):
 def _op_of(loaded):
     (concrete,) = loaded.concrete_functions
     return next(op for op in concrete.graph.body.ops if op.kind == "method")
+
+
+def with_module(x, xp):
+    if xp.sum(x) > 0:
+        return xp.sqrt(x)
+    return x
+
+
+def test_a_module_passed_as_a_python_argument_loads_when_imported(tmp_path):
+    graph_fn = ag.function(with_module)
+    graph_fn(np.ones(2), np)
+    graph_fn.save(tmp_path / "xp.npz")
+    loaded = ag.load(tmp_path / "xp.npz")
+    np.testing.assert_array_equal(loaded(np.full(2, 4.0), np), [2.0, 2.0])
