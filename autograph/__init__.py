@@ -68,6 +68,7 @@ _source_checkout_subpackages()
 
 from .api import convert, do_not_convert, to_code, to_graph  # noqa: E402
 from .runtime.staging.errors import ConversionError, StagingError  # noqa: E402
+from .runtime.staging.progress import set_verbosity  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -95,6 +96,7 @@ __all__ = [
     "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
     "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",
+    "set_verbosity",
 ]
 
 

@@ -120,7 +120,9 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
 
     Args:
         entity: Any callable ``to_graph`` accepts (for a method, partial or
-            callable object, the code of the underlying function).
+            callable object, the code of the underlying function; for an
+            ``autograph.function``, of the function it was made from, its
+            ``python_function``).
         recursive: As for ``to_graph``.
 
     Returns:
@@ -151,8 +153,13 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
 
 
 def _function_of(entity: Any) -> types.FunctionType:
-    """The Python function whose code ``to_code`` shows for ``entity``."""
+    """The Python function whose code ``to_code`` shows for ``entity``: an
+    ``autograph.function`` shows the user's function (its ``python_function``)."""
     inner = entity
+    wrapped = getattr(type(inner), "python_function", None) is None and \
+        getattr(inner, "python_function", None)
+    if callable(wrapped) and not isinstance(inner, (types.FunctionType, type)):
+        inner = wrapped
     if isinstance(inner, (types.MethodType, staticmethod, classmethod)):
         inner = inner.__func__
     elif isinstance(inner, functools.partial):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import copy
 import gc
+import os
 import sys
 import types
 import weakref
@@ -52,6 +53,7 @@ from autograph.converters import (
     try_statements,
     variables,
 )
+from autograph.runtime.staging import progress
 from autograph.runtime.staging.errors import ConversionError
 from autograph.runtime.staging.locks import AST_LOCK
 
@@ -278,8 +280,15 @@ def _cache_entry(fn: types.FunctionType, recursive: bool):
             entries = _code_cache.setdefault(code, {})
             entry = entries.get(key)
             if entry is None:
-                entry = entries[key] = _convert_code(fn, recursive)
+                with progress.long_work("converting", "converted", lambda: _where(fn)):
+                    entry = entries[key] = _convert_code(fn, recursive)
     return entry
+
+
+def _where(fn) -> str:
+    """``name (file.py:12)``: how progress lines name a function."""
+    code = fn.__code__
+    return f"{fn.__qualname__} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
 
 
 def _convert_code(fn, recursive: bool):

@@ -707,3 +707,25 @@ def test_to_code_of_a_partial_of_a_builtin_names_it():
         ag.to_code(functools.partial(len))
     assert str(info.value) == ("cannot convert functools.partial(<built-in function len>): "
                                "<built-in function len> is not a Python function")
+
+
+def _absolute(x):
+    return x if x > 0 else -x
+
+
+class _Model:
+    @ag.function
+    def absolute(self, x):
+        return x if x > 0 else -x
+
+
+def test_to_code_of_an_ag_function_shows_the_users_function():
+    graph_fn = ag.function(_absolute)
+    assert graph_fn.python_function is _absolute
+    assert ag.to_code(graph_fn) == ag.to_code(_absolute)
+    expected = canonical(textwrap.dedent("""\
+        def absolute(self, x):
+            return ag__.choose(x > 0, lambda: x, lambda: -x)()
+        """))
+    assert canonical(ag.to_code(_Model.absolute)) == expected  # the class's function
+    assert canonical(ag.to_code(_Model().absolute)) == expected  # one instance's

@@ -234,9 +234,7 @@ class _Plan:
             for v in _reads(op):
                 last_use[v.id] = k
         end = len(ops)
-        for v in block.results:
-            if v.__class__ is Value:
-                escaping = escaping | {v.id}
+        escaping = escaping | {v.id for v in block.results if v.__class__ is Value}
         roots: dict[int, frozenset] = {}
         self.fresh: set = set()
         for k, op in enumerate(ops):

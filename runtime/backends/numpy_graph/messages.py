@@ -71,6 +71,15 @@ def retracing(function_name: str, count: int, param: str, before: str, after: st
             f"or use reduce_retracing=True for changing shapes.")
 
 
+def framework_tensor(function_name: str, param: str, framework: str, type_name: str) -> str:
+    compiler = {"PyTorch": "torch.compile", "TensorFlow": "tf.function"}[framework]
+    return (f"autograph.function '{function_name}': argument '{param}' is a {framework} tensor "
+            f"({type_name}); autograph.function builds NumPy graphs and would treat it as a "
+            f"constant. For {framework}, use {compiler}(autograph.convert({function_name})) "
+            f"(the converted function stages its control flow on {framework} tensors); or "
+            f"pass NumPy arrays ({param}.numpy()).")
+
+
 SAVE_FIX = ("Keep only NumPy arrays, Python literals and autograph.Variables in the graph "
             "(compute anything else outside the function and pass it in).")
 
