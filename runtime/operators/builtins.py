@@ -12,8 +12,11 @@ import operator
 import sys
 from typing import Any, Optional, TextIO
 
+import numpy as np
+
 from ..staging import backend as backends
 from ..staging.backend import backend_of, first_backend
+from .choices import read_item
 
 
 def range_(*args):
@@ -94,13 +97,25 @@ _PURE = {
 }
 
 
+_UFUNC_NAMES = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide",
+                "//=": "floor_divide", "%=": "remainder", "**=": "power", "@=": "matmul",
+                "&=": "bitwise_and", "|=": "bitwise_or", "^=": "bitwise_xor",
+                "<<=": "left_shift", ">>=": "right_shift"}
+
+
 def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
-    backend = backend_of(target)
-    if backend is None:
+    if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
         target[index] = _IN_PLACE[op](target[index], value)
         return target
-    return backend.setitem(target, index, _PURE[op](target[index], value))
+    item = read_item(target, index)
+    result = _PURE[op](item, value)
+    if getattr(item, "ndim", 0) and not np.can_cast(result.dtype, item.dtype, "same_kind"):
+        # NumPy updates an array item in place (``item op= value``), keeping its dtype
+        raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from "
+                        f"{np.dtype(result.dtype)!r} to {np.dtype(item.dtype)!r} with casting "
+                        f"rule 'same_kind'")
+    return backend.setitem(target, index, result)
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,

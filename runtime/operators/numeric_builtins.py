@@ -10,7 +10,8 @@ staged argument builds the same computation as graph ops (``Backend.numeric``),
 with NumPy's dtype rules:
 
 - ``min``/``max`` of several arguments are pairwise ``minimum``/``maximum`` (of one
-  iterable: its items; of one array: its reduction); ``key=``/``default=`` with a
+  iterable — a list, tuple, generator, deque, dict view: its items; of one array: its
+  reduction); ``key=``/``default=`` with a
   staged argument are refused;
 - ``abs``, ``round`` (to an integer without ``ndigits``, as ``round`` of a NumPy
   scalar), ``int``/``float``/``bool``: a cast to the Python scalar type;
@@ -48,6 +49,8 @@ def _builtin(name: str):
     original = BUILTINS[name]
 
     def staged(*args, **kwargs):
+        if name in ("min", "max") and len(args) == 1 and _other_iterable(args[0]):
+            args = (list(args[0]),)  # its items, read once, as the builtin reads them
         backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)
@@ -59,6 +62,14 @@ def _builtin(name: str):
     staged.__name__ = staged.__qualname__ = f"{name}_"
     staged.__wrapped__ = original
     return staged
+
+
+def _other_iterable(value) -> bool:
+    """An iterable that may hold staged items and is neither a list or tuple nor an
+    array: a generator, a ``collections.deque``, a dict view, a set."""
+    cls = value.__class__
+    return cls not in (list, tuple, str, bytes, range) and hasattr(cls, "__iter__") and \
+        not isinstance(value, (np.ndarray, np.generic)) and backend_of(value) is None
 
 
 min_ = _builtin("min")

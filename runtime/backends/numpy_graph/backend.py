@@ -26,7 +26,7 @@ from ...staging.backend import Backend
 from ...staging.state import Aval
 from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
-from .tensor import Tensor
+from .tensor import Tensor, has_mask
 
 
 class GraphRange:
@@ -242,6 +242,13 @@ class GraphBackend(Backend):
                 return value.shape[0]
             return trace.record("call", len, (value,), weak_result=True)
         return len(value)
+
+    def getitem(self, target, index):
+        """``target[index]``: an array made while tracing (``c = np.arange(4.0) / 4``),
+        indexed by a tensor, is a constant of the graph's op."""
+        if isinstance(target, np.ndarray):
+            return trace.record("getitem", None, (target, index), data_dependent=has_mask(index))
+        return target[index]
 
     def setitem(self, target, index, value):
         return writes.setitem(target, index, value)

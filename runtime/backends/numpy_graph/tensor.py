@@ -150,7 +150,7 @@ class Tensor:
 
     # --- indexing ---------------------------------------------------------------------
     def __getitem__(self, index):
-        return record("getitem", None, (self, index), data_dependent=_has_mask(index))
+        return record("getitem", None, (self, index), data_dependent=has_mask(index))
 
     def __setitem__(self, index, value):
         updated = setitem(self, index, value)
@@ -239,7 +239,7 @@ def _qual(func) -> str:
         return repr(func)
 
 
-def _has_mask(index) -> bool:
+def has_mask(index) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     for item in items:
         if item.__class__ is Tensor and item._value.dtype == np.bool_ and item.ndim > 0:
@@ -256,7 +256,13 @@ def setitem(target: Tensor, index, value) -> Tensor:
     with np.errstate(all="ignore"):
         buf = np.array(stand_in(tv, 5, 0))
         idx = map_values(args[1], lambda v: stand_in(v, 5, 0))
-        buf[idx] = map_values(args[2], lambda v: stand_in(v, 5, 0))
+        try:
+            buf[idx] = map_values(args[2], lambda v: stand_in(v, 5, 0))
+        except ValueError:
+            # How many items a staged mask selects is known only at run time, where
+            # NumPy checks the value against it (``y[m] = f(x[m])``); stand-ins cannot.
+            if not has_mask(index):
+                raise
     out = state.graph.new_value(tv.dtype, tv.shape)
     state.append(Op("setitem", None, args, {}, [out], out, source=user_source()))
     return Tensor(out, state.graph)
