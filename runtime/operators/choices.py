@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..staging import errors
+from ..staging.conditionals import note_not_none_test
 from ..staging.backend import backend_of, staged_leaf
 
 
@@ -26,7 +27,9 @@ def is_not_none(value):
         return value is not None
     from .expressions import not_
 
-    return not_(test(value))
+    result = not_(test(value))
+    note_not_none_test(result, value)  # a staged if on it knows which branch sees None
+    return result
 
 
 def getitem(seq, index, label: str = "the sequence"):

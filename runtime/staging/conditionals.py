@@ -15,6 +15,7 @@ with a run-time flag); elsewhere they are a ``StagingError``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Optional
 
 from . import errors, raises as staged_raise, returns as staged_return
@@ -49,6 +50,8 @@ class BranchJoin:
         if t_absent or f_absent:
             if t_absent and f_absent:
                 return t
+            if label in staged_raise.dead_names():  # never read after the if: stays unbound
+                return Undefined(label)
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
@@ -122,6 +125,36 @@ class BranchJoin:
         return [fill(t, outs) for t in self.template]
 
 
+_NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def note_not_none_test(test, maybe) -> None:
+    """``test`` is ``maybe is not None`` (a staged flag): see ``narrowed``."""
+    try:
+        _NOT_NONE_TESTS[test] = maybe
+    except TypeError:  # a value that cannot be referred to weakly: no narrowing
+        pass
+
+
+def narrowed(cond, state: tuple, branch: int) -> tuple:
+    """``state`` as branch ``branch`` (0: true, 1: false) of ``if cond`` sees it: where
+    ``cond`` is ``s is None`` (or ``s is not None``) for a value ``s`` that is None on
+    some staged paths, ``s`` is None in the branch that runs when it is None and its
+    value in the other, as eager Python knows there (``if s is None: s = 3``)."""
+    try:
+        tested = _NOT_NONE_TESTS.get(cond)
+    except TypeError:  # unhashable (a JAX tracer): no value of ours is None on some paths
+        tested = None
+    none_branch = 1 if tested is not None else 0
+    out = list(state)
+    for i, value in enumerate(state):
+        test = getattr(value.__class__, "is_none", None)
+        if test is None or not (value is tested or test(value) is cond):
+            continue
+        out[i] = None if branch == none_branch else value.value
+    return tuple(out)
+
+
 def stage_if(backend, cond, body, orelse, state, names, shared=None,
              construct: str = "if statement"):
     """``body(*state) if cond else orelse(*state)`` as the backend's cond op.
@@ -133,11 +166,12 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     inplace = InPlace([body, orelse], state, names)
     pred = predicate(backend, cond, construct, body)
     handles, records, failures = [], [], []
-    for fn in (body, orelse):
+    for branch, fn in enumerate((body, orelse)):
         record: dict = {}
+        inputs = narrowed(cond, state, branch)
 
-        def run(fn=fn, record=record):
-            out = fn(*state)
+        def run(fn=fn, record=record, inputs=inputs):
+            out = fn(*inputs)
             record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
             out = tuple(out)
             shared_now = tuple(side.get())
