@@ -296,7 +296,7 @@ class GraphBackend(Backend):
         owner = getattr(fn, "__self__", None)
         if isinstance(owner, np.ndarray):  # T.dot(W) with W a tensor: the tensor's method
             return numeric.numeric("ndarray." + fn.__name__, (owner, *args), kwargs)
-        return fn(*args, **kwargs)
+        return numeric.numpy_function(fn, args, kwargs)
 
     def errstate(self, args, kwargs):
         return numeric.GraphErrstate(args, kwargs)

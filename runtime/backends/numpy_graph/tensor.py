@@ -70,6 +70,11 @@ class Tensor:
         return self.size * self.itemsize
 
     @property
+    def flat(self):
+        """``ndarray.flat``: the items in C order, to read (``x.flat[i]``, ``for v in x.flat``)."""
+        return FlatItems(self)
+
+    @property
     def T(self):
         return record("attr", "T", (self,))
 
@@ -191,6 +196,35 @@ class Tensor:
 
     def __round__(self, ndigits=None):
         return record("call", round, (self,) if ndigits is None else (self, ndigits))
+
+
+class FlatItems:
+    """``t.flat`` of a symbolic tensor: reads are of ``t.ravel()``; a write through it
+    would have to reach ``t`` and is refused (``t.reshape(-1)[i] = v`` on a copy, or
+    ``t[np.unravel_index(i, t.shape)] = v``)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Tensor) -> None:
+        self.base = base
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(self.base.ravel())
+
+    def __getitem__(self, index):
+        return self.base.ravel()[index]
+
+    def __setitem__(self, index, value):
+        raise TypeError(messages.in_place("ndarray.flat[...] = ..."))
+
+    def copy(self):
+        return self.base.ravel().copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.base.__array__()
 
 
 def _out_handle(kwargs: dict, name: str):
