@@ -23,6 +23,8 @@ with NumPy's dtype rules:
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
 - ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
+- ``warnings.warn`` of a message a staged condition chose warns when the graph runs, on
+  the path it takes, with the text chosen there (the NumPy engine's string choices);
 - ``divmod`` of staged values is ``(x // y, x % y)``, as NumPy's ``divmod``;
   ``math.modf`` gives two Python floats;
 - numpy's other callables, and a NumPy array's method given a staged argument
@@ -32,6 +34,7 @@ with NumPy's dtype rules:
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -113,6 +116,18 @@ def errstate_(*args, **kwargs):
 
 
 _STAGED[np.errstate] = errstate_
+
+
+def warn_(message, category=None, stacklevel=1, source=None, **kwargs):
+    """``warnings.warn``; a message a staged condition chose (a backend's choice of
+    strings, ``warn_when_run``) warns when the graph runs, with the text chosen there."""
+    hook = getattr(message.__class__, "warn_when_run", None)
+    if hook is None:
+        return warnings.warn(message, category, stacklevel + 1, source, **kwargs)
+    return hook(message, category or UserWarning, stacklevel)
+
+
+_STAGED[warnings.warn] = warn_
 
 
 def _dict_get(method):

@@ -91,6 +91,8 @@ class BranchJoin:
         if ta is None and fa is None and type(t) is type(f):
             raise errors.python_values_differ(label, self.where_fn, t)
         joined = None if ta is None or fa is None else join_avals(ta, fa, backend.unknown_dims)
+        if joined is None and ta is not None and fa is not None:
+            joined = _number_and_array(t, ta, f, fa)
         if joined is not None and not all(fits_constant(x, joined.dtype)
                                           for x in (t, f) if is_number(x)):
             joined = None
@@ -117,12 +119,24 @@ class BranchJoin:
         for (kind, x), aval in zip(self.sources[side], self.avals):
             if kind == "zeros":
                 out.append(backend.zeros(aval))
+            elif kind == "value" and is_number(x) and aval.shape:  # d = 0 against d = dy
+                out.append(backend.cast(backend.zeros(aval) + x, aval))
             else:
                 out.append(backend.cast(leaves[x] if kind == "leaf" else x, aval))
         return out
 
     def rebuild(self, outs) -> list:
         return [fill(t, outs) for t in self.template]
+
+
+def _number_and_array(t, ta, f, fa):
+    """A Python number on one side and an array of known shape on the other (``d = 0`` /
+    ``d = dy``): the array's type, as NumPy promotes a Python number with an array; the
+    number's side holds it broadcast to that shape."""
+    for x, xa, other in ((t, ta, fa), (f, fa, ta)):
+        if is_number(x) and other.shape and None not in other.shape:
+            return join_avals(xa._replace(shape=other.shape), other, False)
+    return None
 
 
 _NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
