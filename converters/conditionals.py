@@ -19,6 +19,8 @@ remains in the scope (in generated functions neither).
 
 from __future__ import annotations
 
+import gast
+
 from autograph import templates
 
 from . import shared, state
@@ -41,10 +43,23 @@ class Conditionals(state.StagedControlFlow):
             test=node.test, body=body.name, orelse=orelse or templates.constant(None),
             labels=state.labels_tuple(names, ctx),
         )
+        dead = _dead_after(node, names, ctx)
+        if dead:
+            choose.keywords.append(gast.keyword(arg="dead", value=state.labels_tuple(dead, ctx)))
         in_place = shared.carry(node, node.body + node.orelse, choose, ctx)  # before nested constructs are lowered
         defs = [self.visit(d) for d in defs] + in_place
         call = templates.replace_expr("choose(state)", choose=choose, state=[templates.load(n) for n in names])
         return before + defs + state.assign_result(names, call)
+
+
+def _dead_after(node, names, ctx) -> list:
+    """State variables that may be unassigned where ``node`` starts and that nothing reads
+    after it: carried only because the ``if`` reads them first (``it`` after an early
+    return, read by the loop that assigns it in one branch). A staged ``if`` may leave
+    them unassigned on one side."""
+    live_out = ctx.liveness.live_out.get(node, set())
+    certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
+    return [n for n in names if n not in live_out and n not in certain and n in ctx.locals]
 
 
 def transform(node, ctx) -> None:

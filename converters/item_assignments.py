@@ -52,7 +52,7 @@ class ItemAssignments(transformer.Base):
         target = node.targets[0]
         return templates.replace(
             "name = ag__.setitem(name, index, value)",
-            name=target.value.id, index=_index(target.slice), value=node.value,
+            name=target.value.id, index=index_expression(target.slice), value=node.value,
         )
 
     def visit_AugAssign(self, node):
@@ -62,7 +62,7 @@ class ItemAssignments(transformer.Base):
         target = node.target
         return templates.replace(
             f"name = ag__.augitem(name, index, {_AUG_OPS[type(node.op)]!r}, value)",
-            name=target.value.id, index=_index(target.slice), value=node.value,
+            name=target.value.id, index=index_expression(target.slice), value=node.value,
         )
 
     def _split(self, node) -> list:
@@ -85,13 +85,13 @@ class ItemAssignments(transformer.Base):
         return unpack + rest
 
 
-def _index(node):
+def index_expression(node):
     """The index as an ordinary expression: ``a:b`` becomes ``slice(a, b, None)``."""
     if isinstance(node, gast.Slice):
         parts = [p if p is not None else templates.constant(None) for p in (node.lower, node.upper, node.step)]
         return templates.replace_expr("slice(lower, upper, step)", lower=parts[0], upper=parts[1], step=parts[2])
     if isinstance(node, gast.Tuple) and any(isinstance(e, gast.Slice) for e in node.elts):
-        node.elts = [_index(e) for e in node.elts]
+        node.elts = [index_expression(e) for e in node.elts]
     return node
 
 

@@ -74,6 +74,7 @@ class _Paths:
         self.cond = ctx.namer.new("cond")
         self.item_value = ctx.namer.new("value")  # and the value and index of an item write
         self.item_index = ctx.namer.new("index")
+        self.item_read = ctx.namer.new("item")
 
 
 def _block(stmts: list, ctx) -> list:
@@ -292,13 +293,27 @@ def _setitem(stmt, ctx) -> list:
 
 def _augitem(stmt, ctx) -> list:
     """``x = ag__.augitem(x, index, '+=', value)`` -> Python's own ``x[index] += value``
-    when ``x`` is not staged (see ``_setitem``)."""
+    when none of them is staged (see ``_setitem``), in Python's order: the index, the
+    item read, the value, the in-place operator, the write. A staged target or index goes
+    to the runtime before the read; a staged value (into a NumPy array, say) after it."""
     target, index, op, value = stmt.value.args
-    write = gast.AugAssign(target=templates.replace_expr("target[index]", target=target.id, index=index),
-                           op=item_assignments.AUG_OPERATORS[op.value](), value=value)
-    templates.set_context(write.target, gast.Store())
-    new = templates.replace("if ag__.staged(target):\n    call\nelse:\n    write",
-                            target=target.id, call=[stmt], write=[write])
+    item = ctx.item_read
+    update = gast.AugAssign(target=gast.Name(id=item, ctx=gast.Store(), annotation=None, type_comment=None),
+                            op=item_assignments.AUG_OPERATORS[op.value](), value=templates.load(ctx.item_value))
+    new = templates.replace(
+        "index_ = index\n"
+        "if ag__.staged(target) or ag__.staged(index_):\n"
+        "    target = ag__.augitem(target, index_, op, value)\n"
+        "else:\n"
+        "    item_ = target[index_]\n"
+        "    value_ = value\n"
+        "    if ag__.staged(value_):\n"
+        "        target = ag__.augitem(target, index_, op, value_)\n"
+        "    else:\n"
+        "        update\n"
+        "        target[index_] = item_",
+        index_=ctx.item_index, index=index, target=target.id, op=op, value=value,
+        item_=item, value_=ctx.item_value, update=[update])
     origins.fill(new, stmt)
     return new
 

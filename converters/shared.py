@@ -14,6 +14,10 @@ every value they change as an output, gets them through accessors::
                                                      ag__.stattr(self, 'total', ag__values[1])
     ag__.branch(..., shared=(get_shared, set_shared, ('y', 'self.total')))
 
+A fourth item names the variables among them that are plain locals, in place only
+because an exception handler reads them (``ctx.landing``): like state, a staged
+branch may leave them unassigned where the backend can flag that at run time.
+
 A variable that may be unassigned when the construct starts is read with
 ``ag__.ldu`` and a missing attribute with ``ag__.ldattr`` (an ``Undefined``
 placeholder instead of an error); ``ag__.stattr`` leaves an attribute alone when
@@ -85,7 +89,9 @@ def accessors(node, shared: list, ctx) -> tuple:
     for fn in defs:
         ctx.generated.add(id(fn))
     labels = gast.Tuple(elts=[templates.constant(n) for n in shared], ctx=gast.Load())
-    argument = gast.keyword(
-        arg="shared", value=gast.Tuple(elts=[templates.load(getter), templates.load(setter), labels], ctx=gast.Load()),
-    )
+    parts = [templates.load(getter), templates.load(setter), labels]
+    landing = [n for n in shared if n in ctx.landing]
+    if landing:  # plain locals, in place only for a handler: a branch may leave them unbound
+        parts.append(gast.Tuple(elts=[templates.constant(n) for n in landing], ctx=gast.Load()))
+    argument = gast.keyword(arg="shared", value=gast.Tuple(elts=parts, ctx=gast.Load()))
     return defs, argument

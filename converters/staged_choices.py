@@ -3,6 +3,7 @@
     x is None        ->  ag__.is_none(x)
     x is not None    ->  ag__.is_not_none(x)
     ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
+    w[k, 1:]         ->  ag__.getitem(w, (k, slice(1, None, None)), 'w')
     [a, b][idx]      ->  ag__.getitem([a, b], idx, 'the list')
     np.add(a, b, out=x)  ->  x = np.add(a, b, out=x)   (NumPy returns ``out``)
 
@@ -12,7 +13,7 @@ with a graph op where a value is staged: the run-time flag of a value that is No
 on some staged paths, a select among the stacked items of the list.
 Guarantees: only ``is None`` comparisons with one operator, and loads from local
 names (parameters included) and from list or tuple displays, indexed by a name or a
-computed expression, are rewritten.
+computed expression (or a tuple of indexes holding one), are rewritten.
 """
 
 from __future__ import annotations
@@ -20,10 +21,18 @@ from __future__ import annotations
 import gast
 
 from autograph import templates, transformer, trees
-from autograph.converters import call_trees
+from autograph.converters import call_trees, item_assignments
 
 # Indexes that may be staged values: a name, or an expression computing one.
-_CHOOSERS = (gast.Name, gast.IfExp, gast.BinOp, gast.Call)
+_CHOOSERS = (gast.Name, gast.IfExp, gast.BinOp, gast.Call, gast.Compare, gast.UnaryOp)
+
+
+def _chooses(index) -> bool:
+    """An index that may hold a staged value: a name or computed expression, or a tuple
+    of indexes with one (``weights[k, 1]``, ``a[i, :]``)."""
+    if isinstance(index, gast.Tuple):
+        return any(isinstance(e, _CHOOSERS) for e in index.elts)
+    return isinstance(index, _CHOOSERS)
 
 
 class StagedChoices(transformer.Base):
@@ -61,7 +70,7 @@ class StagedChoices(transformer.Base):
 
     def visit_Subscript(self, node):
         node = self.generic_visit(node)
-        if not isinstance(node.ctx, gast.Load) or not isinstance(node.slice, _CHOOSERS):
+        if not isinstance(node.ctx, gast.Load) or not _chooses(node.slice):
             return node
         if isinstance(node.value, gast.Name) and (node.value.id in self.sequences
                                                   or node.value.id in self.ctx.locals):
@@ -71,7 +80,8 @@ class StagedChoices(transformer.Base):
         else:
             return node
         return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
-                                      index=node.slice, label=templates.constant(label))
+                                      index=item_assignments.index_expression(node.slice),
+                                      label=templates.constant(label))
         return node
 
 

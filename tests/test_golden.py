@@ -926,7 +926,7 @@ CASES = [
                     def set_shared_2(ag__values_2):
                         nonlocal break_
                         break_ = ag__values_2[0]
-                    ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',)))()
+                    ag__.branch(x < 0, if_body, None, (), shared=(get_shared_2, set_shared_2, ('break_',), ('break_',)))()
             except ValueError:
                 pass
             else:
@@ -946,7 +946,7 @@ CASES = [
         def set_shared(ag__values):
             nonlocal break_
             break_ = ag__values[0]
-        loop = ag__.for_loop(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',)))
+        loop = ag__.for_loop(xs, loop_body, (), (), loop_test, shared=(get_shared, set_shared, ('break_',), ('break_',)))
         for itr in loop:
             loop.state = loop_body(itr, *loop.state)
 """),
@@ -1436,7 +1436,7 @@ FACTORIES_EXPECTED = """\
         m = ag__.Undefined('m')
         cond = x > 0
         if cond is not True and cond is not False and ag__.staged(cond):
-            m, x = ag__.branch(cond, factories[1](factories), None, ('m', 'x'))(m, x)
+            m, x = ag__.branch(cond, factories[1](factories), None, ('m', 'x'), dead=('m',))(m, x)
         elif cond:
             z = x + 1
             test = (m := ag__.converted(re.match)('a', s))

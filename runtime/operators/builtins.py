@@ -12,9 +12,12 @@ import operator
 import sys
 from typing import Any, Optional, TextIO
 
+import numpy as np
+
 from ..staging import backend as backends
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
+from .choices import read_item
 
 
 def range_(*args):
@@ -97,16 +100,25 @@ _PURE = {
 }
 
 
+_UFUNC_NAMES = {"+=": "add", "-=": "subtract", "*=": "multiply", "/=": "divide",
+                "//=": "floor_divide", "%=": "remainder", "**=": "power", "@=": "matmul",
+                "&=": "bitwise_and", "|=": "bitwise_or", "^=": "bitwise_xor",
+                "<<=": "left_shift", ">>=": "right_shift"}
+
+
 def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
-    backend = backend_of(target)
-    if backend is None:
-        new = _IN_PLACE[op](target[index], value)
-        if target.__class__ not in _CONTAINERS and backend_of(new) is not None:
-            return setitem(target, index, new)  # a staged value into a NumPy array
-        target[index] = new
+    if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
+        target[index] = _IN_PLACE[op](target[index], value)
         return target
-    return setitem(target, index, _PURE[op](target[index], value))
+    item = read_item(target, index)
+    result = _PURE[op](item, value)
+    if getattr(item, "ndim", 0) and not np.can_cast(result.dtype, item.dtype, "same_kind"):
+        # NumPy updates an array item in place (``item op= value``), keeping its dtype
+        raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from "
+                        f"{np.dtype(result.dtype)!r} to {np.dtype(item.dtype)!r} with casting "
+                        f"rule 'same_kind'")
+    return setitem(target, index, result)  # a concrete NumPy array target: staged state
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,

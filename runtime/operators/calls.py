@@ -31,7 +31,9 @@ import types
 import weakref
 from typing import Any, Callable, Optional, TypeVar
 
-from ..staging import converted as _converted
+from ..staging import converted as _converted, errors
+from ..staging.arg_writes import user_location
+from ..staging.backend import staged_leaf
 from .builtins import enumerate_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -136,6 +138,8 @@ def _resolve(f):
     if isinstance(f, types.FunctionType):
         if f.__code__ in converted_codes or is_library(f) or _converter is None:
             result = f
+            if (getattr(f, "__module__", None) or "").partition(".")[0] in _GUARDED:
+                result = _guarded(f)
         else:
             result = _converter(f)
         if _converter is not None:
@@ -172,6 +176,35 @@ def call_method(cls):
         if "__call__" in klass.__dict__:
             return klass.__dict__["__call__"]
     return None
+
+
+# Libraries whose functions, called from a staged body with a staged value, may inspect
+# or convert it (``aslinearoperator``: "type not understood"): their failure is the trace's.
+_GUARDED = frozenset({"scipy", "pandas"})
+_LIBRARY_FAILURES = (TypeError, ValueError, AttributeError, NotImplementedError)
+
+
+def _guarded(f):
+    """``f`` (a library function, called as it is) whose TypeError, ValueError ... given
+    a staged value is a StagingError naming the call and the user's line: the library
+    saw a symbolic array where eager code gives it a NumPy array."""
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except _LIBRARY_FAILURES as error:
+            if isinstance(error, errors.StagingError) or (
+                    staged_leaf(args) is None and staged_leaf(kwargs.values()) is None):
+                raise
+            name = f"{f.__module__}.{f.__qualname__}"
+            raise errors.StagingError(
+                f"{name} at {user_location()} raised {type(error).__name__}({str(error)!r}) "
+                f"given a staged value: library code is called as it is, and this function "
+                f"inspects or converts its argument, which is a symbolic array while tracing, "
+                f"not a NumPy array. Call it outside the staged function and pass the result "
+                f"in, or compute it with NumPy functions.") from error
+
+    return call
 
 
 def _unbound(builtin) -> bool:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..staging import errors
-from ..staging.backend import backend_of
+from ..staging.conditionals import note_not_none_test
+from ..staging.backend import backend_of, staged_leaf
 
 
 def is_none(value):
@@ -26,13 +27,17 @@ def is_not_none(value):
         return value is not None
     from .expressions import not_
 
-    return not_(test(value))
+    result = not_(test(value))
+    note_not_none_test(result, value)  # a staged if on it knows which branch sees None
+    return result
 
 
 def getitem(seq, index, label: str = "the sequence"):
     """``seq[index]``."""
-    if seq.__class__ not in (list, tuple) or index.__class__ in (int, bool, slice):
+    if index.__class__ in (int, bool, slice):
         return seq[index]
+    if seq.__class__ not in (list, tuple):
+        return read_item(seq, index)
     backend = backend_of(index)
     if backend is None:
         return seq[index]
@@ -48,6 +53,13 @@ def getitem(seq, index, label: str = "the sequence"):
     if backend_of(stacked) is None:  # only Python numbers: a constant of the graph
         stacked = backend.cast(stacked, backend.aval(stacked))
     return stacked[index]
+
+
+def read_item(array, index):
+    """``array[index]``; a staged ``index`` lets its backend answer (a boolean mask under
+    jax.jit selects items whose count is known only at run time: ``staging.masked``)."""
+    backend = staged_leaf(index) if index.__class__ is tuple else backend_of(index)
+    return array[index] if backend is None else backend.getitem(array, index)
 
 
 def _kind(item):

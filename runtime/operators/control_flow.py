@@ -42,7 +42,7 @@ from ..staging.conditionals import stage_if
 from ..staging.loops import stage_while
 
 
-def branch(cond, body, orelse, names, shared=None):
+def branch(cond, body, orelse, names, shared=None, dead=()):
     """What ``if cond:`` runs: the function the generated code then calls with the state::
 
         (y,) = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
@@ -52,16 +52,18 @@ def branch(cond, body, orelse, names, shared=None):
     user's function and the branch it runs (``sys._getframe(1)``,
     ``warnings.warn(stacklevel=2)`` inside it see the user's function). A staged
     ``cond`` gives a function that traces both branches into the backend's cond
-    op; every name in ``names`` must then be defined by both.
+    op; every name in ``names`` must then be defined by both, except those in ``dead``:
+    variables that may be unassigned when the ``if`` starts and that nothing reads after
+    it (the converter's liveness), which stay unassigned where one branch leaves them so.
     """
     if cond.__class__ is bool or backend_of(cond) is None:
         if cond:
             return body
         return _keep if orelse is None else orelse
-    return lambda *state: if_stmt(cond, body, orelse, state, names, shared)
+    return lambda *state: if_stmt(cond, body, orelse, state, names, shared, dead)
 
 
-def if_stmt(cond, body, orelse, state, names, shared=None):
+def if_stmt(cond, body, orelse, state, names, shared=None, dead=()):
     """``body(*state) if cond else orelse(*state)``; ``orelse`` None keeps ``state``.
 
     A staged ``cond`` traces both branches into the backend's cond op; every name
@@ -71,7 +73,8 @@ def if_stmt(cond, body, orelse, state, names, shared=None):
         if cond:
             return body(*state)
         return state if orelse is None else orelse(*state)
-    branches = staged_raise.Branches(backend, names[:len(state)])
+    landing = shared[3] if shared is not None and len(shared) > 3 else ()
+    branches = staged_raise.Branches(backend, names[:len(state)] + tuple(landing), dead)
     body = branches.catching(body, 0, len(state))
     orelse = branches.catching(orelse or _keep, 1, len(state))
     with branches:

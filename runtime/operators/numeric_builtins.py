@@ -10,7 +10,8 @@ staged argument builds the same computation as graph ops (``Backend.numeric``),
 with NumPy's dtype rules:
 
 - ``min``/``max`` of several arguments are pairwise ``minimum``/``maximum`` (of one
-  iterable: its items; of one array: its reduction); ``key=``/``default=`` with a
+  iterable — a list, tuple, generator, deque, dict view: its items; of one array: its
+  reduction); ``key=``/``default=`` with a
   staged argument are refused;
 - ``abs``, ``round`` (to an integer without ``ndigits``, as ``round`` of a NumPy
   scalar), ``int``/``float``/``bool``: a cast to the Python scalar type;
@@ -22,6 +23,8 @@ with NumPy's dtype rules:
 - ``with np.errstate(...)`` inside an ``autograph.function``: the graph's ops run
   under those settings (``Backend.errstate``);
 - ``d.get(key)`` with a staged key is a StagingError (a graph cannot hash it);
+- ``warnings.warn`` of a message a staged condition chose warns when the graph runs, on
+  the path it takes, with the text chosen there (the NumPy engine's string choices);
 - ``divmod`` of staged values is ``(x // y, x % y)``, as NumPy's ``divmod``;
   ``math.modf`` gives two Python floats;
 - numpy's other callables, and a NumPy array's method given a staged argument
@@ -31,6 +34,7 @@ with NumPy's dtype rules:
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -48,6 +52,8 @@ def _builtin(name: str):
     original = BUILTINS[name]
 
     def staged(*args, **kwargs):
+        if name in ("min", "max") and len(args) == 1 and _other_iterable(args[0]):
+            args = (list(args[0]),)  # its items, read once, as the builtin reads them
         backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)
@@ -59,6 +65,14 @@ def _builtin(name: str):
     staged.__name__ = staged.__qualname__ = f"{name}_"
     staged.__wrapped__ = original
     return staged
+
+
+def _other_iterable(value) -> bool:
+    """An iterable that may hold staged items and is neither a list or tuple nor an
+    array: a generator, a ``collections.deque``, a dict view, a set."""
+    cls = value.__class__
+    return cls not in (list, tuple, str, bytes, range) and hasattr(cls, "__iter__") and \
+        not isinstance(value, (np.ndarray, np.generic)) and backend_of(value) is None
 
 
 min_ = _builtin("min")
@@ -102,6 +116,18 @@ def errstate_(*args, **kwargs):
 
 
 _STAGED[np.errstate] = errstate_
+
+
+def warn_(message, category=None, stacklevel=1, source=None, **kwargs):
+    """``warnings.warn``; a message a staged condition chose (a backend's choice of
+    strings, ``warn_when_run``) warns when the graph runs, with the text chosen there."""
+    hook = getattr(message.__class__, "warn_when_run", None)
+    if hook is None:
+        return warnings.warn(message, category, stacklevel + 1, source, **kwargs)
+    return hook(message, category or UserWarning, stacklevel)
+
+
+_STAGED[warnings.warn] = warn_
 
 
 def _dict_get(method):

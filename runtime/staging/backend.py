@@ -106,6 +106,18 @@ class Backend:
     def len_(self, value):
         return len(value)
 
+    def getitem(self, target, index):
+        """``target[index]`` for a staged ``index`` (a local's item read in converted
+        code); a backend with static shapes may answer a boolean mask with
+        ``masked.MaskedItems``."""
+        return target[index]
+
+    def same_value(self, a, b) -> bool:
+        """True if two staged values always hold the same (the same object, or, where the
+        framework can tell, the same pure computation of the same inputs: ``~m`` twice);
+        False if they may differ."""
+        return a is b
+
     def setitem(self, target, index, value):
         """``target[index] = value`` as a new value (staged arrays are immutable)."""
         raise NotImplementedError(f"{self.name}: item assignment on staged values")

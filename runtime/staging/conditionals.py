@@ -16,6 +16,7 @@ with a run-time flag); elsewhere they are a ``StagingError``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Optional
 
 from . import errors, raises as staged_raise, returns as staged_return
@@ -51,6 +52,8 @@ class BranchJoin:
         if t_absent or f_absent:
             if t_absent and f_absent:
                 return t
+            if label in staged_raise.dead_names():  # never read after the if: stays unbound
+                return Undefined(label)
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
@@ -90,6 +93,8 @@ class BranchJoin:
         if ta is None and fa is None and type(t) is type(f):
             raise errors.python_values_differ(label, self.where_fn, t)
         joined = None if ta is None or fa is None else join_avals(ta, fa, backend.unknown_dims)
+        if joined is None and ta is not None and fa is not None:
+            joined = _number_and_array(t, ta, f, fa)
         if joined is not None and not all(fits_constant(x, joined.dtype)
                                           for x in (t, f) if is_number(x)):
             joined = None
@@ -116,12 +121,54 @@ class BranchJoin:
         for (kind, x), aval in zip(self.sources[side], self.avals):
             if kind == "zeros":
                 out.append(backend.zeros(aval))
+            elif kind == "value" and is_number(x) and aval.shape:  # d = 0 against d = dy
+                out.append(backend.cast(backend.zeros(aval) + x, aval))
             else:
                 out.append(backend.cast(leaves[x] if kind == "leaf" else x, aval))
         return out
 
     def rebuild(self, outs) -> list:
         return [fill(t, outs) for t in self.template]
+
+
+def _number_and_array(t, ta, f, fa):
+    """A Python number on one side and an array of known shape on the other (``d = 0`` /
+    ``d = dy``): the array's type, as NumPy promotes a Python number with an array; the
+    number's side holds it broadcast to that shape."""
+    for x, xa, other in ((t, ta, fa), (f, fa, ta)):
+        if is_number(x) and other.shape and None not in other.shape:
+            return join_avals(xa._replace(shape=other.shape), other, False)
+    return None
+
+
+_NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def note_not_none_test(test, maybe) -> None:
+    """``test`` is ``maybe is not None`` (a staged flag): see ``narrowed``."""
+    try:
+        _NOT_NONE_TESTS[test] = maybe
+    except TypeError:  # a value that cannot be referred to weakly: no narrowing
+        pass
+
+
+def narrowed(cond, state: tuple, branch: int) -> tuple:
+    """``state`` as branch ``branch`` (0: true, 1: false) of ``if cond`` sees it: where
+    ``cond`` is ``s is None`` (or ``s is not None``) for a value ``s`` that is None on
+    some staged paths, ``s`` is None in the branch that runs when it is None and its
+    value in the other, as eager Python knows there (``if s is None: s = 3``)."""
+    try:
+        tested = _NOT_NONE_TESTS.get(cond)
+    except TypeError:  # unhashable (a JAX tracer): no value of ours is None on some paths
+        tested = None
+    none_branch = 1 if tested is not None else 0
+    out = list(state)
+    for i, value in enumerate(state):
+        test = getattr(value.__class__, "is_none", None)
+        if test is None or not (value is tested or test(value) is cond):
+            continue
+        out[i] = None if branch == none_branch else value.value
+    return tuple(out)
 
 
 def stage_if(backend, cond, body, orelse, state, names, shared=None,
@@ -135,11 +182,12 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     inplace = InPlace([body, orelse], state, names)
     pred = predicate(backend, cond, construct, body)
     handles, records, failures = [], [], []
-    for fn in (body, orelse):
+    for branch, fn in enumerate((body, orelse)):
         record: dict = {}
+        inputs = narrowed(cond, state, branch)
 
-        def run(fn=fn, record=record):
-            out = fn(*state)
+        def run(fn=fn, record=record, inputs=inputs):
+            out = fn(*inputs)
             record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
             out = tuple(out)
             shared_now = tuple(side.get())

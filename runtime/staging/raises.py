@@ -220,15 +220,17 @@ def check_assert_not_handled(frame) -> None:
 class Branches:
     """Wraps the two branch functions of one staged ``if`` for ``backend``. While the
     backend builds the ``if`` (``with``), ``local_names()`` are its plain variables (not
-    shared with closures): the only ones a backend may leave unassigned on one side."""
+    shared with closures): the only ones a backend may leave unassigned on one side;
+    ``dead_names()`` those nothing reads after it, which may stay unassigned."""
 
     _open: list = []
 
-    def __init__(self, backend, local_names=()) -> None:
+    def __init__(self, backend, local_names=(), dead=()) -> None:
         self.backend = backend
         self.raised = [False, False]
         self.branch = None
         self.local_names = frozenset(local_names)
+        self.dead = frozenset(dead)
 
     def __enter__(self):
         Branches._open.append(self)
@@ -273,6 +275,11 @@ class Branches:
 def local_names() -> frozenset:
     """The plain variables of the staged ``if`` being built (see ``Branches``)."""
     return Branches._open[-1].local_names if Branches._open else frozenset()
+
+
+def dead_names() -> frozenset:
+    """The variables of the staged ``if`` being built that nothing reads after it."""
+    return Branches._open[-1].dead if Branches._open else frozenset()
 
 
 def unbound_name(exc: BaseException):

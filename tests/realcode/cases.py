@@ -19,9 +19,10 @@ class Case:
 
 def all_cases() -> list:
     from . import (networkx_layout, numpy_polynomial, python_stdlib, scipy_integrate,
-                   scipy_optimize, scipy_radau, scipy_stats, sklearn_pieces,
+                   scipy_lsq, scipy_optimize, scipy_radau, scipy_stats, sklearn_pieces,
                    statsmodels_pieces)
 
-    modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, sklearn_pieces,
-               statsmodels_pieces, networkx_layout, numpy_polynomial, python_stdlib)
+    modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, scipy_lsq,
+               sklearn_pieces, statsmodels_pieces, networkx_layout, numpy_polynomial,
+               python_stdlib)
     return [case for module in modules for case in module.CASES]

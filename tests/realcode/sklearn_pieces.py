@@ -1,12 +1,15 @@
 """scikit-learn pieces, copied verbatim (scikit-learn 1.9.1, BSD-3-Clause; see the
 package docstring): PLS's power method for the first singular vectors, FastICA's
-parallel fixed-point loop with its default nonlinearity, and the truncated conjugate
-gradient of the Newton-CG solver (written against the array API: it takes ``xp``).
+parallel fixed-point loop with its default nonlinearity, the truncated conjugate
+gradient of the Newton-CG solver (written against the array API: it takes ``xp``), and
+t-SNE's gradient descent with per-parameter gains (boolean-mask updates, issue 32.1;
+from scikit-learn's main branch).
 Drivers are at the end.
 """
 # ruff: noqa
 import math
 import warnings
+from time import time
 
 import numpy as np
 
@@ -268,6 +271,153 @@ def _cg(fhess_p, fgrad, maxiter, tol, xp, device, verbose=0):
     return xsupi
 
 
+# scikit-learn main (commit b0b7efd), sklearn/manifold/_t_sne.py, _gradient_descent; edits: none
+def _gradient_descent(
+    objective,
+    p0,
+    it,
+    n_iter,
+    n_iter_check=1,
+    n_iter_without_progress=300,
+    momentum=0.8,
+    learning_rate=200.0,
+    min_gain=0.01,
+    min_grad_norm=1e-7,
+    verbose=0,
+    args=None,
+    kwargs=None,
+):
+    """Batch gradient descent with momentum and individual gains.
+
+    Parameters
+    ----------
+    objective : callable
+        Should return a tuple of cost and gradient for a given parameter
+        vector. When expensive to compute, the cost can optionally
+        be None and can be computed every n_iter_check steps using
+        the objective_error function.
+
+    p0 : array-like of shape (n_params,)
+        Initial parameter vector.
+
+    it : int
+        Current number of iterations (this function will be called more than
+        once during the optimization).
+
+    n_iter : int
+        Maximum number of gradient descent iterations.
+
+    n_iter_check : int, default=1
+        Number of iterations before evaluating the global error. If the error
+        is sufficiently low, we abort the optimization.
+
+    n_iter_without_progress : int, default=300
+        Maximum number of iterations without progress before we abort the
+        optimization.
+
+    momentum : float within (0.0, 1.0), default=0.8
+        The momentum generates a weight for previous gradients that decays
+        exponentially.
+
+    learning_rate : float, default=200.0
+        The learning rate for t-SNE is usually in the range [10.0, 1000.0]. If
+        the learning rate is too high, the data may look like a 'ball' with any
+        point approximately equidistant from its nearest neighbours. If the
+        learning rate is too low, most points may look compressed in a dense
+        cloud with few outliers.
+
+    min_gain : float, default=0.01
+        Minimum individual gain for each parameter.
+
+    min_grad_norm : float, default=1e-7
+        If the gradient norm is below this threshold, the optimization will
+        be aborted.
+
+    verbose : int, default=0
+        Verbosity level.
+
+    args : sequence, default=None
+        Arguments to pass to objective function.
+
+    kwargs : dict, default=None
+        Keyword arguments to pass to objective function.
+
+    Returns
+    -------
+    p : ndarray of shape (n_params,)
+        Optimum parameters.
+
+    error : float
+        Optimum.
+
+    i : int
+        Last iteration.
+    """
+    if args is None:
+        args = []
+    if kwargs is None:
+        kwargs = {}
+
+    p = p0.copy().ravel()
+    update = np.zeros_like(p)
+    gains = np.ones_like(p)
+    error = np.finfo(float).max
+    best_error = np.finfo(float).max
+    best_iter = i = it
+
+    tic = time()
+    for i in range(it, n_iter):
+        check_convergence = (i + 1) % n_iter_check == 0
+        # only compute the error when needed
+        kwargs["compute_error"] = check_convergence or i == n_iter - 1
+
+        error, grad = objective(p, *args, **kwargs)
+
+        inc = update * grad < 0.0
+        dec = np.invert(inc)
+        gains[inc] += 0.2
+        gains[dec] *= 0.8
+        np.clip(gains, min_gain, np.inf, out=gains)
+        grad *= gains
+        update = momentum * update - learning_rate * grad
+        p += update
+
+        if check_convergence:
+            toc = time()
+            duration = toc - tic
+            tic = toc
+            grad_norm = linalg.norm(grad)
+
+            if verbose >= 2:
+                print(
+                    "[t-SNE] Iteration %d: error = %.7f,"
+                    " gradient norm = %.7f"
+                    " (%s iterations in %0.3fs)"
+                    % (i + 1, error, grad_norm, n_iter_check, duration)
+                )
+
+            if error < best_error:
+                best_error = error
+                best_iter = i
+            elif i - best_iter > n_iter_without_progress:
+                if verbose >= 2:
+                    print(
+                        "[t-SNE] Iteration %d: did not make any progress "
+                        "during the last %d episodes. Finished."
+                        % (i + 1, n_iter_without_progress)
+                    )
+                break
+            if grad_norm <= min_grad_norm:
+                if verbose >= 2:
+                    print(
+                        "[t-SNE] Iteration %d: gradient norm %f. Finished."
+                        % (i + 1, grad_norm)
+                    )
+                break
+
+    return p, error, i
+
+
 # ---------------------------------------------------------------------------------
 # Drivers: each calls a copied function as its estimator does, on arrays.
 
@@ -284,6 +434,18 @@ def drive_ica_logcosh(X, w_init, xp):
 
 def drive_ica_exp(X, w_init, xp):
     return _ica_par(X, 1e-4, _exp, {}, 15, w_init)
+
+
+def _quadratic_error(p, target, scale, compute_error=True):
+    """t-SNE's objective has this form: (error, gradient) of the parameters."""
+    diff = p - target
+    return 0.5 * np.dot(scale * diff, diff), scale * diff
+
+
+def drive_tsne_gradient_descent(p0, target, scale, xp):
+    return _gradient_descent(_quadratic_error, p0, 0, 12, n_iter_check=3,
+                             n_iter_without_progress=2, momentum=0.5, learning_rate=0.4,
+                             min_grad_norm=1e-3, args=[target, scale])
 
 
 def drive_cg(H, grad, xp):
@@ -310,6 +472,11 @@ CASES = [
          drive_ica_exp,
          ((np.array([[1.0, 0.6], [0.4, 1.0]]) @ _S, np.eye(2)),
           (np.array([[1.0, 0.0], [0.0, 1.0]]) @ _S, np.array([[0.6, 0.8], [-0.8, 0.6]])))),
+    Case("sklearn._gradient_descent (t-SNE)", "scikit-learn main, sklearn/manifold/_t_sne.py",
+         drive_tsne_gradient_descent,
+         ((np.array([1.0, -2.0, 0.5]), np.zeros(3), np.ones(3)),  # runs to n_iter
+          (np.array([1e-4, 0.0, 0.0]), np.zeros(3), np.ones(3)),  # gradient norm: stops at once
+          (np.array([3.0, -1.0, 2.0]), np.zeros(3), np.full(3, 8.0)))),  # no progress: stops
     Case("sklearn._cg", "scikit-learn 1.9.1, sklearn/utils/optimize.py", drive_cg,
          ((_SPD, np.array([1.0, -1.0, 0.5])),  # converges
           (_INDEF, np.array([1.0, 1.0, 0.0])),  # negative curvature at once: steepest descent

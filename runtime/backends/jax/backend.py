@@ -27,7 +27,7 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import backend as backends, errors, masked, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.state import Aval
@@ -308,6 +308,21 @@ class JaxBackend(backends.Backend):
     def zip_(self, iterables, strict):
         return _Zip(tuple(iterables), strict)
 
+    def getitem(self, target, index):
+        """``target[index]`` (a NumPy array made while tracing is a constant); with a
+        traced boolean mask, the selected items kept in place (``staging.masked``:
+        jax.jit needs every shape while tracing)."""
+        from . import numeric as jax_numeric
+
+        if _is_array(target):
+            target = jnp.asarray(target)  # a NumPy array made while tracing: a constant
+            if jax_numeric.traced_mask(index):
+                return masked.MaskedItems(self, target, index)
+        return target[index]
+
+    def same_value(self, a, b) -> bool:
+        return a is b or _same_computation(a, b, 12)
+
     def setitem(self, target, index, value):
         """``target[index] = value``: a JAX array (traced, or concrete with a traced
         index or value) gets ``target.at[index].set(value)``; any other container
@@ -351,6 +366,27 @@ class JaxBackend(backends.Backend):
         from . import numpy_twins as jax_numpy
 
         return jax_numpy.call(fn, args, kwargs)
+
+
+def _same_computation(a, b, depth: int) -> bool:
+    """Two tracers of one jit trace made by the same pure equations from the same inputs
+    (read from the trace's recorded equations; anything unrecognised is "may differ")."""
+    if a is b:
+        return True
+    va, vb = getattr(a, "val", None), getattr(b, "val", None)
+    if isinstance(va, _core.Literal) and isinstance(vb, _core.Literal):
+        return a.aval == b.aval and type(va.val) is type(vb.val) and bool(
+            np.array_equal(va.val, vb.val))
+    pa, pb = getattr(a, "parent", None), getattr(b, "parent", None)
+    if depth == 0 or pa is None or pb is None or pa.primitive is not pb.primitive \
+            or pa.effects or pb.effects or len(pa.in_tracers) != len(pb.in_tracers):
+        return False
+    try:
+        if not (pa.params == pb.params and pa.outvars.index(va) == pb.outvars.index(vb)):
+            return False
+    except Exception:  # noqa: BLE001 - params that do not compare: may differ
+        return False
+    return all(_same_computation(x, y, depth - 1) for x, y in zip(pa.in_tracers, pb.in_tracers))
 
 
 def _split(outs, flagged, go_on):

@@ -10,7 +10,7 @@ import numpy as np
 import jax.numpy as jnp
 from jax._src.lax.lax import _convert_element_type
 
-from ...staging import numeric as numeric_builtins
+from ...staging import masked, numeric as numeric_builtins
 
 _TWINS = {"fabs": jnp.abs, "floor": jnp.floor, "ceil": jnp.ceil, "trunc": jnp.trunc,
           "asin": jnp.arcsin, "acos": jnp.arccos, "atan": jnp.arctan, "atan2": jnp.arctan2,
@@ -80,8 +80,14 @@ def setitem(target, index, value):
     if written is not None:
         raise cannot_write("jax.jit", written, "JAX arrays are immutable")
     target = jnp.asarray(target)
-    mask = isinstance(index, (jax.Array, np.ndarray, np.generic)) and \
-        jnp.result_type(index) == jnp.bool_
-    if mask and jnp.ndim(value) == 0 and jnp.shape(index) == jnp.shape(target):
-        return jnp.where(index, value, target).astype(target.dtype)  # a mask: no gather needed
+    if traced_mask(index) or value.__class__ is masked.MaskedItems:
+        from .backend import backend
+
+        return masked.write(backend, target, index, value)  # a select: no gather needed
     return target.at[index].set(value)
+
+
+def traced_mask(index) -> bool:
+    """A boolean array known only at run time (the count of its True items is too)."""
+    return isinstance(index, jax.core.Tracer) and jnp.ndim(index) > 0 and \
+        jnp.result_type(index) == jnp.bool_

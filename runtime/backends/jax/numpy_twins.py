@@ -13,10 +13,11 @@ float type, not a weak Python-scalar type). A list or tuple that NumPy takes as 
 (``np.max([a, b])``, ``np.dot(x, [1.0, 2.0])``) becomes one where ``jax.numpy`` refuses
 it; ``np.clip``'s ``a_min``/``a_max`` are ``jnp.clip``'s ``min``/``max``; a user function
 passed along (``np.apply_along_axis(f, 0, x)``) is converted, so its control flow stages
-too. ``np.isscalar`` stays NumPy's (a tracer is no NumPy scalar; ``jnp.isscalar`` says
-True for 0-d arrays). ``np.zeros_like(x)`` (``ones_like``, ``empty_like``, ``full_like``
-with a Python fill) reads only ``x``'s dtype and shape, which a trace knows: it gives
-the NumPy array eager code gets, mutable, whose views share its memory.
+too. ``np.require`` and ``np.asfortranarray`` are ``jnp.asarray`` (layout and ownership
+mean nothing to an immutable array). ``np.isscalar`` stays NumPy's (a tracer is no NumPy
+scalar; ``jnp.isscalar`` says True for 0-d arrays). ``np.zeros_like(x)`` (``ones_like``,
+``empty_like``, ``full_like`` with a Python fill) reads only ``x``'s dtype and shape, which
+a trace knows: it gives the NumPy array eager code gets, mutable, whose views share its memory.
 
 Refused with a ``StagingError`` that names the NumPy function and the user's line: an
 output argument (``out=``, or a ufunc's positional one: ``np.tanh(x, x)``) and the
@@ -113,12 +114,24 @@ def _strong(x):
     return x
 
 
+def _require(a, dtype=None, requirements=None, *, like=None):
+    """``np.require``: memory layout and ownership mean nothing to an immutable array."""
+    return jnp.asarray(a, dtype=dtype)
+
+
+def _asfortranarray(a, dtype=None, *, like=None):
+    return jnp.asarray(a, dtype=dtype)
+
+
 def twin(fn):
     """``jax.numpy``'s function of ``fn``'s module path and name, or None."""
     try:
         return _twins[fn]
     except KeyError:
         pass
+    if fn is np.require or fn is np.asfortranarray:  # not in jax.numpy: a cast is all they do
+        _twins[fn] = _require if fn is np.require else _asfortranarray
+        return _twins[fn]
     found = _find_twin(fn)
     _twins[fn] = found
     return found

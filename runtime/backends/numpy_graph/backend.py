@@ -26,7 +26,7 @@ from ...staging.backend import Backend
 from ...staging.state import Aval
 from . import maybe_none, numeric, raising, trace, writes
 from .ir import Block, Op, Value
-from .tensor import Tensor
+from .tensor import Tensor, has_mask
 
 
 class GraphRange:
@@ -243,6 +243,13 @@ class GraphBackend(Backend):
             return trace.record("call", len, (value,), weak_result=True)
         return len(value)
 
+    def getitem(self, target, index):
+        """``target[index]``: an array made while tracing (``c = np.arange(4.0) / 4``),
+        indexed by a tensor, is a constant of the graph's op."""
+        if isinstance(target, np.ndarray):
+            return trace.record("getitem", None, (target, index), data_dependent=has_mask(index))
+        return target[index]
+
     def setitem(self, target, index, value):
         return writes.setitem(target, index, value)
 
@@ -289,7 +296,7 @@ class GraphBackend(Backend):
         owner = getattr(fn, "__self__", None)
         if isinstance(owner, np.ndarray):  # T.dot(W) with W a tensor: the tensor's method
             return numeric.numeric("ndarray." + fn.__name__, (owner, *args), kwargs)
-        return fn(*args, **kwargs)
+        return numeric.numpy_function(fn, args, kwargs)
 
     def errstate(self, args, kwargs):
         return numeric.GraphErrstate(args, kwargs)

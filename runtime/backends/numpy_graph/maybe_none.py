@@ -241,6 +241,40 @@ def _choice_test(test):
 for _name in ("add", "radd", "mod", "mul", "rmul", "lt", "le", "gt", "ge", "bool",
               "hash", "contains", "format", "str"):
     setattr(Choice, f"__{_name}__", _refuse_choice)
+def warn_chosen(index, texts: tuple, category, stacklevel: int) -> None:
+    """Run-time: ``warnings.warn`` of the text a staged condition chose. The graph's code
+    runs at the user's lines (``codegen``), so ``stacklevel`` counts from it, past
+    autograph's own frames."""
+    import sys
+    import warnings
+
+    from .captures import LIBRARY_DIRS
+
+    frame = sys._getframe(1)
+    for _ in range(stacklevel - 1):
+        frame = frame.f_back
+        while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+            frame = frame.f_back
+        if frame is None:
+            break
+    if frame is None:
+        warnings.warn(texts[int(index)], category, stacklevel=1)
+        return
+    registry = frame.f_globals.setdefault("__warningregistry__", {})
+    warnings.warn_explicit(texts[int(index)], category, frame.f_code.co_filename, frame.f_lineno,
+                           frame.f_globals.get("__name__"), registry)
+
+
+def _warn_when_run(self, category, stacklevel: int) -> None:
+    """``warnings.warn(choice, category, stacklevel)``: warns when the graph runs (on the
+    path it takes), with the text chosen there."""
+    st = trace.current()
+    args = (trace.to_value(self.index, st), tuple(self.texts.items), category, stacklevel)
+    st.append(Op("call", warn_chosen, args, {}, [], None, source=trace.user_source(),
+                 effect=True))
+
+
+Choice.warn_when_run = _warn_when_run
 Choice.__getitem__ = _choice_item
 Choice.__eq__ = _choice_test(lambda o, other: o == other)
 Choice.__ne__ = _choice_test(lambda o, other: o != other)

@@ -14,6 +14,11 @@ def _at(source) -> str:
     return f" at {source_text(source)}" + (f" (`{text}`)" if text else "")
 
 
+def located(source) -> str:
+    """`` at file:line (`text`)`` of ``source``, or nothing."""
+    return _at(source)
+
+
 def unsupported_function(name: str, source) -> str:
     return (f"autograph.function: {name} is not supported on symbolic tensors yet{_at(source)}. "
             f"Compute it outside the function and pass the result in, or run the function "

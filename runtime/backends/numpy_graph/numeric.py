@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...staging import numeric as numeric_builtins
-from . import numpy_api, trace
+from ...staging.errors import StagingError
+from . import messages, numpy_api, trace
 from .ir import Op, Value
 from .raising import raise_copy
 from .tensor import Tensor
@@ -92,13 +93,53 @@ def _array_method(name, args, kwargs):
     return trace.record("method", name, args, kwargs)
 
 
+# NumPy functions that convert their argument without NumPy's dispatch (``np.require``
+# calls ``asanyarray``): recorded as calls, so the graph runs NumPy's own at run time.
+CONVERTING = frozenset({np.require, np.asarray_chkfinite, np.asfortranarray})
+
+
+def numpy_function(fn, args, kwargs):
+    """A NumPy function called with a tensor among its arguments (``numpy_calls``)."""
+    if fn in CONVERTING:
+        return trace.record("call", fn, args, kwargs)
+    module = getattr(fn, "__module__", None) or ""
+    owner = getattr(fn, "__self__", None)
+    if module.startswith("numpy.random") or isinstance(
+            owner, (np.random.Generator, np.random.RandomState)):
+        raise StagingError(
+            f"np.random.{getattr(fn, '__name__', '?')}{messages.located(trace.user_source())} "
+            f"is given a staged value, and a graph draws np.random's numbers while tracing "
+            f"(constants of the graph), when that value is not known yet. Draw the numbers "
+            f"outside the function and pass them in (rng = np.random.default_rng(); "
+            f"f(x, rng.random(n))).")
+    return fn(*args, **kwargs)
+
+
 def asarray(which: str, obj, dtype=None, **kwargs):
-    """``np.asarray``/``np.array`` of a tensor, or of lists and tuples holding tensors."""
-    extra = {k: v for k, v in kwargs.items() if not (k == "copy" and v in (None, True))
+    """``np.asarray``/``np.array`` of a tensor, or of lists and tuples holding tensors.
+    ``copy=False`` (NumPy 2: never copy) returns the tensor itself where no cast is
+    needed; ``ndmin=`` prepends axes."""
+    ndmin = kwargs.pop("ndmin", 0)
+    extra = {k: v for k, v in kwargs.items() if not (k == "copy" and v in (None, True, False))
              and not (k == "order" and v in (None, "K", "A", "C"))}
     if extra:
-        raise TypeError(f"autograph.function: numpy.{which}() of a symbolic tensor with "
-                        f"{', '.join(extra)}= is not supported; reshape or cast the result.")
+        raise StagingError(
+            f"numpy.{which}() of a symbolic tensor with {', '.join(extra)}="
+            f"{messages.located(trace.user_source())} is not supported by autograph.function; "
+            f"reshape or cast the result instead.")
+    if kwargs.get("copy") is False and obj.__class__ is Tensor:
+        if dtype is not None and np.dtype(dtype) != obj.dtype:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        return _with_ndmin(obj, ndmin)
+    return _with_ndmin(_asarray(which, obj, dtype, **kwargs), ndmin)
+
+
+def _with_ndmin(result, ndmin: int):
+    missing = ndmin - np.ndim(result)
+    return result if missing <= 0 else result.reshape((1,) * missing + tuple(np.shape(result)))
+
+
+def _asarray(which: str, obj, dtype=None, **kwargs):
     if obj.__class__ in (list, tuple):
         parts = [asarray("asarray", item) if item.__class__ in (list, tuple) else item
                  for item in obj]

@@ -27,6 +27,7 @@ import numpy as np
 from ...staging.numeric import MATH
 from . import numpy_api
 from .ir import Op, VarRef
+from .maybe_none import warn_chosen
 from .numeric import catch_enter, catch_exit, errstate_enter, errstate_exit
 from .raising import raise_copy
 from .render import BINOPS, UNOPS, qualname
@@ -35,7 +36,7 @@ BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "ma
 # autograph's run-time helpers that graph ops call; a helper saves only if it is here.
 RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_enter,
            "autograph.errstate_exit": errstate_exit, "autograph.catch_enter": catch_enter,
-           "autograph.catch_exit": catch_exit}
+           "autograph.catch_exit": catch_exit, "autograph.warn_chosen": warn_chosen}
 RUNTIME_NAMES = {id(fn): name for name, fn in RUNTIME.items()}
 STREAMS = ("stdout", "stderr")
 UFUNC_METHODS = {"reduce", "accumulate", "reduceat", "outer"}  # as Tensor.__array_ufunc__

@@ -76,6 +76,11 @@ class Tensor:
         return self.size * self.itemsize
 
     @property
+    def flat(self):
+        """``ndarray.flat``: the items in C order, to read (``x.flat[i]``, ``for v in x.flat``)."""
+        return FlatItems(self)
+
+    @property
     def T(self):
         return record("attr", "T", (self,))
 
@@ -156,7 +161,7 @@ class Tensor:
 
     # --- indexing ---------------------------------------------------------------------
     def __getitem__(self, index):
-        result = record("getitem", None, (self, index), data_dependent=_has_mask(index))
+        result = record("getitem", None, (self, index), data_dependent=has_mask(index))
         if result.__class__ is Tensor and _basic(index) and (result.ndim or _has_ellipsis(index)):
             result._view = (self, index)
             self._views = [r for r in self._views or () if r() is not None]
@@ -232,6 +237,35 @@ class Tensor:
         return record("call", round, (self,) if ndigits is None else (self, ndigits))
 
 
+class FlatItems:
+    """``t.flat`` of a symbolic tensor: reads are of ``t.ravel()``; a write through it
+    would have to reach ``t`` and is refused (``t.reshape(-1)[i] = v`` on a copy, or
+    ``t[np.unravel_index(i, t.shape)] = v``)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Tensor) -> None:
+        self.base = base
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(self.base.ravel())
+
+    def __getitem__(self, index):
+        return self.base.ravel()[index]
+
+    def __setitem__(self, index, value):
+        raise TypeError(messages.in_place("ndarray.flat[...] = ..."))
+
+    def copy(self):
+        return self.base.ravel().copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.base.__array__()
+
+
 def _out_handle(kwargs: dict, name: str):
     """The tensor an ``out=`` argument names (removed from ``kwargs``), or None. Writing
     into it updates the handle, as item assignment does where that is NumPy's meaning
@@ -294,7 +328,7 @@ def _has_ellipsis(index) -> bool:
     return index is Ellipsis or (index.__class__ is tuple and any(i is Ellipsis for i in index))
 
 
-def _has_mask(index) -> bool:
+def has_mask(index) -> bool:
     items = index if isinstance(index, tuple) else (index,)
     for item in items:
         if item.__class__ is Tensor and item._value.dtype == np.bool_ and item.ndim > 0:
@@ -311,7 +345,13 @@ def setitem(target: Tensor, index, value) -> Tensor:
     with np.errstate(all="ignore"):
         buf = np.array(stand_in(tv, 5, 0))
         idx = map_values(args[1], lambda v: stand_in(v, 5, 0))
-        buf[idx] = map_values(args[2], lambda v: stand_in(v, 5, 0))
+        try:
+            buf[idx] = map_values(args[2], lambda v: stand_in(v, 5, 0))
+        except ValueError:
+            # How many items a staged mask selects is known only at run time, where
+            # NumPy checks the value against it (``y[m] = f(x[m])``); stand-ins cannot.
+            if not has_mask(index):
+                raise
     out = state.graph.new_value(tv.dtype, tv.shape)
     state.append(Op("setitem", None, args, {}, [out], out, source=user_source()))
     return Tensor(out, state.graph)
