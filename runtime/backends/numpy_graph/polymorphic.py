@@ -609,3 +609,123 @@ def _require_jax() -> None:
                           "through JAX, which is not installed. Install it with: pip install "
                           "'autograph-transpiler[jax]' (or call autograph.function without "
                           "jit_compile=True).") from None
+
+
+# --- signatures -----------------------------------------------------------------------
+
+def _spec_of(a):
+    """What a trace needs of an argument: TensorSpecs for arrays, the value otherwise."""
+    if isinstance(a, (np.ndarray, np.generic)):
+        return TensorSpec(np.shape(a), a.dtype)
+    if isinstance(a, (TensorSpec, Variable)):
+        return a
+    if a.__class__ in (tuple, list):
+        return a.__class__(_spec_of(x) for x in a)
+    if a.__class__ is dict:
+        return {k: _spec_of(v) for k, v in a.items()}
+    return a
+
+
+def _has_unknown_rank(spec) -> bool:
+    if isinstance(spec, TensorSpec):
+        return spec.shape is None
+    if spec.__class__ in (tuple, list):
+        return any(_has_unknown_rank(s) for s in spec)
+    if spec.__class__ is dict:
+        return any(_has_unknown_rank(s) for s in spec.values())
+    return False
+
+
+def _with_rank(spec, a):
+    """``spec`` with each TensorSpec of unknown rank given the rank of its argument."""
+    if isinstance(spec, TensorSpec):
+        if spec.shape is not None:
+            return spec
+        shape = a.shape if isinstance(a, TensorSpec) else np.shape(a)
+        return spec if shape is None else TensorSpec((None,) * len(shape), spec.dtype, spec.name)
+    if spec.__class__ in (tuple, list) and isinstance(a, (tuple, list)) and len(a) == len(spec):
+        return spec.__class__(_with_rank(s, x) for s, x in zip(spec, a))
+    if spec.__class__ is dict and isinstance(a, dict) and a.keys() == spec.keys():
+        return {k: _with_rank(s, a[k]) for k, s in spec.items()}
+    return spec
+
+
+def _relax(old, new):
+    if isinstance(old, TensorSpec) and isinstance(new, TensorSpec):
+        if old.dtype != new.dtype or old.shape is None or new.shape is None or \
+                len(old.shape) != len(new.shape):
+            return None
+        return TensorSpec(tuple(a if a == b else None for a, b in zip(old.shape, new.shape)),
+                          old.dtype)
+    if old.__class__ in (tuple, list) and old.__class__ is new.__class__ and len(old) == len(new):
+        parts = [_relax(a, b) for a, b in zip(old, new)]
+        return None if any(p is None for p in parts) else old.__class__(parts)
+    if old.__class__ is dict and new.__class__ is dict and old.keys() == new.keys():
+        parts = {k: _relax(old[k], new[k]) for k in old}
+        return None if any(p is None for p in parts.values()) else parts
+    if isinstance(old, Variable) and isinstance(new, Variable):
+        return new if (old.dtype, old.shape) == (new.dtype, new.shape) else None
+    return new if arg_key(old) == arg_key(new) else None
+
+
+_RESERVED = re.compile(r"^(t\d+|v\d+|np|_.*)$")
+
+
+def _safe_name(name: str) -> str:
+    return f"arg_{name}" if _RESERVED.match(name) else name
+
+
+def _placeholder(spec, name, access, leaves, state):
+    """The traced stand-in of one argument; records its array/variable leaves."""
+    if isinstance(spec, TensorSpec):
+        if spec.shape is None:
+            raise TypeError(f"{state.graph.name}: argument '{name}' is a TensorSpec of unknown "
+                            f"rank; a graph is traced for one rank. Give the TensorSpec a shape "
+                            f"(None for each size that may vary), or pass an array.")
+        value = state.graph.new_value(spec.dtype, spec.shape, name=name)
+        leaves.append((access, value))
+        state.graph.inputs.append(value)
+        return Tensor(value, state.graph)
+    if isinstance(spec, Variable):
+        ref = VarRef(name, spec.dtype, spec.shape)
+        state.var_refs[id(spec)] = ref
+        leaves.append((access, ref))
+        state.graph.inputs.append(ref)
+        return spec
+    if spec.__class__ in (tuple, list):
+        return spec.__class__(_placeholder(x, f"{name}_{i}", f"{access}[{i}]", leaves, state)
+                              for i, x in enumerate(spec))
+    if spec.__class__ is dict:
+        return {k: _placeholder(v, f"{name}_{_key_name(k)}", f"{access}[{k!r}]", leaves, state)
+                for k, v in spec.items()}
+    return spec
+
+
+def _key_name(key) -> str:
+    return "".join(c if c.isalnum() else "_" for c in str(key))
+
+
+def _outputs(result, state):
+    """The returned structure with graph Values at the array leaves."""
+    if result is NO_RETURN:
+        return None
+    if result.__class__ is Undefined:
+        raise ValueError(f"autograph.function: the function returned '{result.name}', which is "
+                         f"not defined on every path. Assign it on every path.")
+    return trace.to_value(_strip(result), state)
+
+
+def _strip(obj):
+    if obj is NO_RETURN:
+        return None
+    if obj.__class__ in (tuple, list):
+        return obj.__class__(_strip(x) for x in obj)
+    if is_namedtuple(obj):
+        return obj.__class__(*(_strip(x) for x in obj))
+    if obj.__class__ is dict:
+        return {k: _strip(v) for k, v in obj.items()}
+    return obj
+
+
+# Imported last: ConcreteFunction needs the helpers above.
+from .concrete import ConcreteFunction
