@@ -413,6 +413,8 @@ class _Program:
         kind = desc[0]
         if kind == "iter":
             x = jnp.asarray(self.get(env, desc[1]))
+            if not x.shape[0]:  # no trip: the body is traced on a stand-in item
+                return 0, lambda i: jnp.zeros(x.shape[1:], x.dtype), state
             return x.shape[0], lambda i: lax.dynamic_index_in_dim(x, i, 0, keepdims=False), state
         if kind == "range":
             start, stop, step = (jnp.asarray(self.get(env, b), jnp.int64) for b in desc[1:])
@@ -531,8 +533,11 @@ def compile_graph(graph, layout):
         inputs = [np.asarray(fetch(args, i, path)) for i, path, _ in program.inputs]
         variables = {f"v{k}": v for k, v in enumerate(captured)}
         variables.update((name, fetch(args, i, path)) for i, path, name in program.var_args)
-        with jax.enable_x64(True):
-            outs, state = jitted(inputs, {name: v.value for name, v in variables.items()})
+        try:
+            with jax.enable_x64(True):
+                outs, state = jitted(inputs, {name: v.value for name, v in variables.items()})
+        except StagingError as error:  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
         if state is not None:
             for name, new in state["vars"].items():
                 variables[name].value = np.array(new)
