@@ -31,6 +31,7 @@ from jax import lax
 
 from ....staging.errors import StagingError
 from ..ir import Value, VarRef, map_values
+from ..numeric import errstate_enter, errstate_exit
 from ..raising import raise_copy
 from ..render import Namer, expr
 from . import xla_ops
@@ -51,23 +52,49 @@ class _Site:
     def __init__(self, kind: str, op, exc=None, slots=()):
         self.kind, self.op, self.exc, self.slots = kind, op, exc, list(slots)
 
-    def throw(self, values):
+    def exception(self, values) -> BaseException:
+        """The exception the eager run raises here, made from the payload's values."""
         if self.kind == "raise":
             args = self.op.args
             shown = [_python(v, value.weak) for v, value in zip(values, args[2])] \
                 if len(args) == 3 else ()
-            raise_copy(args[0], args[1] if len(args) == 3 else None, shown)
+            try:
+                raise_copy(args[0], args[1] if len(args) == 3 else None, shown)
+            except BaseException as made:  # noqa: BLE001 (the user's exception, any class)
+                return made
         if self.kind == "assert":
             message = self.op.blocks["message"].results[0]
             if message.__class__ is Value and message.const is None:
                 message = _python(values[0], message.weak)
             elif message.__class__ is Value:
                 message = message.const
-            raise AssertionError() if message is None else AssertionError(message)
+            return AssertionError() if message is None else AssertionError(message)
         if self.kind == "index":
             index, axis, size = (int(v) for v in values)
-            raise IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
-        raise type(self.exc)(*self.exc.args).with_traceback(None)
+            return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
+        return type(self.exc)(*self.exc.args)
+
+    def throw(self, values):
+        """Raise the exception from a frame at the user's line, as the NumPy code does."""
+        exc = self.exception(values).with_traceback(None)
+        exc.__context__ = None
+        _thrower(self.op.source)(exc)
+
+
+_THROWERS: dict = {}
+
+
+def _thrower(source):
+    """A function whose ``raise`` statement sits at the user's ``(file, line)``: a
+    traceback ends at the user's line, not in the lowering."""
+    thrower = _THROWERS.get(source)
+    if thrower is None:
+        filename, line = source if source else ("<autograph xla>", 1)
+        namespace: dict = {}
+        exec(compile("\n" * (line - 1) + "def raise_(exc): raise exc", filename, "exec"),
+             namespace)
+        thrower = _THROWERS[source] = namespace["raise_"]
+    return thrower
 
 
 def _python(value, weak: bool):
@@ -185,6 +212,8 @@ class _Program:
 
     def _op(self, op, env, state):
         kind = op.kind
+        if kind == "call" and op.target in (errstate_enter, errstate_exit):
+            return state  # only quiet regions get here (xla_ops.refusal)
         if kind == "call" and op.target is raise_copy:
             shown = self.resolve(env, op.args[2]) if len(op.args) == 3 else ()
             return self.fail(state, self.site_of[(id(op), 0)], jnp.array(True), shown)
@@ -371,6 +400,7 @@ class _Program:
             inner = dict(env)
             inner.update((p.id, c) for p, c in zip(params, carry))
             results, st = self._run_block(body, inner, st, params)
+            _same_shapes(op, results, start, params)
             go, st = check(results, st)
             return results, go, st
 
@@ -398,6 +428,7 @@ class _Program:
             inner.update((p.id, c) for p, c in zip(params, carry))
             st = self.block(body, inner, st)
             new = [_fit(self.get(inner, r), p) for r, p in zip(results, params)]
+            _same_shapes(op, new, start, params)
             go = xla_ops.truth(self.get(inner, body.results[-1])) if extra else jnp.array(True)
             return i + 1, new, go, st
 
@@ -454,6 +485,17 @@ def _staged_step(desc) -> bool:
     if desc[0] == "zip":
         return any(_staged_step(d) for d in desc[1:])
     return False
+
+
+def _same_shapes(op, new, start, params) -> None:
+    """A loop variable must keep its shape from one trip to the next under XLA."""
+    for x, s, p in zip(new, start, params):
+        if x.shape != s.shape:
+            raise refuse(OPTION, f"the {op.kind} loop", op, f"changes the shape of a loop "
+                         f"variable ({p.name}) from {s.shape} to {x.shape} in one trip, and XLA "
+                         f"compiles loops whose variables keep their shapes", "Call it "
+                         "without jit_compile=True (its NumPy graph runs it), or preallocate "
+                         "the array at its final size and fill it in the loop.")
 
 
 def _fit(x, value: Value):

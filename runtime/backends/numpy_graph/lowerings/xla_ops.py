@@ -111,8 +111,10 @@ def _refused(op, what, why, fix=_NO_JIT + "."):
 def _refuse_op(op: Op):
     kind, target = op.kind, op.target
     if kind == "call":
-        if target in (errstate_enter, errstate_exit, catch_enter, catch_exit):
-            what = "np.errstate" if target in (errstate_enter, errstate_exit) else \
+        if target is errstate_exit or (target is errstate_enter and _quiet(op)):
+            return None  # XLA never warns: a region that ignores or warns changes nothing
+        if target in (errstate_enter, catch_enter, catch_exit):
+            what = "np.errstate" if target is errstate_enter else \
                 "a try that catches FloatingPointError"
             return _refused(op, what, "sets NumPy's floating-point error handling, "
                                    "which XLA does not have (it never warns or raises on "
@@ -163,6 +165,12 @@ def _refuse_op(op: Op):
         return _refused(op, f"the graph op {kind!r}", "has no XLA lowering yet",
                                _NO_JIT + ".")
     return None
+
+
+def _quiet(op: Op) -> bool:
+    """An ``np.errstate`` that only ignores or warns (XLA raises on none of them)."""
+    settings = list(op.args) + list(op.kwargs.values())
+    return all(s in ("ignore", "warn") for s in settings if s is not None)
 
 
 _KNOWN_KINDS = {"call", "binop", "unop", "method", "attr", "getitem", "pycast", "read",
@@ -243,9 +251,26 @@ def binop(op: Op, values):
     fn = _BINARY[op.target]
     out = op.outputs[0]
     dtype = common_dtype((a, b))
-    if op.target in _COMPARISONS or dtype == out.dtype or op.target in ("/", "**"):
-        values = cast_all(values, (a, b), dtype)
-    return fn(*values)
+    if op.target == "/":  # NumPy divides integers as float64: its loop is float's
+        dtype = out.dtype
+    elif op.target in _COMPARISONS:
+        dtype = _comparing(dtype, (a, b))
+    elif dtype != out.dtype:
+        return fn(*values)
+    return fn(*cast_all(values, (a, b), dtype))
+
+
+def _comparing(dtype, operands):
+    """The dtype a comparison runs in: NumPy compares a Python int that the other operand's
+    integer dtype cannot hold by its value (``uint8 < -2`` is False), not by a cast."""
+    if dtype is None or dtype.kind not in "iu":
+        return dtype
+    info = np.iinfo(dtype)
+    for o in operands:
+        if o.__class__ is int and not info.min <= o <= info.max:
+            fits = np.iinfo(np.int64).min <= o <= np.iinfo(np.int64).max
+            return np.dtype(np.int64 if fits and dtype != np.uint64 else np.float64)
+    return dtype
 
 
 def unop(op: Op, x):
@@ -278,8 +303,11 @@ def call(op: Op, args, kwargs):
     if isinstance(fn, np.ufunc) and fn.nin >= 2 and not kwargs.get("dtype"):
         out = op.outputs[0] if op.outputs else None
         dtype = common_dtype(op.args[:fn.nin])
-        if out is not None and (dtype == out.dtype or out.dtype == np.bool_ or fn in (
-                np.true_divide, np.power, np.float_power)):
+        if fn is np.true_divide and out is not None:
+            dtype = out.dtype
+        elif out is not None and out.dtype == np.bool_:
+            dtype = _comparing(dtype, op.args[:fn.nin])
+        if out is not None and (dtype == out.dtype or out.dtype == np.bool_):
             args = cast_all(args[:fn.nin], op.args[:fn.nin], dtype) + list(args[fn.nin:])
     elif getattr(fn, "__module__", None) == "math" and fn.__name__ == "log" and len(args) == 2:
         return jnp.log(args[0]) / jnp.log(args[1])
