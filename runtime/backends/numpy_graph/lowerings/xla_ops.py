@@ -255,9 +255,19 @@ def binop(op: Op, values):
         dtype = out.dtype
     elif op.target in _COMPARISONS:
         dtype = _comparing(dtype, (a, b))
-    elif dtype != out.dtype:
-        return fn(*values)
-    return fn(*cast_all(values, (a, b), dtype))
+    if dtype == out.dtype or op.target in _COMPARISONS or op.target == "/":
+        values = cast_all(values, (a, b), dtype)
+    if op.target in ("//", "%"):
+        return _by_zero(fn(*values), values[1])
+    return fn(*values)
+
+
+def _by_zero(result, divisor):
+    """NumPy's integer ``//`` and ``%`` by zero give 0 (with a warning); XLA's do not."""
+    divisor = jnp.asarray(divisor)
+    if not jnp.issubdtype(divisor.dtype, jnp.integer) and divisor.dtype != jnp.bool_:
+        return result
+    return jnp.where(divisor == 0, jnp.zeros((), result.dtype), result)
 
 
 def _comparing(dtype, operands):
@@ -314,6 +324,8 @@ def call(op: Op, args, kwargs):
     elif fn in (np.sum, np.prod, np.cumsum, np.cumprod, np.nansum) and "dtype" not in kwargs \
             and op.outputs and len(op.outputs) == 1:
         kwargs = dict(kwargs, dtype=op.outputs[0].dtype)
+    if fn in (np.floor_divide, np.remainder, np.fmod) and len(args) >= 2:
+        return _by_zero(_with_arrays(jfn, args, kwargs), args[1])
     renamed = _KEYWORDS.get(getattr(fn, "__name__", ""))
     if renamed:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
