@@ -268,8 +268,7 @@ class _Program:
             finite = jnp.all(jnp.array([jnp.all(jnp.isfinite(a)) for a in args]))
             bad = finite & ~jnp.all(jnp.isfinite(result))
             state = self.fail(state, self.site_of[(id(op), 0)], bad)
-        failures = xla_ops.math_failure(op, args, result)
-        for j, (bad, _) in enumerate(failures or ()):
+        for j, (bad, _) in enumerate(xla_ops.math_failure(op, args, result)):
             state = self.fail(state, self.site_of[(id(op), j)], bad)
         return result, state
 
@@ -301,7 +300,7 @@ class _Program:
     def _setitem(self, op, env, state):
         target, index, value = self.resolve(env, op.args)
         x = jnp.asarray(target)
-        mask = xla_ops._mask(op.args[1])
+        mask = xla_ops.mask_of(op.args[1])
         if mask is not None:
             m = jnp.asarray(index if index.__class__ is not tuple else index[0])
             m = jnp.reshape(m, m.shape + (1,) * (x.ndim - m.ndim))

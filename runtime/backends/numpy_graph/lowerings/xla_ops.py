@@ -138,7 +138,7 @@ def _refuse_op(op: Op):
     if kind == "method" and target in _METHODS_REFUSED:
         return _refused(op, f"the array method {target}()", _METHODS_REFUSED[target],
                                _NO_JIT + ".")
-    if kind == "getitem" and _mask(op.args[1]) is not None:
+    if kind == "getitem" and mask_of(op.args[1]) is not None:
         return _refused(op, "indexing with a boolean array", "has an output shape that "
                                "depends on the values of the mask, and XLA compiles for fixed "
                                "shapes", _NO_JIT + ", or keep the shape: np.where(mask, x, 0), "
@@ -148,23 +148,28 @@ def _refuse_op(op: Op):
                                "depends on the values of its bounds, and XLA compiles for "
                                "fixed shapes", _NO_JIT + ", or take a fixed-size window with "
                                "np.take(x, start + np.arange(size)).")
-    if kind == "setitem" and _mask(op.args[1]) is not None:
-        mask, value = _mask(op.args[1]), op.args[2]
-        shape = value.shape if value.__class__ is Value else np.shape(value)
-        if len(shape) and op.args[1].__class__ is not Value:
-            return _refused(op, "assigning through a boolean mask", "takes as many "
-                                   "values as the mask has True entries, a number XLA does "
-                                   "not know when it compiles", _NO_JIT + ", or assign one "
-                                   "value: x = np.where(mask, v, x).")
-        if len(shape) and (mask.shape != tuple(op.args[0].shape[:len(mask.shape)])):
-            return _refused(op, "assigning through a boolean mask", "takes as many "
-                                   "values as the mask has True entries, a number XLA does "
-                                   "not know when it compiles", _NO_JIT + ", or assign one "
-                                   "value: x = np.where(mask, v, x).")
+    if kind == "setitem" and mask_of(op.args[1]) is not None and not _where_fits(op):
+        return _refused(op, "assigning through a boolean mask", "takes as many values as "
+                        "the mask has True entries, a number XLA does not know when it "
+                        "compiles", _NO_JIT + ", or assign one value: x = np.where(mask, v, x).")
     if kind not in _KNOWN_KINDS:
         return _refused(op, f"the graph op {kind!r}", "has no XLA lowering yet",
                                _NO_JIT + ".")
     return None
+
+
+def _where_fits(op: Op) -> bool:
+    """``x[mask] = v`` is ``np.where(mask, v, x)``: the index is the mask alone, over the
+    leading dimensions of ``x``, and ``v`` broadcasts to the dimensions after them."""
+    target, index, value = op.args
+    if index.__class__ is tuple:
+        return False
+    mask = mask_of(index)
+    rest = tuple(target.shape[len(mask.shape):])
+    shape = tuple(value.shape if value.__class__ is Value else np.shape(value))
+    if tuple(target.shape[:len(mask.shape)]) != tuple(mask.shape) or len(shape) > len(rest):
+        return False
+    return all(v in (1, r) for v, r in zip(reversed(shape), reversed(rest)))
 
 
 def _quiet(op: Op) -> bool:
@@ -177,7 +182,7 @@ _KNOWN_KINDS = {"call", "binop", "unop", "method", "attr", "getitem", "pycast", 
                 "setitem", "assign", "print", "assert", "cond", "while", "for"}
 
 
-def _mask(index):
+def mask_of(index):
     """The boolean array Value of an index, if it has one (``x[m]``, ``x[m, 0]``)."""
     for item in (index if index.__class__ is tuple else (index,)):
         if item.__class__ is Value and item.dtype == np.bool_ and item.shape:
@@ -379,24 +384,17 @@ def pycast(op: Op, x):
 
 
 def math_failure(op: Op, args, result):
-    """``(bad, exception)`` for a ``math`` function that raises where XLA gives NaN or
-    infinity (``math.sqrt(-1)``: ValueError), or None."""
+    """``[(bad, exception)]`` where a ``math`` function raises and XLA gives NaN or
+    infinity instead (``math.sqrt(-1)``: ValueError; ``math.exp(1000)``: OverflowError)."""
     name = getattr(op.target, "__name__", "")
     if getattr(op.target, "__module__", None) != "math" or name not in _MATH_CHECKED:
-        return None
+        return []
     finite = jnp.array(True)
     for a in args:
         if isinstance(a, (jax.Array, np.ndarray)) or a.__class__ in (int, float):
             finite = finite & jnp.all(jnp.isfinite(jnp.asarray(a, jnp.float64)))
-    results = result if isinstance(result, tuple) else (result,)
-    for r in results:
-        r = jnp.asarray(r)
-        if name in _MATH_RANGE:
-            bad_range = finite & jnp.isinf(r)
-            bad_domain = finite & jnp.isnan(r)
-            return [(bad_domain, ValueError("math domain error")),
-                    (bad_range, OverflowError("math range error"))]
-        return [(finite & ~jnp.isfinite(r), ValueError("math domain error"))]
-    return None
-
-
+    r = jnp.asarray(result[0] if isinstance(result, tuple) else result)
+    if name in _MATH_RANGE:
+        return [(finite & jnp.isnan(r), ValueError("math domain error")),
+                (finite & jnp.isinf(r), OverflowError("math range error"))]
+    return [(finite & ~jnp.isfinite(r), ValueError("math domain error"))]
