@@ -32,7 +32,7 @@ import sys
 from .timing import Table
 
 SECTIONS = {"conversion": "conversion", "python": "python_values", "graph": "graph_engine",
-            "jax": "jax_loops"}
+            "jax": "jax_loops", "xla": "xla_compile"}
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 LIBRARIES = ("numpy", "gast", "jax", "tensorflow-cpu", "tensorflow", "diastatic-malt")
 

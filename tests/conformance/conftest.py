@@ -44,6 +44,12 @@ class Backend:
     # number it only knows at run time. (jax.jit returns every output as an array.)
     python_outputs_become_arrays = True
 
+    @property
+    def engine(self) -> str:
+        """The staging engine: backends that share one's semantics share its name here
+        (``numpy-xla`` compiles the ``numpy`` engine's graphs)."""
+        return self.name
+
     def asarray(self, value):
         raise NotImplementedError
 
@@ -164,6 +170,24 @@ class NumpyEngine(Backend):
         return ag.function(fn)
 
 
+class NumpyXla(NumpyEngine):
+    """The NumPy engine's graphs compiled by XLA: ``ag.function(fn, jit_compile=True)``.
+    Same boundary and semantics as ``numpy``: tests that ask ``backend.engine == "numpy"``
+    hold for both."""
+
+    name = "numpy-xla"
+    engine = "numpy"
+
+    def __init__(self) -> None:
+        import jax  # noqa: F401  (a missing framework is an error here, never a skip)
+
+    def stage(self, fn, args, kwargs):
+        return lambda: ag.function(fn, jit_compile=True)(*args, **kwargs)
+
+    def function(self, fn):
+        return ag.function(fn, jit_compile=True)
+
+
 class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
 
@@ -200,9 +224,27 @@ class Jax(Backend):
         self.jax.effects_barrier()
 
 
-BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
+BACKENDS = {"numpy": NumpyEngine, "numpy-xla": NumpyXla, "jax": Jax}
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
+
+
+# What ``jit_compile=True`` refuses, each with a StagingError said before compiling (XLA
+# has no floating-point error modes); strict: a refusal that goes away fails the suite.
+XLA_REFUSES = dict.fromkeys([
+    "test_numeric_context.py::test_errstate_applies_when_the_graph_runs",
+    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises",
+    "test_try_arithmetic.py::test_handler_assigns_a_fallback",
+    "test_try_arithmetic.py::test_first_matching_handler_and_else",
+], "np.errstate regions (and a try catching FloatingPointError) are refused under XLA")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        test, _, params = item.nodeid.partition("[")
+        reason = XLA_REFUSES.get(test.rpartition("/")[2])
+        if reason and params.startswith("numpy-xla"):
+            item.add_marker(pytest.mark.xfail(raises=ag.StagingError, strict=True, reason=reason))
 
 
 @pytest.fixture(params=sorted(BACKENDS))

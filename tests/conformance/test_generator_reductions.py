@@ -38,7 +38,7 @@ def python_items_decide_first(x):
 
 
 def test_next_first_match(backend):
-    if backend.name == "numpy":  # (JAX: see the next test)
+    if backend.engine == "numpy":  # (JAX: see the next test)
         for y in (np.array([[0.0, 3.0], [0.1, 1.0]]), np.array([[1.0, 0.0], [0.0, 0.0]])):
             backend.check(first_column, y, xp=backend.xp)
     backend.check(first_or_default, np.array([[0.0, 0.1], [0.1, 0.0]]), xp=backend.xp)

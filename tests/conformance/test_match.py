@@ -170,7 +170,7 @@ def no_wildcard(x):
 
 
 def test_a_variable_some_cases_leave_unassigned(backend):
-    if backend.name == "numpy":  # the graph carries whether y was assigned, as for an if
+    if backend.engine == "numpy":  # the graph carries whether y was assigned, as for an if
         backend.check(no_wildcard, i64(2))
         backend.check_raises(no_wildcard, UnboundLocalError, "'y'", i64(3))
         return
@@ -237,7 +237,7 @@ def class_patterns(x):
 
 
 def test_class_pattern_on_a_staged_subject(backend):
-    if backend.name != "numpy":
+    if backend.engine != "numpy":
         backend.check(class_patterns, f64(2.0))  # a tracer is a jax.Array, as eager values are
         return
     # A symbolic tensor is not a float, an np.float64 is: refused, not silently different.

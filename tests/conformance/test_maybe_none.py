@@ -80,7 +80,7 @@ def test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none(backend):
 
 def test_other_uses_of_a_maybe_none_value_are_refused(backend):
     text = backend.staging_error(compares_maybe_none, np.float64(1.0))
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         where = backend.at(compares_maybe_none, "return r == 1").rsplit("/", 1)[1]
         assert text.startswith(f"at {where}: 'r' is None on "
                                "some staged paths (of an if, a loop or a return) and an array on "

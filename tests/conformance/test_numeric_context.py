@@ -23,7 +23,7 @@ def test_errstate_applies_when_the_graph_runs(backend):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         backend.check(quiet_divide, np.ones(2, np.float32), np.zeros(2, np.float32))
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         backend.check_raises(strict_divide, FloatingPointError, "divide by zero",
                              np.ones(2), np.zeros(2))
         assert np.geterr()["divide"] == "warn"  # restored although the graph raised
@@ -104,14 +104,14 @@ def test_bytes_status_chosen_by_a_staged_condition(backend):
 
 
 def test_chosen_string_compared_sliced_tested(backend):
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         backend.check(compares_message, np.float32(1.0))
         backend.check(compares_message, np.float32(-1.0))
 
 
 def test_chosen_bytes_concatenated_is_refused(backend):
     text = backend.staging_error(concatenates, np.float32(1.0))
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         where = os.path.basename(backend.at(concatenates, 'return msg + b"!"'))
         assert text == (
             f"at {where}: the conditional expression "

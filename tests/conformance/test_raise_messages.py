@@ -87,7 +87,7 @@ def test_str_format_method(backend):
 
 
 def test_the_graph_keeps_the_raise(backend):
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         import autograph as ag
 
         staged = ag.function(f_string)

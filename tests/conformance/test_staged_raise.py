@@ -84,7 +84,7 @@ def test_raise_in_a_staged_loop(backend):
 
 def test_nested_branch_raises(backend):
     _expect_raise(backend, nested, OverflowError, "^too big$", (np.int64(3),), (np.int64(30),))
-    if backend.name == "numpy":
+    if backend.engine == "numpy":
         backend.check(nested, np.int64(-3))
 
 

@@ -5,6 +5,8 @@ inputs share shapes and dtypes, so one graph serves them all), against the drive
 eagerly on the same NumPy arrays. ``jax``: ``jax.jit(ag.convert(driver))`` on
 ``jax.numpy`` arrays, in 64-bit mode so that both backends take the paths the inputs
 were chosen for, against the driver run eagerly on the same ``jax.numpy`` arrays.
+``numpy-xla``: as ``numpy``, with ``ag.function(jit_compile=True)`` (the same graph
+compiled by XLA).
 """
 
 from __future__ import annotations
@@ -15,21 +17,21 @@ import numpy as np
 
 import autograph as ag
 
-BACKENDS = ("numpy", "jax")
+BACKENDS = ("numpy", "numpy-xla", "jax")
 
 
 def run(case, backend: str) -> None:
     """Raise (AssertionError or the staging error) unless every input matches eager."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if backend == "numpy":
-            _run_numpy(case)
+        if backend in ("numpy", "numpy-xla"):
+            _run_numpy(case, jit_compile=backend == "numpy-xla")
         else:
             _run_jax(case)
 
 
-def _run_numpy(case) -> None:
-    staged = ag.function(case.driver)
+def _run_numpy(case, jit_compile: bool = False) -> None:
+    staged = ag.function(case.driver, jit_compile=jit_compile)
     for args in case.inputs:
         eager_args, staged_args = _copy(args), _copy(args)
         _compare(lambda: case.driver(*eager_args, xp=np), lambda: staged(*staged_args, xp=np))

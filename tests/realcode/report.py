@@ -3,7 +3,8 @@
     PYTHONPATH=$PWD python tests/realcode/report.py          # the Markdown table
     PYTHONPATH=$PWD python tests/realcode/report.py -v       # and each error in full
 
-Each case runs eagerly, under ``ag.function`` and under ``jax.jit(ag.convert(f))``
+Each case runs eagerly, under ``ag.function``, ``ag.function(jit_compile=True)`` and under
+``jax.jit(ag.convert(f))``
 (tests/realcode/harness.py); the blocker column is the table in test_realcode.py.
 """
 
@@ -39,27 +40,31 @@ def outcome(case, backend: str, verbose: bool) -> str:
 def main(argv) -> None:
     verbose = "-v" in argv
     cases = all_cases()
-    print("| function | source | `ag.function` | `jax.jit` | first blocker |")
-    print("| --- | --- | --- | --- | --- |")
-    counts = {"numpy": 0, "jax": 0}
+    print("| function | source | `ag.function` | `jit_compile=True` | `jax.jit` | first blocker |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    counts = {"numpy": 0, "numpy-xla": 0, "jax": 0}
     jax_applicable = 0
     for case in cases:
-        results = {b: outcome(case, b, verbose) for b in ("numpy", "jax")}
+        results = {b: outcome(case, b, verbose) for b in ("numpy", "numpy-xla", "jax")}
         for b, result in results.items():
             counts[b] += result == "matches"
         jax_applicable += not case.jax
         blockers = [f"{label}: {BLOCKED[case.name, b][0]}"
-                    for b, label in (("numpy", "`ag.function`"), ("jax", "`jax.jit`"))
+                    for b, label in (("numpy", "`ag.function`"),
+                                     ("numpy-xla", "`jit_compile=True`"), ("jax", "`jax.jit`"))
                     if (case.name, b) in BLOCKED]
         if case.jax:
             blockers.append(f"`jax.jit` n/a: {case.jax}")
-        print(f"| `{case.name}` | {case.source} | {results['numpy']} | {results['jax']} "
+        print(f"| `{case.name}` | {case.source} | {results['numpy']} | {results['numpy-xla']} "
+              f"| {results['jax']} "
               f"| {'; '.join(blockers)} |")
     print()
     print(f"matches eager: {counts['numpy']} of {len(cases)} under ag.function, "
+          f"{counts['numpy-xla']} of {len(cases)} with jit_compile=True, "
           f"{counts['jax']} of {len(cases)} under jax.jit "
           f"({jax_applicable} of {len(cases)} can run under jax.jit at all)")
-    for backend, label in (("numpy", "ag.function"), ("jax", "jax.jit")):
+    for backend, label in (("numpy", "ag.function"), ("numpy-xla", "jit_compile=True"),
+                           ("jax", "jax.jit")):
         print(f"\nfirst blockers under {label}:")
         tally = collections.Counter(b[0] for (_, on), b in BLOCKED.items() if on == backend)
         for blocker, n in tally.most_common():

@@ -37,16 +37,22 @@ class Boundary:
         return bool(self.writes or self.places)
 
 
-def compile_function(graph: Graph, layout, boundary: Boundary, optimize_first: bool = False):
+def compile_function(graph: Graph, layout, boundary: Boundary, optimize_first: bool = False,
+                     jit_compile: bool = False):
     """The callable of a concrete function: ``graph`` compiled (optimized first when
-    ``optimize_first``: a fresh trace), with ``boundary``'s extra outputs, wrapped to
-    apply them."""
+    ``optimize_first``: a fresh trace; by XLA when ``jit_compile``, see
+    ``lowerings.xla``), with ``boundary``'s extra outputs, wrapped to apply them."""
     if boundary:
         graph.outputs = (graph.outputs, boundary.flags, boundary.finals)
     try:
         if optimize_first:
             optimize(graph)  # may replace the boundary's values too: read them back
-        fn = compile_graph(graph, layout)
+        if jit_compile:
+            from .lowerings.xla import compile_graph as lower
+
+            fn = lower(graph, layout)
+        else:
+            fn = compile_graph(graph, layout)
     finally:
         if boundary:
             graph.outputs, boundary.flags, boundary.finals = graph.outputs

@@ -218,10 +218,13 @@ class Function:
     """
 
     def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,
-                 autograph: bool = True, reduce_retracing: bool = False) -> None:
+                 autograph: bool = True, reduce_retracing: bool = False,
+                 jit_compile: bool = False) -> None:
         # The options, as given: a method's Function makes one Function per instance
         # with the same options (``__get__``).
         self._options = {k: v for k, v in locals().items() if k not in ("self", "fn", "kind")}
+        if jit_compile:
+            _require_jax()
         name = getattr(fn, '__qualname__', fn)
         if inspect.iscoroutinefunction(fn):
             raise TypeError(
@@ -238,6 +241,7 @@ class Function:
         self.python_function = fn
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
+        self._jit_compile = bool(jit_compile)
         self._signature = inspect.signature(fn)
         params = list(self._signature.parameters.values())
         self._param_names = [p.name for p in params]
@@ -423,7 +427,8 @@ class Function:
         boundary = Boundary([w for w, _ in written], tuple(f for _, f in written),
                             [(path, how) for path, how, _ in none_paths],
                             trace.to_value(tuple(v for _, _, v in none_paths), state))
-        fn = compile_function(graph, layout, boundary, optimize_first=True)
+        fn = compile_function(graph, layout, boundary, optimize_first=True,
+                              jit_compile=self._jit_compile)
         concrete = ConcreteFunction(graph, fn, specs, self._param_names, self._name, layout,
                                     boundary)
         with self._lock:
@@ -584,16 +589,17 @@ class _BoundFunction:
 
 @overload
 def function(fn: Callable[..., Any], *, input_signature: Optional[Sequence[Any]] = None,
-             autograph: bool = True, reduce_retracing: bool = False) -> Function: ...
+             autograph: bool = True, reduce_retracing: bool = False,
+             jit_compile: bool = False) -> Function: ...
 @overload
 def function(fn: None = None, *, input_signature: Optional[Sequence[Any]] = None,
-             autograph: bool = True,
-             reduce_retracing: bool = False) -> Callable[[Callable[..., Any]], Function]: ...
+             autograph: bool = True, reduce_retracing: bool = False,
+             jit_compile: bool = False) -> Callable[[Callable[..., Any]], Function]: ...
 
 
 def function(fn: Optional[Callable[..., Any]] = None, *,
              input_signature: Optional[Sequence[Any]] = None, autograph: bool = True,
-             reduce_retracing: bool = False) -> Any:
+             reduce_retracing: bool = False, jit_compile: bool = False) -> Any:
     """Decorator: trace a NumPy function into compiled graphs, one per input signature.
 
     The first call with a new signature converts ``fn`` (its Python control
@@ -613,12 +619,19 @@ def function(fn: Optional[Callable[..., Any]] = None, *,
             so ``if`` on an array is an error).
         reduce_retracing: Trace with ``None`` sizes where calls have shown
             different sizes, instead of one graph per shape.
+        jit_compile: Compile each graph with XLA through JAX (``jax.jit``) instead
+            of running it as NumPy code: same values and dtypes, the same boundary
+            (run-time raises, ``None`` and strings, argument write-back, Variables,
+            ``autograph.print``), often much faster for many small ops or loops.
+            Needs JAX (``pip install 'autograph-transpiler[jax]'``); an op XLA
+            cannot run is a ``StagingError`` naming it, when the graph is traced.
 
     Returns:
         A ``Function``; called with options only, a decorator that makes one.
 
     Raises:
         TypeError: ``fn`` is a generator or coroutine function.
+        ImportError: ``jit_compile=True`` and JAX is not installed.
 
     Example:
         >>> import numpy as np
@@ -636,8 +649,19 @@ def function(fn: Optional[Callable[..., Any]] = None, *,
     """
     if fn is None:
         return functools.partial(function, input_signature=input_signature, autograph=autograph,
-                                 reduce_retracing=reduce_retracing)
-    return Function(fn, input_signature, autograph, reduce_retracing)
+                                 reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile)
+
+
+def _require_jax() -> None:
+    """Import JAX now, outside any trace (a framework imported mid-trace is seen by it)."""
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        raise ImportError("autograph.function(jit_compile=True) compiles graphs with XLA "
+                          "through JAX, which is not installed. Install it with: pip install "
+                          "'autograph-transpiler[jax]' (or call autograph.function without "
+                          "jit_compile=True).") from None
 
 
 # --- signatures -----------------------------------------------------------------------

@@ -1,0 +1,622 @@
+"""``autograph.function(jit_compile=True)``: a graph lowered to one JAX function, compiled
+by XLA once per concrete function (``jax.jit``; again per shape where the signature has
+``None`` sizes).
+
+The lowering walks the typed graph and calls ``jax.numpy`` for each op (``xla_ops``: with
+NumPy's dtypes kept); ``cond`` becomes ``lax.cond``, ``while`` and ``for`` become
+``lax.while_loop`` (the loop's test is evaluated at the end of each trip, inside the body,
+so a test with effects threads them like the body does), item assignment ``.at[].set``.
+Blocks are lexically scoped in the IR, as they are in Python closures, so a branch or
+loop body reads the values of enclosing blocks through the closure ``lax`` traces.
+
+The boundary stays the engine's. Effects are state threaded through the program: the
+values of the Variables it reads and assigns, an error code, and one payload per place
+that may fail — a staged ``raise`` (the values its message shows), an ``assert``, an
+index out of bounds, a ``math`` domain error, a singular matrix. Once the code is set, no
+later failure replaces it, loops stop, and later assignments and prints are skipped; the
+host then raises the same class with the same message, after updating the Variables as
+far as the eager run got. ``autograph.print`` outside loops comes back as payload and is
+printed by the host in program order; inside a loop it is an ordered
+``jax.debug.callback``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ....staging.errors import StagingError
+from ..ir import Value, VarRef, map_values
+from ..numeric import errstate_enter, errstate_exit
+from ..raising import raise_copy
+from ..render import Namer, expr
+from . import xla_ops
+from .common import argument_leaves, fetch, output_values, rebuild, refuse, walk
+from .xla_ops import OPTION
+
+_SIMPLE = ("call", "binop", "unop", "method", "attr", "getitem", "pycast")
+_LINALG = {np.linalg.inv: "Singular matrix", np.linalg.solve: "Singular matrix",
+           np.linalg.cholesky: "Matrix is not positive definite"}
+
+
+class _Site:
+    """One place the program may fail. ``slots``: the ``(dtype, shape)`` of its payload;
+    ``throw`` raises the user's exception from the payload's values."""
+
+    __slots__ = ("exc", "kind", "op", "slots")
+
+    def __init__(self, kind: str, op, exc=None, slots=()):
+        self.kind, self.op, self.exc, self.slots = kind, op, exc, list(slots)
+
+    def exception(self, values) -> BaseException:
+        """The exception the eager run raises here, made from the payload's values."""
+        if self.kind == "raise":
+            args = self.op.args
+            shown = [_python(v, value.weak) for v, value in zip(values, args[2])] \
+                if len(args) == 3 else ()
+            try:
+                raise_copy(args[0], args[1] if len(args) == 3 else None, shown)
+            except BaseException as made:  # noqa: BLE001 (the user's exception, any class)
+                return made
+        if self.kind == "assert":
+            message = self.op.blocks["message"].results[0]
+            if message.__class__ is Value and message.const is None:
+                message = _python(values[0], message.weak)
+            elif message.__class__ is Value:
+                message = message.const
+            return AssertionError() if message is None else AssertionError(message)
+        if self.kind == "index":
+            index, axis, size = (int(v) for v in values)
+            return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
+        return type(self.exc)(*self.exc.args)
+
+    def throw(self, values):
+        """Raise the exception from a frame at the user's line, as the NumPy code does."""
+        exc = self.exception(values).with_traceback(None)
+        exc.__context__ = None
+        _thrower(self.op.source)(exc)
+
+
+_THROWERS: dict = {}
+
+
+def _thrower(source):
+    """A function whose ``raise`` statement sits at the user's ``(file, line)``: a
+    traceback ends at the user's line, not in the lowering."""
+    thrower = _THROWERS.get(source)
+    if thrower is None:
+        filename, line = source if source else ("<autograph xla>", 1)
+        namespace: dict = {}
+        exec(compile("\n" * (line - 1) + "def raise_(exc): raise exc", filename, "exec"),
+             namespace)
+        thrower = _THROWERS[source] = namespace["raise_"]
+    return thrower
+
+
+def _python(value, weak: bool):
+    """A run-time value as the NumPy code would hold it: a NumPy scalar for a 0-d array."""
+    value = np.asarray(value)
+    if value.ndim:
+        return np.array(value)
+    return value.item() if weak else value[()]
+
+
+def _known(shape) -> bool:
+    return None not in shape
+
+
+class _Program:
+    """The graph as a function of ``(inputs, variables)`` that ``jax.jit`` traces."""
+
+    def __init__(self, graph, layout):
+        self.graph = graph
+        leaves = argument_leaves(layout)
+        self.inputs = [(i, path, leaf) for i, path, leaf in leaves if leaf.__class__ is Value]
+        self.var_args = [(i, path, leaf.name) for i, path, leaf in leaves
+                         if leaf.__class__ is VarRef]
+        self.outputs = output_values(graph)
+        ops = list(walk(graph.body))
+        self.assigned = sorted({op.target.name for op, _ in ops if op.kind == "assign"})
+        self.prints = [op for op, _ in ops if op.kind == "print"]
+        self.print_by_callback = any(loop for op, loop in ops if op.kind == "print") or any(
+            a.__class__ is Value and not _known(a.shape) for op in self.prints for a in op.args)
+        self.sites, self.site_of = [], {}
+        for op, _ in ops:
+            self._note_sites(op)
+        self.plain = not (self.sites or self.assigned or self.prints)
+
+    # --- what may fail ----------------------------------------------------------------
+    def _site(self, key, site: _Site) -> None:
+        self.sites.append(site)
+        self.site_of[key] = len(self.sites)
+
+    def _note_sites(self, op) -> None:
+        kind, target = op.kind, op.target
+        if kind == "call" and target is raise_copy:
+            shown = op.args[2] if len(op.args) == 3 else ()
+            for value in shown:
+                if not _known(value.shape):
+                    raise refuse(OPTION, "a raise", op, f"shows {value.name}, whose shape is "
+                                 f"known only at run time, in its message", "Show a scalar "
+                                 "(its sum, its first item) or call it without "
+                                 "jit_compile=True.")
+            self._site((id(op), 0), _Site("raise", op, slots=[(v.dtype, v.shape) for v in shown]))
+        elif kind == "assert":
+            message = op.blocks["message"].results[0]
+            staged = message.__class__ is Value and message.const is None
+            if staged and not _known(message.shape):
+                raise refuse(OPTION, "an assert", op, "shows a value whose shape is known only "
+                             "at run time in its message", "Show a scalar, or call it "
+                             "without jit_compile=True.")
+            self._site((id(op), 0), _Site("assert", op, slots=[(message.dtype, message.shape)]
+                                          if staged else []))
+        elif kind in ("getitem", "setitem") and _staged_ints(op.args[1]):
+            self._site((id(op), 0), _Site("index", op, slots=[(np.int64, ())] * 3))
+        elif kind == "call" and target in _LINALG:
+            self._site((id(op), 0), _Site("fixed", op, np.linalg.LinAlgError(_LINALG[target])))
+        elif kind == "call" and getattr(target, "__module__", None) == "math":
+            self._site((id(op), 0), _Site("fixed", op, ValueError("math domain error")))
+            self._site((id(op), 1), _Site("fixed", op, OverflowError("math range error")))
+        elif kind == "for" and _staged_step(op.args[0]):
+            self._site((id(op), 0), _Site("fixed", op,
+                                          ValueError("range() arg 3 must not be zero")))
+
+    # --- the traced function ----------------------------------------------------------
+    def __call__(self, inputs, variables):
+        env = {leaf.id: x for (_, _, leaf), x in zip(self.inputs, inputs)}
+        state = {"err": jnp.int32(0), "vars": dict(variables),
+                 "pay": tuple(tuple(jnp.zeros(shape, dtype) for dtype, shape in site.slots)
+                              for site in self.sites),
+                 "printed": tuple(self._print_payload(op) for op in self.prints)
+                 if not self.print_by_callback else ()}
+        state = self.block(self.graph.body, env, state)
+        outs = [self.get(env, v) for v in self.outputs]
+        if self.plain:
+            return outs, None
+        return outs, {k: state[k] for k in ("err", "pay", "printed")} | {
+            "vars": {name: state["vars"][name] for name in self.assigned}}
+
+    def _print_payload(self, op):
+        return (jnp.array(False),) + tuple(jnp.zeros(a.shape, a.dtype) for a in op.args
+                                           if a.__class__ is Value and a.const is None)
+
+    def get(self, env, obj):
+        if obj.__class__ is Value:
+            if obj.const is not None:
+                return jnp.asarray(obj.const, obj.dtype)
+            return env[obj.id]
+        return obj
+
+    def resolve(self, env, structure):
+        return map_values(structure, lambda v: self.get(env, v))
+
+    def block(self, block, env, state):
+        for op in block.ops:
+            state = self.op(op, env, state)
+        return state
+
+    def op(self, op, env, state):
+        try:
+            return self._op(op, env, state)
+        except StagingError:
+            raise
+        except Exception as error:  # a twin that refuses these arguments, a shape mismatch
+            text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise refuse(OPTION, f"the op {_describe(op)}", op, f"cannot be lowered to JAX "
+                         f"({type(error).__name__}: {text})", "Call it without "
+                         "jit_compile=True (its NumPy graph runs it).") from None
+
+    def _op(self, op, env, state):
+        kind = op.kind
+        if kind == "call" and op.target in (errstate_enter, errstate_exit):
+            return state  # only quiet regions get here (xla_ops.refusal)
+        if kind == "call" and op.target is raise_copy:
+            shown = self.resolve(env, op.args[2]) if len(op.args) == 3 else ()
+            return self.fail(state, self.site_of[(id(op), 0)], jnp.array(True), shown)
+        if kind in _SIMPLE:
+            result, state = self._simple(op, env, state)
+            _bind(op.out_tree, result, env)
+            return state
+        if kind == "setitem":
+            out, state = self._setitem(op, env, state)
+            env[op.outputs[0].id] = out
+            return state
+        if kind == "read":
+            env[op.outputs[0].id] = state["vars"][op.target.name]
+            return state
+        if kind == "assign":
+            return self._assign(op, env, state)
+        if kind == "print":
+            return self._print(op, env, state)
+        if kind == "assert":
+            return self._assert(op, env, state)
+        if kind == "cond":
+            return self._cond(op, env, state)
+        if kind == "while":
+            return self._while(op, env, state)
+        if kind == "for":
+            return self._for(op, env, state)
+        raise ValueError(f"no XLA lowering for op kind {kind!r}")  # refusal() said it first
+
+    # --- simple ops -------------------------------------------------------------------
+    def _simple(self, op, env, state):
+        kind = op.kind
+        args = self.resolve(env, op.args)
+        kwargs = self.resolve(env, op.kwargs)
+        if kind == "binop":
+            return xla_ops.binop(op, args), state
+        if kind == "unop":
+            return xla_ops.unop(op, args[0]), state
+        if kind == "attr":
+            x = args[0]
+            if op.target == "mT":
+                return jnp.swapaxes(x, -1, -2), state
+            return getattr(jnp.asarray(x), op.target), state
+        if kind == "getitem":
+            state = self._check_index(op, args[0], args[1], state)
+            return jnp.asarray(args[0])[args[1]], state
+        if kind == "pycast":
+            return xla_ops.pycast(op, args[0]), state
+        if kind == "method":
+            return xla_ops.method(op, jnp.asarray(args[0]), args[1:], kwargs), state
+        result = xla_ops.call(op, list(args), kwargs)
+        if op.target in _LINALG:
+            finite = jnp.all(jnp.array([jnp.all(jnp.isfinite(a)) for a in args]))
+            bad = finite & ~jnp.all(jnp.isfinite(result))
+            state = self.fail(state, self.site_of[(id(op), 0)], bad)
+        for j, (bad, _) in enumerate(xla_ops.math_failure(op, args, result)):
+            state = self.fail(state, self.site_of[(id(op), j)], bad)
+        return result, state
+
+    def _check_index(self, op, x, index, state):
+        """An integer index out of bounds: NumPy's IndexError (XLA would clamp it)."""
+        key = (id(op), 0)
+        if key not in self.site_of:
+            return state
+        raw = op.args[1] if op.args[1].__class__ is tuple else (op.args[1],)
+        items = index if index.__class__ is tuple else (index,)
+        consuming = sum(1 for r in raw if r is not None and r is not Ellipsis)
+        axis = 0
+        for r, item in zip(raw, items):
+            if r is None:
+                continue
+            if r is Ellipsis:
+                axis += jnp.ndim(x) - consuming
+                continue
+            if r.__class__ is Value and r.const is None and r.dtype.kind in "iu":
+                size = jnp.shape(x)[axis]
+                idx = jnp.ravel(jnp.asarray(item, jnp.int64))
+                out = (idx < -size) | (idx >= size)
+                first = idx[jnp.argmax(out)] if idx.shape[0] else jnp.int64(0)
+                state = self.fail(state, self.site_of[key], jnp.any(out),
+                                  (first, jnp.int64(axis), jnp.int64(size)))
+            axis += 1
+        return state
+
+    def _setitem(self, op, env, state):
+        target, index, value = self.resolve(env, op.args)
+        x = jnp.asarray(target)
+        mask = xla_ops.mask_of(op.args[1])
+        if mask is not None:
+            m = jnp.asarray(index if index.__class__ is not tuple else index[0])
+            m = jnp.reshape(m, m.shape + (1,) * (x.ndim - m.ndim))
+            return jnp.where(m, jnp.asarray(value).astype(x.dtype), x), state
+        state = self._check_index(op, x, index, state)
+        return x.at[index].set(jnp.asarray(value).astype(x.dtype)), state
+
+    # --- effects ----------------------------------------------------------------------
+    def fail(self, state, k: int, bad, payload=()):
+        """``state`` with failure ``k`` recorded where ``bad`` and nothing failed before."""
+        first = bad & (state["err"] == 0)
+        pay = list(state["pay"])
+        pay[k - 1] = tuple(
+            jnp.where(first, jnp.broadcast_to(jnp.asarray(p).astype(dtype), shape), old)
+            for p, old, (dtype, shape) in zip(payload, pay[k - 1], self.sites[k - 1].slots))
+        return dict(state, err=jnp.where(first, jnp.int32(k), state["err"]), pay=tuple(pay))
+
+    def _assign(self, op, env, state):
+        name = op.target.name
+        old = state["vars"][name]
+        new = jnp.asarray(self.get(env, op.args[0])).astype(old.dtype)
+        if new.shape != old.shape:
+            raise ValueError(f"autograph.Variable.assign: the variable has shape {old.shape}, "
+                             f"the new value has shape {new.shape}.")
+        variables = dict(state["vars"])
+        variables[name] = jnp.where(state["err"] == 0, new, old)
+        return dict(state, vars=variables)
+
+    def _print(self, op, env, state):
+        items = self.resolve(env, op.args)
+        staged = [x for a, x in zip(op.args, items) if a.__class__ is Value and a.const is None]
+        if not self.print_by_callback:
+            k = self.prints.index(op)
+            printed = list(state["printed"])
+            printed[k] = (state["err"] == 0,) + tuple(staged)
+            return dict(state, printed=tuple(printed))
+        host = _host_print(op)
+        lax.cond(state["err"] == 0, lambda: jax.debug.callback(host, *staged, ordered=True),
+                 lambda: None)
+        return state
+
+    def _assert(self, op, env, state):
+        condition = op.args[0]
+        if condition.__class__ is not Value or condition.const is not None:
+            if bool(np.asarray(self.get(env, condition))):
+                return state
+        k = self.site_of[(id(op), 0)]
+        block = op.blocks["message"]
+        staged = bool(self.sites[k - 1].slots)
+
+        def failing(st):
+            inner = dict(env)
+            st = self.block(block, inner, st)
+            shown = (self.get(inner, block.results[0]),) if staged else ()
+            return self.fail(st, k, jnp.array(True), shown)
+
+        ok = xla_ops.truth(self.get(env, condition))
+        return lax.cond(~ok & (state["err"] == 0), failing, lambda st: st, state)
+
+    # --- control flow -----------------------------------------------------------------
+    def _run_block(self, block, env, state, outputs):
+        """Run ``block`` in a scope of its own; its results fitted to ``outputs``."""
+        inner = dict(env)
+        state = self.block(block, inner, state)
+        return [_fit(self.get(inner, r), out) for r, out in zip(block.results, outputs)], state
+
+    def _cond(self, op, env, state):
+        pred = op.args[0]
+        outs = op.outputs
+        if pred.__class__ is not Value or pred.const is not None:  # known while lowering
+            label = "true" if bool(np.asarray(self.get(env, pred))) else "false"
+            results, state = self._run_block(op.blocks[label], env, state, outs)
+        else:
+            results, state = lax.cond(
+                xla_ops.truth(self.get(env, pred)),
+                lambda st: self._run_block(op.blocks["true"], env, st, outs),
+                lambda st: self._run_block(op.blocks["false"], env, st, outs), state)
+        for out, r in zip(outs, results):
+            env[out.id] = r
+        return state
+
+    def _while(self, op, env, state):
+        (inits,) = op.args
+        test, body = op.blocks["test"], op.blocks["body"]
+        params = body.params
+        start = [_fit(self.get(env, x), p) for x, p in zip(inits, params)]
+
+        def check(carry, st):
+            inner = dict(env)
+            inner.update((p.id, c) for p, c in zip(test.params, carry))
+            st = self.block(test, inner, st)
+            return xla_ops.truth(self.get(inner, test.results[0])), st
+
+        def step(loop):
+            carry, _, st = loop
+            inner = dict(env)
+            inner.update((p.id, c) for p, c in zip(params, carry))
+            results, st = self._run_block(body, inner, st, params)
+            _same_shapes(op, results, start, params)
+            go, st = check(results, st)
+            return results, go, st
+
+        go, state = check(start, state)
+        carry, _, state = lax.while_loop(lambda loop: loop[1] & (loop[2]["err"] == 0), step,
+                                         (start, go, state))
+        for out, c in zip(op.outputs, carry):
+            env[out.id] = c
+        return state
+
+    def _for(self, op, env, state):
+        desc, inits = op.args
+        body = op.blocks["body"]
+        items = _count(body.pattern)
+        params = body.params[items:]
+        extra = op.kwargs.get("extra", False)
+        results = body.results[:-1] if extra else body.results
+        length, item_at, state = self._iteration(op, desc, env, state)
+        start = [_fit(self.get(env, x), p) for x, p in zip(inits, params)]
+
+        def step(loop):
+            i, carry, _, st = loop
+            inner = dict(env)
+            _bind_pattern(body.pattern, item_at(i), inner)
+            inner.update((p.id, c) for p, c in zip(params, carry))
+            st = self.block(body, inner, st)
+            new = [_fit(self.get(inner, r), p) for r, p in zip(results, params)]
+            _same_shapes(op, new, start, params)
+            go = xla_ops.truth(self.get(inner, body.results[-1])) if extra else jnp.array(True)
+            return i + 1, new, go, st
+
+        loop = (jnp.int64(0), start, jnp.array(True), state)
+        _, carry, _, state = lax.while_loop(
+            lambda lp: (lp[0] < length) & lp[2] & (lp[3]["err"] == 0), step, loop)
+        for out, c in zip(op.outputs, carry):
+            env[out.id] = c
+        return state
+
+    def _iteration(self, op, desc, env, state):
+        """``(trip count, i -> item structure, state)`` of a loop's iteration descriptor."""
+        kind = desc[0]
+        if kind == "iter":
+            x = jnp.asarray(self.get(env, desc[1]))
+            if not x.shape[0]:  # no trip: the body is traced on a stand-in item
+                return 0, lambda i: jnp.zeros(x.shape[1:], x.dtype), state
+            return x.shape[0], lambda i: lax.dynamic_index_in_dim(x, i, 0, keepdims=False), state
+        if kind == "range":
+            start, stop, step = (jnp.asarray(self.get(env, b), jnp.int64) for b in desc[1:])
+            if (id(op), 0) in self.site_of:
+                state = self.fail(state, self.site_of[(id(op), 0)], step == 0)
+                step = jnp.where(step == 0, 1, step)
+            up = jnp.maximum(0, (stop - start + step - 1) // jnp.maximum(step, 1))
+            down = jnp.maximum(0, (start - stop - step - 1) // jnp.maximum(-step, 1))
+            return jnp.where(step > 0, up, down), lambda i: start + i * step, state
+        if kind == "enumerate":
+            n, inner, state = self._iteration(op, desc[1], env, state)
+            first = jnp.asarray(self.get(env, desc[2]), jnp.int64)
+            return n, lambda i: (first + i, inner(i)), state
+        if kind == "zip":
+            parts = []
+            for d in desc[1:]:
+                n, item, state = self._iteration(op, d, env, state)
+                parts.append((n, item))
+            length = parts[0][0]
+            for n, _ in parts[1:]:
+                length = jnp.minimum(length, n)
+            return length, lambda i: tuple(item(i) for _, item in parts), state
+        raise ValueError(f"unknown iteration {kind!r}")
+
+
+def _staged_ints(index) -> bool:
+    items = index if index.__class__ is tuple else (index,)
+    return any(i.__class__ is Value and i.const is None and i.dtype.kind in "iu" for i in items)
+
+
+def _staged_step(desc) -> bool:
+    if desc[0] == "range":
+        step = desc[3]
+        return step.__class__ is Value and step.const is None
+    if desc[0] in ("enumerate",):
+        return _staged_step(desc[1])
+    if desc[0] == "zip":
+        return any(_staged_step(d) for d in desc[1:])
+    return False
+
+
+def _same_shapes(op, new, start, params) -> None:
+    """A loop variable must keep its shape from one trip to the next under XLA."""
+    for x, s, p in zip(new, start, params):
+        if x.shape != s.shape:
+            raise refuse(OPTION, f"the {op.kind} loop", op, f"changes the shape of a loop "
+                         f"variable ({p.name}) from {s.shape} to {x.shape} in one trip, and XLA "
+                         f"compiles loops whose variables keep their shapes", "Call it "
+                         "without jit_compile=True (its NumPy graph runs it), or preallocate "
+                         "the array at its final size and fill it in the loop.")
+
+
+def _fit(x, value: Value):
+    """``x`` as ``value``'s dtype (and shape, where a weak scalar stands for it)."""
+    x = jnp.asarray(x)
+    if x.dtype != value.dtype:
+        x = x.astype(value.dtype)
+    if _known(value.shape) and x.shape != value.shape:
+        x = jnp.broadcast_to(x, value.shape)
+    return x
+
+
+def _bind(tree, result, env) -> None:
+    """Give each Value of an op's ``out_tree`` its part of ``result``."""
+    if tree.__class__ is Value:
+        env[tree.id] = _fit(result, tree)
+    elif isinstance(tree, (tuple, list)):
+        for t, r in zip(tree, result):
+            _bind(t, r, env)
+
+
+def _bind_pattern(pattern, item, env) -> None:
+    if pattern.__class__ is Value:
+        env[pattern.id] = _fit(item, pattern)
+    else:
+        for p, x in zip(pattern, item):
+            _bind_pattern(p, x, env)
+
+
+def _count(pattern) -> int:
+    if pattern is None:
+        return 0
+    if pattern.__class__ is Value:
+        return 1
+    return sum(_count(p) for p in pattern)
+
+
+def _describe(op) -> str:
+    if op.kind in _SIMPLE:
+        return f"`{expr(op, Namer())}`"
+    return op.kind
+
+
+def _host_print(op):
+    """A host function printing ``op``'s items, the staged ones given as arguments."""
+    staged = [a.__class__ is Value and a.const is None for a in op.args]
+    kwargs = op.kwargs
+
+    def show(*values):
+        values = iter(values)
+        items = [_python(next(values), a.weak) if s else
+                 (np.asarray(a.const) if a.__class__ is Value else a)
+                 for a, s in zip(op.args, staged)]
+        file = kwargs.get("file")
+        print(*items, sep=kwargs.get("sep", " "), end=kwargs.get("end", "\n"),
+              file=sys.stdout if file is None else file, flush=kwargs.get("flush", False))
+
+    return show
+
+
+def compile_graph(graph, layout):
+    """The graph as a function of the canonical arguments (``codegen.compile_graph``'s
+    calling convention), running one XLA program per call.
+
+    Raises:
+        StagingError: an op XLA cannot run (said before anything compiles).
+    """
+    error = xla_ops.refusal(graph)
+    if error is not None:
+        raise error
+    program = _Program(graph, layout)
+    captured, structure = list(graph.captured), graph.outputs
+    if program.plain and not captured and not program.var_args:
+        return _plain(program, structure)
+    jitted = jax.jit(program)
+    hosts = {id(op): _host_print(op) for op in program.prints}
+
+    def run(*args):
+        inputs = [np.asarray(fetch(args, i, path)) for i, path, _ in program.inputs]
+        variables = {f"v{k}": v for k, v in enumerate(captured)}
+        variables.update((name, fetch(args, i, path)) for i, path, name in program.var_args)
+        try:
+            with jax.enable_x64(True):
+                outs, state = jitted(inputs, {name: v.value for name, v in variables.items()})
+        except StagingError as error:  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
+        if state is not None:
+            for name, new in state["vars"].items():
+                variables[name].value = np.array(new)
+            if program.print_by_callback:
+                jax.effects_barrier()
+            else:
+                for op, (ran, *values) in zip(program.prints, state["printed"]):
+                    if ran:
+                        hosts[id(op)](*values)
+            err = int(state["err"])
+            if err:
+                program.sites[err - 1].throw([np.asarray(p) for p in state["pay"][err - 1]])
+        return rebuild(structure, iter(outs), np.array)
+
+    run.__autograph_source__ = None
+    return run
+
+
+def _plain(program, structure):
+    """The call of a program without effects or failures: arrays in, arrays out, with as
+    little as possible around the XLA call (the boundary's overhead)."""
+    jitted = jax.jit(lambda *inputs: program(inputs, {})[0])
+    places = [(i, path) for i, path, _ in program.inputs]
+    direct = all(not path for _, path in places) and [i for i, _ in places] == list(
+        range(len(places)))
+    single = structure.__class__ is Value and structure.const is None
+    x64 = jax.enable_x64
+
+    def run(*args):
+        inputs = args[:len(places)] if direct else [fetch(args, i, p) for i, p in places]
+        try:
+            with x64(True):
+                outs = jitted(*inputs)
+        except StagingError as error:  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
+        return np.array(outs[0]) if single else rebuild(structure, iter(outs), np.array)
+
+    run.__autograph_source__ = None
+    return run

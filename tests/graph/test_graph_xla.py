@@ -1,0 +1,206 @@
+"""``ag.function(jit_compile=True)``: what the XLA lowering adds to the engine's tests.
+
+NumPy's dtype rules checked in one compiled graph per table (one XLA compile, not one
+per case); the refusals, pinned; the boundary's effects in program order around a
+run-time raise; JAX missing."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float16, np.float32, np.float64,
+          np.complex64]
+SCALARS = [True, 3, -2, 2.5, 1j]
+OPS = [operator.add, operator.mul, operator.truediv, operator.floordiv, operator.lt,
+       np.maximum, np.arctan2]
+
+
+def _computes(op, a, b) -> bool:
+    with np.errstate(all="ignore"):
+        try:
+            op(a, b)
+        except Exception:  # noqa: BLE001 (refused eagerly: refused while tracing too)
+            return False
+    return True
+
+
+def _cases():
+    """(op, dtype, scalar, left) for every dtype, Python scalar and side, the ops taken in
+    turn (each output of a compiled program costs XLA compile time)."""
+    found = []
+    for k, (dtype, scalar, left) in enumerate(itertools.product(DTYPES, SCALARS, (True, False))):
+        a = np.array([1, 0, 1], dtype)
+        for op in OPS[k % len(OPS):] + OPS[:k % len(OPS)]:
+            if _computes(op, a, scalar) if left else _computes(op, scalar, a):
+                found.append((op, dtype, scalar, left))
+                break
+    return found
+
+
+def test_every_dtype_with_every_python_scalar_in_one_compiled_graph():
+    cases = _cases()
+    arrays = tuple(np.array([1, 0, 1], d) for d in DTYPES)
+
+    def table(*xs):
+        with np.errstate(all="ignore"):
+            return tuple(op(xs[DTYPES.index(d)], s) if left else op(s, xs[DTYPES.index(d)])
+                         for op, d, s, left in cases)
+
+    with np.errstate(all="ignore"):
+        expected = table(*arrays)
+        actual = ag.function(table, autograph=False, jit_compile=True)(*arrays)
+    for case, e, a in zip(cases, expected, actual):
+        assert a.dtype == e.dtype, case
+        np.testing.assert_allclose(a, e, rtol=1e-6, err_msg=str(case))  # float16 included
+
+
+def test_numpy_scalars_and_zero_d_arrays_in_one_compiled_graph():
+    cases = []
+    for k, (left, right) in enumerate(itertools.product(DTYPES[1:], DTYPES[1:])):
+        b = right(1) if k % 2 else np.array(1, right)
+        for op in OPS[k % 4:4] + OPS[:k % 4]:
+            if _computes(op, np.array([1, 2], left), b):
+                cases.append((op, DTYPES.index(left), b))
+                break
+    arrays = [np.array([1, 2], d) for d in DTYPES]
+
+    def table(*xs):
+        return tuple(op(xs[i], b) for op, i, b in cases)
+
+    with np.errstate(all="ignore"):
+        expected = table(*arrays)
+        actual = ag.function(table, autograph=False, jit_compile=True)(*arrays)
+    assert [a.dtype for a in actual] == [e.dtype for e in expected]
+
+
+def _line(fn, text: str) -> str:
+    import inspect
+
+    lines, first = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if line.strip() == text:
+            return f"{inspect.getsourcefile(fn)}:{first + offset} (`{text}`)"
+    raise AssertionError(text)
+
+
+def test_a_boolean_mask_is_refused_before_compiling():
+    def masked_mean(x):
+        return x[x > 0].mean()
+
+    with pytest.raises(ag.StagingError) as info:
+        ag.function(masked_mean, jit_compile=True)(np.arange(4.0))
+    assert str(info.value) == (
+        f"autograph.function(jit_compile=True): indexing with a boolean array at "
+        f"{_line(masked_mean, 'return x[x > 0].mean()')} has an output shape that depends on "
+        f"the values of the mask, and XLA compiles for fixed shapes. Call it through "
+        f"autograph.function without jit_compile=True (its NumPy graph runs it), or keep the "
+        f"shape: np.where(mask, x, 0), or a masked sum: (x * mask).sum().")
+    assert ag.function(masked_mean)(np.arange(4.0)) == 2.0  # the NumPy graph runs it
+
+
+def test_a_raising_errstate_is_refused_and_a_quiet_one_runs():
+    def strict(x):
+        with np.errstate(divide="raise"):
+            return 1.0 / x
+
+    def quiet(x):
+        with np.errstate(divide="ignore"):
+            return 1.0 / x
+
+    with pytest.raises(ag.StagingError) as info:
+        ag.function(strict, jit_compile=True)(np.zeros(2))
+    where = _line(strict, 'with np.errstate(divide="raise"):')
+    assert str(info.value).startswith(
+        f"autograph.function(jit_compile=True): np.errstate at {where} sets NumPy's "
+        f"floating-point error handling, which XLA does not have")
+    assert np.isinf(ag.function(quiet, jit_compile=True)(np.zeros(2))).all()
+
+
+def test_a_result_dtype_that_depends_on_values_is_refused():
+    def eigenvalues(x):
+        return np.linalg.eigvals(x)
+
+    with pytest.raises(ag.StagingError) as info:
+        ag.function(eigenvalues, jit_compile=True)(np.eye(2))
+    assert str(info.value) == (
+        f"autograph.function(jit_compile=True): numpy.linalg.eigvals at "
+        f"{_line(eigenvalues, 'return np.linalg.eigvals(x)')} has a result dtype that depends "
+        f"on the values (real when every eigenvalue is real). Call it through "
+        f"autograph.function without jit_compile=True (its NumPy graph runs it), or use "
+        f"np.linalg.eigh for a symmetric matrix.")
+
+
+def test_a_loop_variable_that_changes_shape_is_refused_by_name():
+    def doubling(x, n):
+        i = 0
+        while i < n:
+            x = np.concatenate([x, x])
+            i += 1
+        return x
+
+    compiled = ag.function(doubling, jit_compile=True, input_signature=[
+        ag.TensorSpec([None]), ag.TensorSpec([], np.int64)])  # the front allows (None,)
+    with pytest.raises(ag.StagingError, match=r"the while loop at .* changes the shape of a "
+                       r"loop variable \(.*\) from \(1,\) to \(2,\) in one trip"):
+        compiled(np.ones(1), np.int64(3))
+
+
+def test_effects_before_a_raise_happen_and_later_ones_do_not(capsys):
+    counter = ag.Variable(np.int64(0))
+
+    def steps(x):
+        counter.assign_add(1)
+        ag.print("before", x)
+        if x > 2:
+            raise ValueError(f"too big: {x}")
+        counter.assign_add(10)
+        ag.print("after")
+        return x
+
+    compiled = ag.function(steps, jit_compile=True)
+    assert compiled(np.int64(1)) == 1
+    assert counter.value == 11
+    with pytest.raises(ValueError, match="^too big: 3$"):
+        compiled(np.int64(3))
+    assert counter.value == 12
+    assert capsys.readouterr().out == "before 1\nafter\nbefore 3\n"
+
+
+def test_an_index_out_of_bounds_raises_numpys_index_error():
+    def pick(x, i):
+        return x[i]
+
+    compiled = ag.function(pick, jit_compile=True)
+    assert compiled(np.arange(3.0), np.int64(-1)) == 2.0
+    with pytest.raises(IndexError, match="^index 3 is out of bounds for axis 0 with size 3$"):
+        compiled(np.arange(3.0), np.int64(3))
+
+
+def test_a_singular_matrix_raises_numpys_lin_alg_error():
+    compiled = ag.function(np.linalg.inv, jit_compile=True)
+    with pytest.raises(np.linalg.LinAlgError, match="^Singular matrix$"):
+        compiled(np.zeros((2, 2)))
+
+
+def test_prints_in_a_loop_come_in_order(capsys):
+    def count(n):
+        for i in range(n):
+            ag.print("i =", i)
+        return n
+
+    ag.function(count, jit_compile=True)(np.int64(3))
+    assert capsys.readouterr().out == "i = 0\ni = 1\ni = 2\n"
+
+
+def test_without_jax_the_option_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jax", None)
+    with pytest.raises(ImportError) as info:
+        ag.function(lambda x: x, jit_compile=True)
+    assert "pip install 'autograph-transpiler[jax]'" in str(info.value)
