@@ -12,7 +12,7 @@ import operator
 import sys
 from typing import Any, Optional, TextIO
 
-from ..staging import backend as backends
+from ..staging import accumulate, backend as backends
 from ..staging.backend import backend_of, first_backend
 
 
@@ -46,6 +46,8 @@ def zip_(*iterables, strict=False):
 
 
 def len_(value):
+    if value.__class__ in accumulate.COLLECTED:  # a list a staged loop grows: staged
+        return value.length()
     backend = backend_of(value)
     if backend is None:
         return len(value)

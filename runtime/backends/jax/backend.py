@@ -27,7 +27,8 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import accumulate, backend as backends, errors, loop_options
+from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.state import Aval
@@ -219,7 +220,22 @@ class JaxBackend(backends.Backend):
         return lax.cond(pred, lambda: finish[0](_replay(t)), lambda: finish[1](_replay(f)))
 
     def while_loop(self, test, body, init) -> list:
-        return lax.while_loop(lambda c: _replay(test, *c)[0], lambda c: _replay(body, *c), init)
+        """``lax.while_loop``; with ``maximum_iterations`` (``set_loop_options``) a scan of
+        that many steps, each running the body under a ``lax.cond`` while the test holds
+        (reverse-mode ``grad`` can reverse a scan, not a while loop)."""
+        bound = loop_options.current().get("maximum_iterations")
+        if bound is None:
+            return lax.while_loop(lambda c: _replay(test, *c)[0], lambda c: _replay(body, *c),
+                                  init)
+
+        def step(c, _):
+            state, go_on = c
+            go_on = jnp.logical_and(go_on, _replay(test, *state)[0])
+            state = lax.cond(go_on, lambda: _replay(body, *state), lambda: list(state))
+            return (state, go_on), None
+
+        (final, _), _ = lax.scan(step, (list(init), jnp.asarray(True)), None, length=bound)
+        return final
 
     # -- what staging leaves to the framework
 
@@ -264,7 +280,7 @@ class JaxBackend(backends.Backend):
             (handle,) = carry.trace(step, [Aval(np.dtype(jnp.result_type(n)), (), False)],
                                     extra_test=extra_test)
             return carry.finish(self._counted(handle, n, carry.init(), extra_test is not None))
-        xs, _, make_item = _sequence(iterable)
+        xs, carry.trips, make_item = _sequence(iterable)
         x_leaves, x_tree = jax.tree_util.tree_flatten(xs)
         slices = [a._replace(shape=a.shape[1:]) for a in map(_aval, x_leaves)]
         (handle,) = carry.trace(
@@ -356,6 +372,36 @@ class JaxBackend(backends.Backend):
 def _split(outs, flagged, go_on):
     return (outs[:-1], outs[-1]) if flagged else (outs, go_on)
 
+
+def _while_transpose_error(original):
+    """JAX's refusal to reverse a ``lax.while_loop``, followed by what works here."""
+    def refuse(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except ValueError as e:
+            raise ValueError(
+                f"{e}\nautograph: a staged while loop (or a for loop over a range with traced "
+                f"bounds) becomes a lax.while_loop; write ag.set_loop_options("
+                f"maximum_iterations=N) as the first statement of the loop to make it a "
+                f"bounded loop that jax.grad can reverse.") from None
+    return refuse
+
+
+def _explain_while_transpose() -> None:
+    from jax._src.interpreters import ad
+    from jax._src.lax.control_flow.loops import while_p
+
+    rule = ad.primitive_transposes.get(while_p)
+    if rule is not None and not getattr(rule, "autograph", False):
+        wrapped = _while_transpose_error(rule)
+        wrapped.autograph = True
+        ad.primitive_transposes[while_p] = wrapped
+
+
+_explain_while_transpose()
+jax.tree_util.register_pytree_node(
+    accumulate.Padded, lambda p: ((list(p), p.count), p.label),
+    lambda label, children: accumulate.Padded(children[0], children[1], label))
 
 backend = JaxBackend()
 backends.register(backend)
