@@ -61,7 +61,8 @@ def setitem(target, index, value):
     converter's ``x = ag__.setitem(x, i, v)`` is exactly ``x[i] = v``; a staged
     array gets a functional update (JAX's ``x.at[i].set(v)``).
     """
-    if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
+    if target.__class__ in _CONTAINERS or target.__class__ is accumulate.Growing or (
+            backend := first_backend((target, index, value))) is None:
         if target.__class__ is list and index.__class__ is not int and backend_of(index) is not None:
             return _select_into(backend_of(index), target, index, value)
         target[index] = value

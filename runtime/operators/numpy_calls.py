@@ -49,8 +49,10 @@ def routed(fn):
         pass
 
     def call(*args, **kwargs):
-        if args and args[0].__class__ in accumulate.COLLECTED[:2]:  # a list a staged loop grew
-            return accumulate.numpy_call(fn, args, kwargs)
+        if args and args[0].__class__ in accumulate.COLLECTED:  # a list a staged loop grows
+            if args[0].__class__ is not accumulate.Padded:
+                return accumulate.numpy_call(fn, args, kwargs)
+            args = (list(args[0]),) + args[1:]  # padded: a list of arrays
         backend = staged_leaf(args)
         if backend is None and kwargs:
             backend = staged_leaf(kwargs.values())

@@ -65,11 +65,14 @@ def grows(spec, value) -> bool:
 class Learned:
     """The seed of a carried list one iteration grew: the seeds of the items before the
     loop, and the items an iteration appends: their structure (``template``, Slots
-    into ``avals``) and number (``per_iteration``)."""
+    into ``avals``) and number (``per_iteration``, and ``peak``, the most it holds at
+    once before a ``pop``)."""
 
-    def __init__(self, label, prefix, template, avals, per_iteration) -> None:
+    def __init__(self, label, prefix, template, avals, per_iteration, peak=None) -> None:
         self.label, self.prefix = label, prefix
         self.template, self.avals, self.per_iteration = template, avals, per_iteration
+        # the most items an iteration holds at once (more than it keeps if it pops)
+        self.peak = per_iteration if peak is None else max(peak, per_iteration)
 
 
 def learn(label, prefix_seeds, appended, backend, construct, where_fn) -> Learned:
@@ -130,8 +133,10 @@ class Spec:
         self.label, self.carry = learned.label, carry
         self.backend = carry.backend
         self.template, self.avals = learned.template, list(learned.avals)
-        self.per_iteration = learned.per_iteration
-        self.capacity = carry.rows_capacity(learned.per_iteration, learned.label)
+        self.per_iteration, self.peak = learned.per_iteration, learned.peak
+        self.kept = carry.rows_capacity(learned.per_iteration, learned.label)  # rows kept
+        # an iteration may write past what it keeps (before a pop): room for that too
+        self.capacity = None if self.kept is None else self.kept + self.peak - self.per_iteration
         self.prefix = [carry.spec_of(p) for p in learned.prefix]
         self.rows = [carry.slot(a._replace(shape=(self.capacity,) + a.shape, weak=False), ROWS)
                      for a in self.avals]
@@ -152,9 +157,10 @@ class Spec:
                 f"{errors.subject(self.label)} and also assigns it another value; a staged loop "
                 f"collects the items of a list it appends to. Append to the list (or build "
                 f"a new one after the loop) instead of reassigning it in the loop.")
-        if value.added.__class__ is not int:
+        if value.added.__class__ is not int or value.peak.__class__ is not int:
             raise self.data_dependent_count()
-        changed = bool(self.widened) or value.added != self.per_iteration
+        changed = bool(self.widened) or value.added != self.per_iteration \
+            or value.peak > self.peak
         seeds = []
         for i, (spec, item, before) in enumerate(zip(self.prefix, value.prefix, entered.prefix)):
             seed, ch = carry.fit_one(f"{self.label}[{i}]", spec, item, before, dyn)
@@ -164,7 +170,8 @@ class Spec:
             dyn.append(rows)
         dyn.append(self.backend.cast(value.count, carry.avals[self.count.index]))
         avals = [self.widened.get(j, a) for j, a in enumerate(self.avals)]
-        learned = Learned(self.label, seeds, self.template, avals, value.added)
+        learned = Learned(self.label, seeds, self.template, avals, value.added,
+                          max(value.peak, self.peak))
         return (learned if changed else self), changed
 
     def data_dependent_count(self) -> errors.StagingError:
@@ -189,7 +196,14 @@ class Spec:
         if backend.unknown_dims:
             return Collected(self, prefix, [backend.rows_upto(r, count) for r in rows], count)
         return Padded(prefix + [fill(self.template, [r[i] for r in rows])
-                                for i in range(self.capacity)], len(prefix) + count, self.label)
+                                for i in range(self.kept)], len(prefix) + count, self.label)
+
+    def write(self, rows: list, index, leaves: list) -> list:
+        """``rows`` with row ``index`` set to the item whose leaves are ``leaves``."""
+        cast = [self.cast_leaf(j, leaf) for j, leaf in enumerate(leaves)]
+        if self.capacity == 0:  # a loop that never runs: its body is traced, never run
+            return rows
+        return [self.backend.write_row(r, index, x) for r, x in zip(rows, cast)]
 
     def cast_leaf(self, j: int, leaf):
         """An appended leaf as buffer ``j`` holds it; a type the buffer must widen to is
@@ -217,13 +231,15 @@ class Growing:
 
     ``prefix``: the items from before the loop; ``rows``: one buffer per leaf of an
     appended item; ``count``: the rows written (staged); ``added``: how many items this
-    iteration appended so far (a Python int on every path the trace took).
+    iteration appended so far (a Python int on every path the trace took), ``peak`` the
+    most it had appended at once.
     """
 
     restorable = True  # a staged if snapshots and restores its attributes (inplace)
 
-    def __init__(self, spec: Spec, prefix: list, rows: list, count, added: int = 0) -> None:
-        self.spec, self.prefix, self.rows, self.count, self.added = spec, prefix, rows, count, added
+    def __init__(self, spec: Spec, prefix: list, rows: list, count, added=0, peak=0) -> None:
+        self.spec, self.prefix, self.rows, self.count = spec, prefix, rows, count
+        self.added, self.peak = added, peak
 
     def __repr__(self) -> str:
         return f"<list {self.spec.label} growing in a staged loop>"
@@ -234,11 +250,11 @@ class Growing:
         spec = self.spec
         leaves: list = []
         _leaves_of(spec.template, item, leaves, self)
-        backend = spec.backend
-        self.rows = [backend.write_row(r, self.count, spec.cast_leaf(j, leaf))
-                     for j, (r, leaf) in enumerate(zip(self.rows, leaves))]
+        self.rows = spec.write(self.rows, self.count, leaves)
         self.count = self.count + 1
         self.added = self.added + 1
+        if self.added.__class__ is int and self.peak.__class__ is int:
+            self.peak = max(self.peak, self.added)
 
     def extend(self, items_) -> None:
         if items_.__class__ not in (list, tuple):
@@ -255,7 +271,8 @@ class Growing:
         if other.__class__ not in (list, tuple):
             self._refuse(f"'+' with {describe(other, self.spec.backend)}",
                          "add a list of known length")
-        new = Growing(self.spec, list(self.prefix), list(self.rows), self.count, self.added)
+        new = Growing(self.spec, list(self.prefix), list(self.rows), self.count, self.added,
+                      self.peak)
         new.extend(other)
         return new
 
@@ -283,9 +300,7 @@ class Growing:
             return
         leaves: list = []
         _leaves_of(self.spec.template, item, leaves, self)
-        backend = self.spec.backend
-        self.rows = [backend.write_row(r, where, self.spec.cast_leaf(j, leaf))
-                     for j, (r, leaf) in enumerate(zip(self.rows, leaves))]
+        self.rows = self.spec.write(self.rows, where, leaves)
 
     def _where(self, index):
         """None for an item from before the loop, else the staged row of ``index``."""
@@ -298,8 +313,10 @@ class Growing:
                      "iteration appended (lst[-1]); read the others after the loop")
 
     def _row(self, index):
-        backend = self.spec.backend
-        return fill(self.spec.template, [backend.read_row(r, index) for r in self.rows])
+        spec = self.spec
+        if spec.capacity == 0:  # a loop that never runs: its body is traced, never run
+            return fill(spec.template, [spec.backend.zeros(a) for a in spec.avals])
+        return fill(spec.template, [spec.backend.read_row(r, index) for r in self.rows])
 
     # -- what does not
 

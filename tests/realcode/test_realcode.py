@@ -28,7 +28,8 @@ STRING_USED = ("a message string chosen by a staged if and passed to warnings.wa
                "function (such a string can only be returned)")
 INT_AND_ARRAY = ("other: a Python int in one branch and an array in the other "
                  "(d = 0 / d = dy; x_weights_old = 100 / x_weights)")
-LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
+LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX needs "
+              "set_loop_options(maximum_iterations=N), which verbatim code does not have")
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
 WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
@@ -51,8 +52,9 @@ BLOCKED = {
          "which the try statement at"),
     ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels._lowess_update_nn", "jax"): (WRITE_ARG_LIST, "result[0]"),
-    ("statsmodels.van_der_corput", "numpy"): (LIST_GROWN, "'sequence' is a list of 0 items"),
-    ("statsmodels.van_der_corput", "jax"): (LIST_GROWN, "'sequence' is a list of 0 items"),
+    ("statsmodels.van_der_corput", "jax"):
+        (LIST_GROWN, "the loop appends to 'sequence', and how many times it runs is known only "
+                     "at run time"),
     ("numpy.polynomial.polyutils.trimseq", "jax"):
         ("other: the length of the result depends on the values (no fixed-shape graph)",
          "return seq[:i + 1]"),
