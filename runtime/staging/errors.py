@@ -166,6 +166,17 @@ def loop_variable_changed(name: str, construct: str, fn, before: str, after: str
     )
 
 
+def loop_shape_changed(name: str, construct: str, fn, before: str, after: str,
+                       backend: str) -> StagingError:
+    """A loop variable whose shape (not dtype) changes, on a backend with static shapes."""
+    return StagingError(
+        f"{construct} at {where(fn)}: {subject(name)} is {before} before the loop but {after} "
+        f"after one iteration; {backend} needs a loop variable to keep its shape. Append the "
+        f"pieces to a list (parts.append(x)) and concatenate them after the loop, or write "
+        f"into an array of the final shape made before the loop."
+    )
+
+
 def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
     parts = _IfParts(fn)
     return StagingError(

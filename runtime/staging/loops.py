@@ -268,6 +268,14 @@ class Carry:
             return _Seed(aval, first), False
         out = None if value is MISSING else backend.aval(value)
         joined = None if out is None else carry_aval(aval, out)
+        if joined is None and out is not None and len(out.shape) == len(aval.shape) \
+                and out.shape != aval.shape:
+            if backend.unknown_dims:  # the dimensions that change become run-time ones
+                shape = tuple(a if a == o else None for a, o in zip(aval.shape, out.shape))
+                joined = carry_aval(aval._replace(shape=shape), out)
+            elif carry_aval(aval, out._replace(shape=aval.shape)) is not None:
+                raise errors.loop_shape_changed(label, self.construct, self.where_fn, str(aval),
+                                                describe(value, backend), backend.name)
         if joined is not None and is_number(first) and not fits_constant(first, joined.dtype):
             joined = None
         if joined is None:

@@ -283,3 +283,25 @@ def test_set_loop_options_runs_as_python():
     assert capped(2) == (0, 2)
     with pytest.raises(TypeError):
         ag.set_loop_options(maximum_iteration=3)
+
+
+def grow_by_concatenate(xs, v):
+    for x in xs:
+        v = np.concatenate([v, x * v[-1:]])
+    return v
+
+
+def test_a_growing_concatenate_accumulator(backend):
+    """The NumPy engine makes the dimensions that change run-time ones; a backend with
+    static shapes names what works for it (a dtype change stays an error everywhere)."""
+    args = (np.array([1.0, 2.0, 3.0], np.float32), np.array([1.0], np.float32))
+    if not backend.pads_lists:
+        backend.check(grow_by_concatenate, *args)
+        backend.check(grow_by_concatenate, np.zeros((0,), np.float32), args[1])
+        return
+    assert backend.staging_error(grow_by_concatenate, *args) == (
+        f"for loop at {backend.at(grow_by_concatenate, 'for x in xs:')}: 'v' is float32[1] "
+        f"before the loop but float32[2] after one iteration; {backend.name} needs a loop "
+        f"variable to keep its shape. Append the pieces to a list (parts.append(x)) and "
+        f"concatenate them after the loop, or write into an array of the final shape made "
+        f"before the loop.")
