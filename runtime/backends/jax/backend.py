@@ -313,6 +313,15 @@ class JaxBackend(backends.Backend):
         (final, _), _ = lax.scan(scan_body, (list(init), jnp.asarray(True)), x_leaves)
         return final
 
+    # -- lists a staged loop appends to (``accumulate``)
+
+    def write_row(self, rows, index, value):
+        """A ``dynamic_update_slice`` (XLA updates a loop's buffer in place)."""
+        return lax.dynamic_update_index_in_dim(rows, value, index, 0)
+
+    def read_row(self, rows, index):
+        return lax.dynamic_index_in_dim(rows, index, 0, keepdims=False)
+
     # -- builtins
 
     def range_(self, start, stop, step):

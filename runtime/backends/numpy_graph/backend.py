@@ -300,6 +300,10 @@ class GraphBackend(Backend):
         return numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
+        if fn is np.stack and len(args) == 1 and not kwargs:  # a collected list, unchanged
+            whole = rows.stacked_rows(args[0])
+            if whole is not None:
+                return whole
         owner = getattr(fn, "__self__", None)
         if isinstance(owner, np.ndarray):  # T.dot(W) with W a tensor: the tensor's method
             return numeric.numeric("ndarray." + fn.__name__, (owner, *args), kwargs)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...staging.state import Aval
 from . import trace
-from .ir import Op
+from .ir import Op, Value
 from .tensor import Tensor
 
 
@@ -59,3 +59,23 @@ def upto(rows, count) -> Tensor:
     value = trace.to_value(rows, trace.current())
     like = Aval(value.dtype, (None,) + value.shape[1:])
     return _op("getitem", None, (rows, slice(None, count, None)), {}, like)
+
+
+def stacked_rows(items):
+    """``np.stack(items)`` when ``items`` are every row of one buffer, in order (a list a
+    staged loop collected, unchanged): a copy of the buffer, not a row per item; else None."""
+    if items.__class__ is not list or not items:
+        return None
+    source = None
+    for i, item in enumerate(items):
+        op = item._value.op if item.__class__ is Tensor else None
+        if op is None or op.kind != "getitem" or op.args[1] != i or op.args[1].__class__ is not int:
+            return None
+        if source is None:
+            source = op.args[0]
+        elif op.args[0] is not source:
+            return None
+    if source.__class__ is not Value or source.shape[:1] != (len(items),) or source.op is None \
+            or source.op.kind not in ("for", "while"):
+        return None
+    return Tensor(source, trace.current().graph).copy()
