@@ -320,6 +320,17 @@ class Growing:
 
     # -- what does not
 
+    def nested_in(self, construct: str, where_fn) -> errors.StagingError:
+        """The error of a staged loop nested in the one that appends to this list, that
+        changes it too."""
+        carry, label = self.spec.carry, errors.subject(self.spec.label)
+        return errors.StagingError(
+            f"{construct} at {errors.where(where_fn)}: this staged loop changes {label}, which "
+            f"the staged {carry.construct} around it at {errors.where(carry.where_fn)} appends "
+            f"to; a list is collected by one staged loop only. Collect the inner loop's items "
+            f"in a list of its own and append np.stack(inner) (or its items) after the inner "
+            f"loop.")
+
     def __len__(self):
         self._refuse("len() outside converted code", "call len() in the converted function")
 

@@ -68,6 +68,8 @@ class Carry:
     def _spec(self, x):
         if x.__class__ is accumulate.Learned:
             return accumulate.Spec(x, self)
+        if x.__class__ is accumulate.Growing:
+            raise x.nested_in(self.construct, self.where_fn)
         if x.__class__ is _Seed:
             self.avals.append(x.aval)
             self.firsts.append(x.first)

@@ -305,3 +305,32 @@ def test_a_growing_concatenate_accumulator(backend):
         f"variable to keep its shape. Append the pieces to a list (parts.append(x)) and "
         f"concatenate them after the loop, or write into an array of the final shape made "
         f"before the loop.")
+
+
+def nested_lists(xs):
+    outs = []
+    for x in xs:
+        inner = []
+        for y in x:
+            inner.append(y * 2)
+        outs.append(np.stack(inner))
+    return np.stack(outs)
+
+
+def nested_appends(xs):
+    outs = []
+    for x in xs:
+        for y in x:
+            outs.append(y)
+    return outs
+
+
+def test_nested_loops_collect_their_own_lists(backend):
+    backend.check(nested_lists, np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    text = backend.staging_error(nested_appends, np.ones((2, 3), np.float32))
+    assert text == (
+        f"for loop at {backend.at(nested_appends, 'for y in x:')}: this staged loop changes "
+        f"'outs', which the staged for loop around it at {backend.at(nested_appends, 'for x in xs:')} "
+        f"appends to; a list is collected by one staged loop only. Collect the inner loop's "
+        f"items in a list of its own and append np.stack(inner) (or its items) after the inner "
+        f"loop.")
