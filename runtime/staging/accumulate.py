@@ -37,7 +37,7 @@ from __future__ import annotations
 from . import errors
 from .arg_writes import user_location
 from .state import (
-    Aval, Slot, carry_aval, describe, fill, is_node, is_number, items, join_avals, remake,
+    Slot, carry_aval, describe, fill, is_node, is_number, items, join_avals, remake,
 )
 
 
@@ -443,11 +443,6 @@ class Padded(list):
             f"it cannot grow or shrink after the loop. Make a new list instead.")
 
     append = extend = insert = pop = remove = clear = __iadd__ = _refuse
-
-
-def length(value):
-    """``len(value)`` for a list a staged loop grows or grew (converted code's ``len``)."""
-    return value.length()
 
 
 def numpy_call(fn, args, kwargs):

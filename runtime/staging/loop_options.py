@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from typing import Optional
 
 from . import errors
 
@@ -28,23 +29,33 @@ _current: contextvars.ContextVar[dict] = contextvars.ContextVar("autograph_loop_
                                                                  default={})
 
 
-def set_loop_options(*, parallel_iterations=None, swap_memory=None, maximum_iterations=None,
-                     shape_invariants=None) -> None:
+def set_loop_options(*, parallel_iterations: Optional[int] = None,
+                     swap_memory: Optional[bool] = None,
+                     maximum_iterations: Optional[int] = None,
+                     shape_invariants: Optional[list] = None) -> None:
     """Options of the staged loop whose first statement this call is.
 
     The converter moves the call out of the loop and hands its options to the loop;
-    anywhere else it does nothing (so the function still runs as plain Python). A
-    loop that runs as Python ignores them. In a staged loop:
+    anywhere else it does nothing (so the function still runs as plain Python), and a
+    loop that runs as Python ignores them.
 
-    - ``maximum_iterations``: the loop runs at most this many iterations (it stops
-      there, as TensorFlow's loops do). JAX needs it to collect values that a loop
-      with a data-dependent trip count appends to a list (``jnp.stack(lst)`` then has
-      ``maximum_iterations`` rows per append: the first ``len(lst)`` are the appended
-      values, the rest zeros) and to differentiate a ``while`` in reverse mode
-      (``jax.grad``).
-    - ``shape_invariants``, ``parallel_iterations``, ``swap_memory``: TensorFlow's
-      options, for the backends that use them; a backend that does not refuses them
-      with a StagingError.
+    Args:
+        parallel_iterations: TensorFlow's; refused by backends that do not use it.
+        swap_memory: TensorFlow's; refused by backends that do not use it.
+        maximum_iterations: A Python int: the staged loop runs at most this many
+            iterations (it stops there, as TensorFlow's loops do). JAX needs it to
+            collect what a loop with a run-time trip count appends to a list
+            (``jnp.stack(lst)`` then has ``maximum_iterations`` rows per append: the
+            first ``len(lst)`` appended, the rest zeros), and to differentiate a
+            ``while`` in reverse mode (``jax.grad``).
+        shape_invariants: TensorFlow's ``[(variable, shape), ...]``; refused by
+            backends that do not use it.
+
+    Returns:
+        None.
+
+    Raises:
+        StagingError: when the loop is staged, an option its backend does not use.
 
     Example:
         >>> import numpy as np
