@@ -215,3 +215,15 @@ def test_grad_through_an_unbounded_while_names_the_option():
         "\nautograph: a staged while loop (or a for loop over a range with traced bounds) becomes "
         "a lax.while_loop; write ag.set_loop_options(maximum_iterations=N) as the first "
         "statement of the loop to make it a bounded loop that jax.grad can reverse.")
+
+
+def compound(x, n):
+    for i in range(n):
+        ag.set_loop_options(maximum_iterations=10)
+        x = x * 1.5
+    return x
+
+
+def test_grad_through_a_bounded_for_over_a_traced_range():
+    f = jax.jit(ag.convert(compound))
+    assert float(jax.grad(f)(2.0, 3)) == 1.5 ** 3

@@ -279,7 +279,8 @@ class JaxBackend(backends.Backend):
 
             (handle,) = carry.trace(step, [Aval(np.dtype(jnp.result_type(n)), (), False)],
                                     extra_test=extra_test)
-            return carry.finish(self._counted(handle, n, carry.init(), extra_test is not None))
+            return carry.finish(self._counted(handle, n, carry.init(), extra_test is not None,
+                                              carry.options.get("maximum_iterations")))
         xs, carry.trips, make_item = _sequence(iterable)
         x_leaves, x_tree = jax.tree_util.tree_flatten(xs)
         slices = [a._replace(shape=a.shape[1:]) for a in map(_aval, x_leaves)]
@@ -289,8 +290,10 @@ class JaxBackend(backends.Backend):
         return carry.finish(self._scan(handle, x_leaves, carry.init(), extra_test is not None))
 
     @staticmethod
-    def _counted(handle, n, init, flagged: bool) -> list:
-        """A while loop on the trip counter ``k`` (and the body's go-on flag)."""
+    def _counted(handle, n, init, flagged: bool, bound=None) -> list:
+        """A while loop on the trip counter ``k`` (and the body's go-on flag); with a
+        ``bound`` (``maximum_iterations``) a scan of that many steps instead, which
+        ``grad`` can reverse."""
         def cond_fun(c):
             return jnp.logical_and(c[0] < n, c[2])
 
@@ -299,7 +302,15 @@ class JaxBackend(backends.Backend):
             return c[0] + 1, outs[:len(init)], outs[-1] if flagged else c[2]
 
         zero = jnp.zeros((), jnp.result_type(n))
-        return lax.while_loop(cond_fun, body_fun, (zero, list(init), jnp.asarray(True)))[1]
+        start = (zero, list(init), jnp.asarray(True))
+        if bound is None:
+            return lax.while_loop(cond_fun, body_fun, start)[1]
+
+        def step(c, _):
+            go = cond_fun(c)
+            return lax.cond(go, lambda: body_fun(c), lambda: (c[0], list(c[1]), go)), None
+
+        return lax.scan(step, start, None, length=bound)[0][1]
 
     @staticmethod
     def _scan(handle, x_leaves, init, flagged: bool) -> list:
