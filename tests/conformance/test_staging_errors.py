@@ -233,12 +233,16 @@ def structure_changes(xs):
 
 def test_a_loop_variable_that_changes_shape_or_structure(backend):
     where = backend.at(shape_changes, "while x > 1:")
-    text = backend.staging_error(shape_changes, np.float32(8), np.zeros(2, np.float32),
-                                 xp=backend.xp)
-    assert text == (
-        f"while loop at {where}: 'y' is float32[2] before the loop but float32[4] after one "
-        f"iteration; {KEEP} Give 'y' its final dtype and shape before the loop (e.g. with "
-        f"astype).")
+    if not backend.pads_lists:  # run-time dimensions where the shape changes (issue 29)
+        backend.check(shape_changes, np.float32(8), np.zeros(2, np.float32), xp=backend.xp)
+    else:
+        text = backend.staging_error(shape_changes, np.float32(8), np.zeros(2, np.float32),
+                                     xp=backend.xp)
+        assert text == (
+            f"while loop at {where}: 'y' is float32[2] before the loop but float32[4] after "
+            f"one iteration; {backend.name} needs a loop variable to keep its shape. Append "
+            f"the pieces to a list (parts.append(x)) and concatenate them after the loop, or "
+            f"write into an array of the final shape made before the loop.")
     where = backend.at(structure_changes, "for x in xs:")
     assert backend.staging_error(structure_changes, np.ones(3, np.float32)) == (
         f"for loop at {where}: 'acc' is a tuple of 1 item before the loop but a tuple of 2 "
