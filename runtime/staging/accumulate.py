@@ -380,6 +380,9 @@ class Collected:
         self.label, self.backend, self.template = spec.label, spec.backend, spec.template
         self.prefix, self.rows, self.count = prefix, rows, count
         self.where = errors.where(spec.carry.where_fn)
+        # the items stacked, made while the loop's trace is open (a function's boundary
+        # asks after it closed); a graph drops it if nothing reads it
+        self.whole = self._stack() if self.template.__class__ is Slot else None
 
     def __repr__(self) -> str:
         return f"<list {self.label} collected by a staged loop>"
@@ -389,8 +392,11 @@ class Collected:
 
     def stacked(self):
         """The items stacked on a new first axis (one array per item)."""
-        if self.template.__class__ is not Slot:
+        if self.whole is None:
             self._refuse("np.stack() of structured items", "append one array per list")
+        return self.whole
+
+    def _stack(self):
         rows = self.rows[0]
         if not self.prefix:
             return rows

@@ -334,3 +334,24 @@ def test_nested_loops_collect_their_own_lists(backend):
         f"appends to; a list is collected by one staged loop only. Collect the inner loop's "
         f"items in a list of its own and append np.stack(inner) (or its items) after the inner "
         f"loop.")
+
+
+def doublings(x, n):
+    seen = [x]
+    i = 0
+    while i < n:
+        ag.set_loop_options(maximum_iterations=6)
+        x = x * 2
+        seen.append(x)
+        i += 1
+    return seen
+
+
+def test_a_list_of_run_time_length_is_returned(backend):
+    if backend.pads_lists:  # N + 1 items, those past len(seen) zeros
+        out = backend.staged(doublings, np.float32(1.5), np.int32(3))
+        assert len(out) == 7 and int(backend.to_numpy(out.count)) == 4
+        assert [float(v) for v in out] == [1.5, 3.0, 6.0, 12.0, 0.0, 0.0, 0.0]
+        return
+    backend.check(doublings, np.float32(1.5), np.int32(3))
+    backend.check(doublings, np.float32(1.5), np.int32(0))
