@@ -69,6 +69,7 @@ _source_checkout_subpackages()
 from .api import convert, do_not_convert, to_code, to_graph  # noqa: E402
 from .runtime.staging.errors import ConversionError, StagingError  # noqa: E402
 from .runtime.staging.loop_options import set_loop_options  # noqa: E402
+from .runtime.staging.progress import set_verbosity  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -96,6 +97,7 @@ __all__ = [
     "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
     "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",
+    "set_verbosity",
 ]
 
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional, TypeVar, overload
 
 import gast
 
-from . import conversion, templates, trees
+from . import conversion, deep, templates, trees
 from .naming import Namer
 from .runtime.operators import calls
 from .runtime.operators.calls import do_not_convert
@@ -61,8 +61,12 @@ def to_graph(entity: F, recursive: bool = True) -> F:
         return type(entity)(to_graph(entity.__func__, recursive))  # type: ignore[return-value]
     if isinstance(entity, types.FunctionType):
         return conversion.convert(entity, recursive)  # type: ignore[return-value]
-    call = getattr(type(entity), "__call__", None)
-    if isinstance(call, types.FunctionType) and not isinstance(entity, type):
+    call = calls.call_method(type(entity)) if not isinstance(entity, type) else None
+    if isinstance(call, staticmethod) and isinstance(call.__func__, types.FunctionType):
+        return conversion.convert(call.__func__, recursive)  # type: ignore[return-value]
+    if isinstance(call, classmethod) and isinstance(call.__func__, types.FunctionType):
+        return types.MethodType(conversion.convert(call.__func__, recursive), type(entity))  # type: ignore[return-value]
+    if isinstance(call, types.FunctionType):
         return types.MethodType(conversion.convert(call, recursive), entity)  # type: ignore[return-value]
     raise ConversionError(f"cannot convert {entity!r}: {_KINDS}")
 
@@ -116,7 +120,9 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
 
     Args:
         entity: Any callable ``to_graph`` accepts (for a method, partial or
-            callable object, the code of the underlying function).
+            callable object, the code of the underlying function; for an
+            ``autograph.function``, of the function it was made from, its
+            ``python_function``).
         recursive: As for ``to_graph``.
 
     Returns:
@@ -139,12 +145,21 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
     if function.__code__ in calls.converted_codes:
         function = getattr(function, "__wrapped__", function)
     node = conversion.staged_source_node(function, recursive)
-    return unparse(node)
+    try:
+        return deep.call(unparse, node)
+    except RecursionError:
+        code = function.__code__
+        raise conversion.too_deep(code.co_filename, code.co_firstlineno, function.__qualname__) from None
 
 
 def _function_of(entity: Any) -> types.FunctionType:
-    """The Python function whose code ``to_code`` shows for ``entity``."""
+    """The Python function whose code ``to_code`` shows for ``entity``: an
+    ``autograph.function`` shows the user's function (its ``python_function``)."""
     inner = entity
+    wrapped = getattr(type(inner), "python_function", None) is None and \
+        getattr(inner, "python_function", None)
+    if callable(wrapped) and not isinstance(inner, (types.FunctionType, type)):
+        inner = wrapped
     if isinstance(inner, (types.MethodType, staticmethod, classmethod)):
         inner = inner.__func__
     elif isinstance(inner, functools.partial):

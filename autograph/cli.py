@@ -20,6 +20,7 @@ import argparse
 import ast
 import difflib
 import io
+import os
 import sys
 import textwrap
 import time
@@ -29,13 +30,16 @@ from typing import Iterator, Optional, Sequence, TextIO
 
 import gast
 
-from . import conversion, parsing, trees
+from . import conversion, deep, parsing, trees
 from .api import unparse
 from .naming import Namer
 from .runtime.staging.errors import ConversionError
 
-# The most a file or standard input may hold (a 200,000-line module is about 8 MB).
+# The most a file or standard input may hold (a 200,000-line module is about 8 MB),
+# and less where memory is short: parsing takes about this many bytes per byte of
+# source (a 50 MB file of functions needs some 12 GB).
 MAX_BYTES = 64 * 2**20
+PARSE_MEMORY_PER_BYTE = 250
 # Progress shows on a terminal once the work has taken this long (seconds).
 PROGRESS_AFTER = 1.5
 # Sources this large take a second or more to parse: a terminal is told first.
@@ -76,6 +80,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:  # `autograph big.py | head`
         sys.stderr.close()
         return 1
+    except MemoryError:
+        progress.done()
+        print(f"autograph: error: out of memory converting {args.file}; convert a smaller file, "
+              f"or fewer functions of it", file=sys.stderr)
+        return 1
     except Exception as e:  # an internal error still gets one line, not a traceback
         progress.done()
         print(f"autograph: internal error: {type(e).__name__}: {e} (please report this)", file=sys.stderr)
@@ -108,7 +117,10 @@ def convert_file(path: str, names: Sequence[str], diff: bool,
     if progress is not None:
         progress.start(filename, len(selected))
     for name, node in selected:
-        converted = _convert(node, name, namespace)
+        try:
+            converted = deep.call(_convert, node, name, namespace)
+        except RecursionError:
+            raise conversion.too_deep(filename, _first_line(node), name) from None
         if diff:
             original = textwrap.dedent("".join(lines[_first_line(node) - 1: node.end_lineno]))
             yield "".join(difflib.unified_diff(
@@ -142,6 +154,9 @@ def _read(path: str) -> tuple[str, str]:
         encoding = "utf-8"  # the first lines are not UTF-8: decoding says where
     try:
         text = data.decode(encoding)
+    except LookupError as e:  # a cookie naming a codec that is not a text encoding (rot13)
+        line = next((i for i, text in enumerate(data.splitlines()[:2], 1) if b"coding" in text), 1)
+        raise ConversionError(f"{filename}:{line}: cannot read it as Python does: {e}") from None
     except UnicodeDecodeError as e:
         label = "UTF-8" if encoding in ("utf-8", "utf-8-sig") else encoding
         raise ConversionError(
@@ -152,11 +167,34 @@ def _read(path: str) -> tuple[str, str]:
 
 
 def _read_capped(stream, what: str) -> bytes:
-    data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ConversionError(f"{what} holds more than {MAX_BYTES // 2**20} MB; "
-                              f"autograph reads Python source files")
+    available = _available_memory()
+    cap = MAX_BYTES if available is None else min(MAX_BYTES, available // PARSE_MEMORY_PER_BYTE)
+    data = stream.read(cap + 1)
+    if len(data) > cap:
+        if cap == MAX_BYTES:
+            raise ConversionError(f"{what} holds more than {MAX_BYTES // 2**20} MB; "
+                                  f"autograph reads Python source files")
+        raise ConversionError(
+            f"{what} holds more than {cap / 2**20:.1f} MB: parsing that much source takes about "
+            f"{PARSE_MEMORY_PER_BYTE} times its size in memory, more than the "
+            f"{available / 2**30:.1f} GB this machine has available; convert a smaller file")
     return data
+
+
+def _available_memory():
+    """Bytes of memory available to this process (Linux's MemAvailable, or the free
+    pages), or None if the system does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _parse(source: str, filename: str) -> ast.Module:

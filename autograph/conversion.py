@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import copy
 import gc
+import os
 import sys
 import types
 import weakref
@@ -52,10 +53,11 @@ from autograph.converters import (
     try_statements,
     variables,
 )
+from autograph.runtime.staging import progress
 from autograph.runtime.staging.errors import ConversionError
 from autograph.runtime.staging.locks import AST_LOCK
 
-from . import origins, parsing, templates, trees
+from . import deep, origins, parsing, templates, trees
 from .naming import Namer
 from .transformer import Context
 
@@ -69,7 +71,9 @@ def _control_flow(node, ctx) -> None:
     origins.fill_missing(node)
     ctx.liveness = liveness.analyze(node.body, ctx.extra_tests)
     ctx.definedness = definedness.analyze(node, ctx.locals)
+    ctx.activities = {}
     ControlFlow(ctx).visit(node)
+    ctx.activities = {}
 
 
 # The staged body's passes, in order. A ``match`` that only compares values becomes
@@ -253,7 +257,10 @@ _convert_lock = AST_LOCK  # also keeps parsing away from the graph engine's (CPy
 
 
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
-    """The converted version of ``fn``; raises ConversionError if it cannot be."""
+    """The converted version of ``fn``; raises ConversionError if it cannot be. A
+    function conversion made is its own conversion."""
+    if fn.__code__ in runtime.calls.converted_codes:
+        return fn
     code = _cache_entry(fn, recursive)[0]
     if code is None:
         return fn
@@ -273,21 +280,47 @@ def _cache_entry(fn: types.FunctionType, recursive: bool):
             entries = _code_cache.setdefault(code, {})
             entry = entries.get(key)
             if entry is None:
-                entry = entries[key] = _convert_code(fn, recursive)
+                with progress.long_work("converting", "converted", lambda: _where(fn)):
+                    entry = entries[key] = _convert_code(fn, recursive)
     return entry
+
+
+def _where(fn) -> str:
+    """``name (file.py:12)``: how progress lines name a function."""
+    code = fn.__code__
+    return f"{fn.__qualname__} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
 
 
 def _convert_code(fn, recursive: bool):
     # Conversion makes thousands of short-lived, acyclic tree nodes: with the cycle
     # collector on, a process with a large heap (TensorFlow imported: ~350k objects)
     # pays a full collection (~140 ms here) every few conversions.
-    if not gc.isenabled():
-        return _convert_code_now(fn, recursive)
+    enabled = gc.isenabled()
     gc.disable()
     try:
-        return _convert_code_now(fn, recursive)
+        return deep.call(_convert_code_now, fn, recursive, deep=_long(fn.__code__))
+    except RecursionError:
+        code = fn.__code__
+        raise too_deep(code.co_filename, code.co_firstlineno, fn.__qualname__) from None
     finally:
-        gc.enable()
+        if enabled:
+            gc.enable()
+
+
+def _long(code) -> bool:
+    """Whether the function spans enough lines that its conversion may well recurse
+    deeper than Python's default limit allows (long runs of early exits nest)."""
+    return max((line for _, _, line in code.co_lines() if line), default=0) - code.co_firstlineno > _LONG_LINES
+
+
+_LONG_LINES = 150
+
+
+def too_deep(filename: str, lineno: int, name: str) -> ConversionError:
+    """The refusal of a function nested deeper than conversion can go."""
+    return ConversionError(
+        f"{filename}:{lineno}: {name} is nested too deeply to convert (thousands of levels of "
+        f"blocks or of operands); split it into functions")
 
 
 def _convert_code_now(fn, recursive: bool):

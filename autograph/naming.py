@@ -12,6 +12,7 @@ class Namer:
 
     def __init__(self, used: set) -> None:
         self.used = set(used)
+        self._next: dict = {}  # base -> the suffix to try first for it next time
 
     @classmethod
     def for_tree(cls, tree) -> "Namer":
@@ -32,9 +33,13 @@ class Namer:
         return cls(used)
 
     def new(self, base: str) -> str:
-        name, i = base, 1
+        """``base``, or ``base_2``, ``base_3`` ...: the first not used. The suffixes
+        tried for a base are not tried again (n names of one base cost O(n))."""
+        i = self._next.get(base, 1)
+        name = base if i == 1 else f"{base}_{i}"
         while name in self.used:
             i += 1
             name = f"{base}_{i}"
+        self._next[base] = i + 1
         self.used.add(name)
         return name

@@ -18,7 +18,7 @@ def fill(nodes, origin) -> None:
     A located node's subtree is not entered: it is user code, or generated code
     that got its location when it was made.
     """
-    location = [getattr(origin, attr, None) for attr in _LOCATION]
+    location = _first_line([getattr(origin, attr, None) for attr in _LOCATION])
     if location[0] is None:
         return
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
@@ -32,6 +32,17 @@ def fill(nodes, origin) -> None:
         stack.extend(trees.children(node))
 
 
+def _first_line(location: list) -> list:
+    """A construct's location narrowed to its first line (``for x in xs:``): generated
+    code stands for the construct's header, not its whole body. (Spanning the body,
+    a generated ``ag__.for_loop(...)`` call would run at the body's last line: Python
+    puts a method call on the line where the method's name ends.)"""
+    lineno, col, end_lineno, end_col = location
+    if lineno is not None and end_lineno is not None and end_lineno != lineno:
+        return [lineno, col, lineno, col]
+    return location
+
+
 def fill_missing(tree) -> None:
     """Give nodes without a location the location of their nearest located ancestor."""
 
@@ -42,7 +53,7 @@ def fill_missing(tree) -> None:
                     for attr, value in zip(_LOCATION, location):
                         setattr(node, attr, value)
             else:
-                location = [getattr(node, attr, None) for attr in _LOCATION]
+                location = _first_line([getattr(node, attr, None) for attr in _LOCATION])
         for child in trees.children(node):
             walk(child, location)
 

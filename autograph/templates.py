@@ -12,11 +12,19 @@ expression, or a statement where the placeholder stands as a statement), or a
 list of those, spliced into the surrounding list (function parameters, tuple
 elements, statement bodies). Template nodes carry no source location: the
 caller gives them the origin of the construct they replace (``origins.fill``).
+
+Hygiene: the user's names and code go in only as replacements, which are never
+searched for placeholders, so a user variable called ``fn`` or ``element`` is
+just a variable. A template's own text names nothing but its placeholders,
+builtins and the runtime (``ag__``); any other name in it is refused at once, as
+user text pasted into a template would be (``f"lambda {names}: ..."`` made a
+user's ``test_`` a placeholder).
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import textwrap
 from functools import lru_cache
 
@@ -32,6 +40,10 @@ from . import trees
 # ``ag__``, or as a fresh name when the function uses ``ag__`` itself.
 RUNTIME = "ag__<runtime>"
 _WRITTEN_RUNTIME = "ag__"
+
+
+# What a template may name besides its placeholders: builtins and the runtime.
+_VOCABULARY = frozenset(dir(builtins)) | {RUNTIME}
 
 
 @lru_cache(maxsize=256)
@@ -57,7 +69,7 @@ def replace_expr(template: str, **replacements):
 
 def user_expr(source: str):
     """The expression ``source``, written by the user (an ``ag__`` in it is theirs)."""
-    return _instantiate(_parse(source, runtime=False).body[0].value, {})
+    return trees.copy(_parse(source, runtime=False).body[0].value, locations=False)
 
 
 def load(name: str) -> gast.Name:
@@ -94,11 +106,15 @@ def _instantiate(node, replacements):
     """A location-free copy of template ``node`` with placeholders substituted:
     a node, or a list of nodes to splice into the enclosing list."""
     cls = type(node)
-    if cls is gast.Name and node.id in replacements:
-        value = replacements[node.id]
-        if isinstance(value, list):
-            return [_as_name(v, type(node.ctx)()) for v in value]
-        return _as_name(value, type(node.ctx)())
+    if cls is gast.Name:
+        if node.id in replacements:
+            value = replacements[node.id]
+            if isinstance(value, list):
+                return [_as_name(v, type(node.ctx)()) for v in value]
+            return _as_name(value, type(node.ctx)())
+        if node.id not in _VOCABULARY:
+            raise ValueError(f"template name '{node.id}' is neither a placeholder given nor a builtin: "
+                             f"the user's names go in as replacements, never into a template's text")
     if cls is gast.Expr and type(node.value) is gast.Name and node.value.id in replacements:
         # A placeholder standing as a statement: replaced by statements.
         value = replacements[node.value.id]

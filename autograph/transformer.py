@@ -40,6 +40,7 @@ class Context:
         self.construct_of: dict = {}  # id of a generated FunctionDef -> the If/While/For it lowers
         self.list_locals = None  # locals assigned only lists (converters.state), computed once
         self.liveness = None
+        self.activities: dict = {}  # statement id -> its activity, while control flow is lowered
         self.definedness = None
 
 

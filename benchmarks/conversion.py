@@ -9,6 +9,11 @@
   source lines ``inspect`` read before, and process-wide tables such as
   autograph's parsed templates.
 * cache hit: converting the same function again.
+* per line: autograph alone converts generated functions of 100 and 5,000 lines
+  (``generated.py``): the cost of a line should not grow with the function; and
+  a validator of 30 ``if ...: raise`` checks, the shape that once took
+  exponential time. These rows count the process's CPU time, not the wall
+  clock: seconds of work, steady on a shared machine.
 
 All three convert the same functions from ``functions.py`` with their
 ``to_graph``; each converted function is checked once against the original.
@@ -19,11 +24,12 @@ prints ``{"import": seconds, "convert": seconds}`` or ``{"error": "..."}``.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
 
-from . import contestants, functions
+from . import contestants, functions, generated
 from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 
@@ -60,6 +66,33 @@ def _warm_sampler(tool: str, fn):
         start = time.perf_counter()
         to_graph(fn)
         return time.perf_counter() - start
+
+    return sample
+
+
+def _per_line_sampler(lines: int):
+    """Seconds per source line to convert a new generated function of ``lines`` lines."""
+    to_graph = contestants.to_graph("autograph")
+
+    def sample() -> float:
+        fn = generated.long_function(lines)
+        gc.collect()  # not the garbage of the conversions before
+        start = time.process_time()
+        to_graph(fn)
+        return (time.process_time() - start) / generated.source_lines(fn)
+
+    return sample
+
+
+def _validator_sampler(checks: int):
+    """CPU seconds to convert a new validator of ``checks`` consecutive checks."""
+    to_graph = contestants.to_graph("autograph")
+
+    def sample() -> float:
+        fn = generated.validate_options(checks)
+        start = time.process_time()
+        to_graph(fn)
+        return time.process_time() - start
 
     return sample
 
@@ -127,6 +160,17 @@ def run(quick: bool = False, skip=()) -> Table:
     add("import the tool (cold process)", None,
         {t: Stats(tuple(s)) for t, s in imports.items() if s})
 
+    short, long = (100, 500) if quick else (100, 5000)
+    for lines in (short, long):
+        add(f"warm, per line: generated function of {lines} lines", None,
+            interleave({"autograph": _per_line_sampler(lines)}, 1 if quick else 3))
+    add("warm: validate_options (30 checks that raise)", None,
+        interleave({"autograph": _validator_sampler(30)}, repeats["warm"]))
+
+    per_line = [table.median(f"warm, per line: generated function of {n} lines", "autograph")
+                for n in (short, long)]
+    table.check(f"conversion per line of a {long}-line function within 1.3x of a {short}-line one",
+                per_line[1] / per_line[0] if all(per_line) else None, lambda ratio: ratio <= 1.3)
     seconds = table.median(_label("cold", functions.nested_loops), "autograph")
     table.check("cold conversion of the 26-line nested_loops under 10 ms (in ms)",
                 seconds and seconds * 1e3, lambda ms: ms < 10)

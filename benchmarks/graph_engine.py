@@ -163,6 +163,51 @@ def _trace_cells(fn, args, tf_fn, tf_args, tf, tf_status, repeats) -> dict:
     return cells
 
 
+def branchy(x, n):
+    """Unrolled: per step a staged ``if`` with a few ops in each branch."""
+    for i in range(n):
+        if x[0] > i:
+            x = x * 1.5 + 1.0
+        else:
+            x = np.sin(x) - 1.0
+    return x
+
+
+def _codegen_sampler(steps: int):
+    """CPU seconds per op of compiling (``codegen.compile_graph``) a traced graph of
+    about ``6 * steps`` ops: ``branchy`` unrolled ``steps`` times. CPU time, not wall
+    time, so that other processes on the machine do not blur the per-op ratio."""
+    from autograph.runtime.backends.numpy_graph.codegen import compile_graph
+
+    concrete = ag.function(branchy).get_concrete_function(np.ones(3), steps)
+
+    def count(block) -> int:
+        return sum(1 + sum(count(b) for b in op.blocks.values()) for op in block.ops)
+
+    ops = count(concrete.graph.body)
+
+    def sample() -> float:
+        start = time.process_time()
+        compile_graph(concrete.graph, concrete.layout)
+        return (time.process_time() - start) / ops
+
+    return sample, ops
+
+
+def _codegen_rows(table: Table, quick: bool) -> None:
+    """Codegen per op at two graph sizes, 10x apart: it should be flat."""
+    small, large = (50, 500) if quick else (170, 1700)
+    labels = []
+    for steps in (small, large):
+        sample, ops = _codegen_sampler(steps)
+        label = f"codegen per op (CPU), a {ops:,}-op graph"
+        labels.append(label)
+        table.add(label, interleave({"ag.function": sample}, 3))
+    per_op = [table.median(label, "ag.function") for label in labels]
+    table.check(f"codegen per op flat within 1.3x from {labels[0]} to {labels[1]} (ratio)",
+                per_op[0] and per_op[1] / per_op[0], lambda r: r <= 1.3)
+
+
 DENSE_100 = "Flatten, 100 x Dense(64, relu), Dense(10) on [20, 28, 28]"
 DENSE_128 = "Flatten, Dense(128, relu), Dense(10) on [60, 28, 28]"
 TRIVIAL = "trivial x + 1 on a 0-d array"
@@ -208,6 +253,8 @@ def run(quick: bool = False, skip=()) -> Table:
     ):
         table.add(label, _trace_cells(fn, args, tf_fn, tf_args, tf, tf_status,
                                       3 if quick else 9))
+
+    _codegen_rows(table, quick)
 
     table.check(f"ag.function faster than NumPy eager on {DENSE_100}",
                 table.ratio(DENSE_100, "NumPy eager", "ag.function"),

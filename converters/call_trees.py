@@ -95,17 +95,17 @@ def _generator_call(func, gen, rest):
     names = list(target.elts) if star else [target]
     if not names or not all(isinstance(n, gast.Name) for n in names):
         return None
-    params = ", ".join(n.id for n in names)
     if not comp.ifs:
         test = templates.constant(True)
     elif len(comp.ifs) == 1:
         test = comp.ifs[0]
     else:
         test = gast.BoolOp(op=gast.And(), values=list(comp.ifs))
+    # The user's names go in as replacements, never into the template's text.
     return templates.replace_expr(
-        f"ag__.generator_call(fn, iterable, lambda {params}: test_, lambda {params}: element, "
+        f"ag__.generator_call(fn, iterable, lambda params: test_, lambda params: element, "
         f"star{', *rest' if rest else ''})",
-        fn=func, iterable=comp.iter, test_=test, element=gen.elt,
+        fn=func, iterable=comp.iter, params=[n.id for n in names], test_=test, element=gen.elt,
         star=templates.constant(star), rest=gast.Tuple(elts=list(rest), ctx=gast.Load()))
 
 

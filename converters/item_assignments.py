@@ -29,6 +29,7 @@ _AUG_OPS = {
     gast.Mod: "%=", gast.Pow: "**=", gast.MatMult: "@=", gast.BitAnd: "&=", gast.BitOr: "|=",
     gast.BitXor: "^=", gast.LShift: "<<=", gast.RShift: ">>=",
 }
+AUG_OPERATORS = {text: op for op, text in _AUG_OPS.items()}  # '+=' -> gast.Add (python_paths)
 
 
 class ItemAssignments(transformer.Base):

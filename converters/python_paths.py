@@ -12,22 +12,24 @@ body's statements run in the user's frame::
 
     def if_body(y): ...                     cond = x > 0
     def else_body(y): ...                   if ag__.staged(cond):
-    (y,) = ag__.branch(x > 0, if_body,  ->      def if_body(y): ...
-           else_body, ('y',))(y)                def else_body(y): ...
-                                                (y,) = ag__.branch(cond, if_body, else_body, ('y',))(y)
+    (y,) = ag__.branch(x > 0, if_body,  ->      (y,) = ag__.branch(cond, factories[0](),
+           else_body, ('y',))(y)                        factories[1](), ('y',))(y)
                                             elif cond:
                                                 <if_body's statements>
                                             else:
                                                 <else_body's statements>
 
-A ``for`` runs its body's statements in the loop ``ag__.for_loop`` drives (the
-body function stays defined: a backend, or a break flag that turns staged,
-needs it); a ``while`` evaluates its test inline and hands the loop to the
-backend, with its current state, when the test is staged. The bodies inlined
-are copies of the generated functions' statements in which nested constructs
-get the same treatment, while the staged path keeps the generated functions as
-they are (a backend calls them, its frames are unavoidable there): the code
-grows with the product of size and nesting depth, not exponentially.
+The generated functions are made by factories (``factories``), called only on
+the staged path: a backend calls the functions, its frames are unavoidable
+there. A ``for`` runs its body's statements in the loop ``ag__.for_loop`` drives
+(which still gets the body function: a backend, or a break flag that turns
+staged, needs it); a ``while`` evaluates its test inline and hands the loop to
+the backend, with its current state, when the test is staged. The bodies
+inlined are copies of the generated functions' statements in which nested
+constructs get the same treatment; each generated function is compiled once,
+in its factory, so the code grows linearly with the function. All Python paths
+keep their test in one variable (``cond``): the function's locals do not grow
+with its size.
 
 An ``assert`` becomes Python's own ``assert`` on a Python test, so its message
 is evaluated in the user's frame too.
@@ -45,13 +47,33 @@ import gast
 
 from autograph import origins, templates, trees
 
+from . import factories, item_assignments
+
 
 def transform(stmts: list, ctx) -> list:
     """The statements ``stmts`` of the function's own scope with every lowered
-    construct given its inline Python path. ``stmts`` is not changed: the result
-    is made of new lists and statements that share the unchanged parts (a node
-    may appear in several places of it; ``trees.to_ast`` makes each its own)."""
-    return _block(stmts, ctx)
+    construct given its inline Python path, and each generated function made by a
+    factory (``factories``). ``stmts`` is not changed: the result is made of new
+    lists and statements that share the unchanged parts (a node may appear in
+    several places of it; ``trees.to_ast`` makes each its own)."""
+    made = factories.Factories(ctx)
+    ctx = _Paths(ctx, made)
+    body = _block(made.lift(stmts), ctx)
+    return made.definitions() + body
+
+
+class _Paths:
+    """The conversion's context, and the factories of its generated functions."""
+
+    def __init__(self, ctx, made) -> None:
+        self.namer = ctx.namer
+        self.factories = made
+        # The variable every Python path keeps its test in: one for all (a test is
+        # not read again once its construct has chosen a path), so the function's
+        # locals do not grow with its size.
+        self.cond = ctx.namer.new("cond")
+        self.item_value = ctx.namer.new("value")  # and the value and index of an item write
+        self.item_index = ctx.namer.new("index")
 
 
 def _block(stmts: list, ctx) -> list:
@@ -64,6 +86,8 @@ def _block(stmts: list, ctx) -> list:
             out = _branch(stmt, out, ctx)
         elif runtime_call == "assert_stmt":
             out.extend(_assert(stmt, ctx))
+        elif runtime_call in ("setitem", "augitem"):
+            out.extend((_setitem if runtime_call == "setitem" else _augitem)(stmt, ctx))
         elif runtime_call in ("for_loop", "while_loop") and i + 1 < len(stmts) and isinstance(stmts[i + 1], gast.For):
             unpack = stmts[i + 2] if i + 2 < len(stmts) and _reads_loop_state(stmts[i + 2], stmt) else None
             replaced = (_for if runtime_call == "for_loop" else _while)(stmt, stmts[i + 1], unpack, out, ctx)
@@ -116,15 +140,16 @@ def _shallow_copy(node):
 
 def _runtime_call(stmt):
     """``branch`` for ``... = ag__.branch(...)(...)``, ``for_loop``/``while_loop`` for
-    ``loop = ag__.for_loop(...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``;
-    otherwise None."""
+    ``loop = ag__.for_loop(...)``, ``setitem``/``augitem`` for ``x =
+    ag__.setitem(x, ...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``; otherwise
+    None."""
     value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Call) and _is_runtime(value.func.func, "branch"):
         return "branch"
     if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call) and _is_runtime(value.func, "assert_stmt"):
         return "assert_stmt"
     if isinstance(stmt, gast.Assign) and isinstance(value, gast.Call):
-        for name in ("for_loop", "while_loop"):
+        for name in ("for_loop", "while_loop", "setitem", "augitem"):
             if _is_runtime(value.func, name):
                 return name
     return None
@@ -142,20 +167,42 @@ def _reads_loop_state(stmt, loop_assign) -> bool:
             and isinstance(value.value, gast.Name) and value.value.id == loop_assign.targets[0].id)
 
 
-def _take_def(out: list, name):
-    """Remove the generated def of ``name`` from ``out`` and return it (None if absent)."""
+def _take_made(out: list, names, ctx) -> dict:
+    """Remove the statements making the generated functions ``names`` (their
+    factories' calls) from ``out``: {name: the factory call}, for the runtime call
+    that uses each once (no local variable: locals that grow with the function
+    make Python's compiler quadratic)."""
+    made = {}
     for j in range(len(out) - 1, -1, -1):
-        stmt = out[j]
-        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
-            del out[j]
-            return stmt
-    return None
+        if len(made) == len(names):
+            break
+        name = ctx.factories.defined_name(out[j])
+        if name in names:
+            made[name] = out.pop(j).value
+    return made
 
 
-def _find_def(out: list, name):
+def _made_in(node, made: dict):
+    """``node``, a runtime call, with each generated function it names replaced by
+    the call of its factory in ``made`` (copied where changed)."""
+    if isinstance(node, gast.Name):
+        return made.get(node.id, node)
+    if isinstance(node, list):
+        return [_made_in(item, made) for item in node]
+    if not isinstance(node, (gast.Call, gast.keyword, gast.Tuple)):
+        return node
+    new = _shallow_copy(node)
+    for field in ("func", "args", "keywords", "value", "elts"):
+        if hasattr(node, field):
+            setattr(new, field, _made_in(getattr(node, field), made))
+    return new
+
+
+def _find_def(out: list, name, ctx):
+    """The def of generated function ``name`` if ``out`` makes it, else None."""
     for stmt in reversed(out):
-        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
-            return stmt
+        if ctx.factories.defined_name(stmt) == name:
+            return ctx.factories.made[name]
     return None
 
 
@@ -185,43 +232,73 @@ def _branch(stmt, out: list, ctx) -> list:
     body_name = call.args[1].id
     orelse = call.args[2]
     orelse_name = orelse.id if isinstance(orelse, gast.Name) else None
-    body_fn = _find_def(out, body_name)
-    orelse_fn = _find_def(out, orelse_name) if orelse_name else None
+    body_fn = _find_def(out, body_name, ctx)
+    orelse_fn = _find_def(out, orelse_name, ctx) if orelse_name else None
     if body_fn is None or (orelse_name and orelse_fn is None):
-        return out + [stmt]
+        out.append(stmt)
+        return out
     inline = _inline_body(body_fn, ctx)
     inline_else = _inline_body(orelse_fn, ctx) if orelse_fn is not None else ([], None)
     if inline is None or inline_else is None:
-        return out + [stmt]
-    defs = [_take_def(out, name) for name in _shared_names(call) + [orelse_name, body_name] if name]
-    defs.reverse()
-    cond = ctx.namer.new("cond")
-    staged_call = _shallow_copy(call)
-    staged_call.args = [templates.load(cond)] + call.args[1:]
+        out.append(stmt)
+        return out
+    made = _take_made(out, {name for name in _shared_names(call) + [orelse_name, body_name] if name}, ctx)
+    cond = ctx.cond
+    staged_call = _made_in(call, made)
+    staged_call.args[0] = templates.load(cond)
     staged_stmt = _shallow_copy(stmt)
     staged_stmt.value = _shallow_copy(stmt.value)
     staged_stmt.value.func = staged_call
     new = templates.replace(
         f"cond = test\nif {_STAGED}:\n    staged\nelif cond:\n    body\nelse:\n    orelse",
-        cond=cond, test=call.args[0], staged=[d for d in defs if d is not None] + [staged_stmt],
-        body=inline[0], orelse=inline_else[0],
+        cond=cond, test=call.args[0], staged=[staged_stmt], body=inline[0], orelse=inline_else[0],
     )
     if not inline_else[0]:
         new[1].orelse[0].orelse = []
     origins.fill(new, stmt)
-    return out + new
+    out.extend(new)
+    return out
 
 
 def _assert(stmt, ctx) -> list:
     """``ag__.assert_stmt(test, lambda: msg)`` -> Python's own ``assert cond, msg``
     when the test is a Python value (the message evaluated in the user's frame)."""
     call = stmt.value
-    cond = ctx.namer.new("cond")
+    cond = ctx.cond
     staged = _shallow_copy(call)
     staged.args = [templates.load(cond)] + call.args[1:]
     check = gast.Assert(test=templates.load(cond), msg=call.args[1].body if len(call.args) > 1 else None)
     new = templates.replace(f"cond = test\nif {_STAGED}:\n    staged\nelse:\n    check",
                             cond=cond, test=call.args[0], staged=[gast.Expr(value=staged)], check=[check])
+    origins.fill(new, stmt)
+    return new
+
+
+def _setitem(stmt, ctx) -> list:
+    """``x = ag__.setitem(x, index, value)`` -> Python's own ``x[index] = value`` when
+    none of them is staged: the write's caller (what ``__setitem__`` sees, what a
+    traceback shows) is the user's frame, as in the original, and the value is
+    evaluated first, as Python does."""
+    target, index, value = stmt.value.args
+    new = templates.replace(
+        "value_ = value\nindex_ = index\n"
+        "if ag__.staged(target) or ag__.staged(index_) or ag__.staged(value_):\n"
+        "    target = ag__.setitem(target, index_, value_)\n"
+        "else:\n    target[index_] = value_",
+        value_=ctx.item_value, value=value, index_=ctx.item_index, index=index, target=target.id)
+    origins.fill(new, stmt)
+    return new
+
+
+def _augitem(stmt, ctx) -> list:
+    """``x = ag__.augitem(x, index, '+=', value)`` -> Python's own ``x[index] += value``
+    when ``x`` is not staged (see ``_setitem``)."""
+    target, index, op, value = stmt.value.args
+    write = gast.AugAssign(target=templates.replace_expr("target[index]", target=target.id, index=index),
+                           op=item_assignments.AUG_OPERATORS[op.value](), value=value)
+    templates.set_context(write.target, gast.Store())
+    new = templates.replace("if ag__.staged(target):\n    call\nelse:\n    write",
+                            target=target.id, call=[stmt], write=[write])
     origins.fill(new, stmt)
     return new
 
@@ -236,7 +313,7 @@ def _shared_names(call) -> list:
 
 def _for(assign, loop_stmt, unpack, out: list, ctx):
     """``loop = ag__.for_loop(...)``; ``for itr in loop: loop.state = body(itr, *loop.state)``."""
-    body_fn = _find_def(out, assign.value.args[1].id)
+    body_fn = _find_def(out, assign.value.args[1].id, ctx)
     if body_fn is None:
         return None
     inline = _inline_body(body_fn, ctx)
@@ -248,7 +325,12 @@ def _for(assign, loop_stmt, unpack, out: list, ctx):
         body = body + templates.replace("loop.state = results", loop=assign.targets[0].id, results=results)
     (loop,) = templates.replace("for item in loop:\n    body", item=item, loop=assign.targets[0].id, body=body)
     origins.fill(loop, loop_stmt)
-    return out + [assign, loop] + ([unpack] if unpack is not None else [])
+    call = assign.value
+    names = {n.id for n in call.args[1:] if isinstance(n, gast.Name)} | set(_shared_names(call))
+    assign = _shallow_copy(assign)
+    assign.value = _made_in(call, _take_made(out, names, ctx))
+    out += [assign, loop] + ([unpack] if unpack is not None else [])
+    return out
 
 
 def _while(assign, loop_stmt, unpack, out: list, ctx):
@@ -257,27 +339,27 @@ def _while(assign, loop_stmt, unpack, out: list, ctx):
     from the current state when the test is staged (the generated functions are
     defined there)."""
     call = assign.value
-    test_fn = _find_def(out, call.args[0].id)
-    body_fn = _find_def(out, call.args[1].id)
+    test_fn = _find_def(out, call.args[0].id, ctx)
+    body_fn = _find_def(out, call.args[1].id, ctx)
     if test_fn is None or body_fn is None or not isinstance(test_fn.body[-1], gast.Return):
         return None
     inline = _inline_body(body_fn, ctx)
     if inline is None:
         return None
-    cond = ctx.namer.new("cond")
-    handover = _shallow_copy(call)
+    cond = ctx.cond
+    made = _take_made(out, set(_shared_names(call) + [call.args[1].id, call.args[0].id]), ctx)
+    handover = _made_in(call, made)  # the functions made only when needed
     handover.func = templates.replace_expr("ag__.while_from")
-    handover.args = [templates.load(cond)] + call.args
+    handover.args = [templates.load(cond)] + handover.args
     if unpack is not None:
         staged = templates.replace("targets = call", targets=unpack.targets[0], call=handover)
     else:
         staged = [gast.Expr(value=handover)]
-    defs = [_take_def(out, name) for name in _shared_names(call) + [call.args[1].id, call.args[0].id]]
-    staged = [d for d in reversed(defs) if d is not None] + staged  # made only when needed
     (loop,) = templates.replace(
         f"while True:\n    cond = test\n    if {_STAGED}:\n        staged\n        break\n"
         "    if not cond:\n        break\n    body",
         cond=cond, test=test_fn.body[-1].value, staged=staged, body=inline[0],
     )
     origins.fill(loop, loop_stmt)
-    return out + [loop]
+    out.append(loop)
+    return out

@@ -34,7 +34,7 @@ def names(ctx, node, parts) -> list:
     construct rebinds is left out: it belongs to another object on each path. A
     variable in place only because an exception handler reads it (``ctx.landing``)
     counts where it is live, as state does."""
-    act = activity.of(parts)
+    act = activity.of(parts, ctx.activities)
     found = act.writes & (ctx.cells | ctx.nonlocals | ctx.globals)
     if ctx.rebound_by_calls and any(isinstance(n, gast.Call) for p in parts for n in trees.walk(p)):
         found |= ctx.rebound_by_calls  # a nested function called here may assign them

@@ -25,7 +25,7 @@ def carried(node, ctx, parts) -> list:
     """Sorted state variables of construct ``node`` whose statements are ``parts``.
     A local list that the construct grows or shrinks in place (``out.append(x)``)
     counts as assigned: a backend then sees its length change and says so."""
-    act = activity.of(parts)
+    act = activity.of(parts, ctx.activities)
     written = act.writes
     if act.in_place:
         written = written | (act.in_place & _list_locals(ctx))

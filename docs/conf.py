@@ -39,7 +39,10 @@ def _plural_literals(app, what, name, obj, options, lines):
     literal to end before a letter, so escape the space: ````name``\\ s``."""
     import re
 
-    lines[:] = [re.sub(r"(``[^`]+``)(?=[A-Za-z])", r"\1\\ ", line) for line in lines]
+    # A literal's text starts and ends with a non-space (so the text between two
+    # literals, "`` or ``", is never taken for one).
+    literal = r"(?<![`\w])(``[^`\s](?:[^`]*[^`\s])?``)(?=[A-Za-z])"
+    lines[:] = [re.sub(literal, r"\1\\ ", line) for line in lines]
 
 
 def setup(app):

@@ -1,4 +1,4 @@
-"""Python control flow inside ``jax.jit``: the Collatz example of issue 4.
+"""Python control flow inside ``jax.jit``: the Collatz sequence, a data-dependent loop.
 
 Without autograph, ``while n != 1`` on a traced ``n`` raises JAX's
 ``TracerBoolConversionError``; converted, it becomes one ``lax.while_loop``, and

@@ -43,8 +43,9 @@ __all__ = [
 
 
 def _jax_is_tracing_test():
-    from .backends.jax import backend as jax_backend
+    from .backends.jax import backend as jax_backend, tracing
 
+    tracing.install(jax_backend.is_tracing)
     return jax_backend.is_tracing
 
 

@@ -18,7 +18,10 @@ a nested dict updated in branches (``x['k']['v']``, and on the Python path keys
 added in one branch), a namedtuple as the result, ``print`` of Python-only values
 (``ag.print`` in staged programs), a Python float carried into loops that assign
 it ints (``z``), a variable read in a branch before any definition, and (Python 3.10+)
-``match`` statements with value patterns.
+``match`` statements with value patterns. ``ARRAY_SHAPES``, drawn only where a test
+asks for them: a NumPy array made in the function (``arr``, int32) written and read
+anywhere (an item, an item in place, the whole array in place by a constant), and a
+view of it (``view = arr[1:]``) written and read too.
 
 ``programs(for_graphs=True)`` draws what a graph can stage: int32 values, no
 division by a variable, no ``d`` assigned on some paths, one result structure on
@@ -29,10 +32,16 @@ variable ``AUTOGRAPH_PROGRAM_SHAPES``, comma-separated) asks for them.
 
 from __future__ import annotations
 
+import ast
+import builtins
+import functools
 import importlib.util
+import io
 import itertools
+import keyword
 import os
 import sys
+import tokenize
 
 from hypothesis import strategies as st
 
@@ -41,6 +50,10 @@ ARITH = ("+", "-", "*", "%", "//")
 
 SHAPES = frozenset({"nested_dict", "namedtuple", "python_print", "scalar_carry", "undefined_read"}
                    | ({"match"} if sys.version_info >= (3, 10) else set()))  # `match`: 3.10 syntax
+
+# NumPy arrays made in the function (issue 27): drawn only where asked for (``shapes``),
+# so that the samples of the other tests stay as they were.
+ARRAY_SHAPES = frozenset({"arrays", "array_view"})
 
 # Shapes that staged programs leave out by default: each hits a runtime bug that is
 # being fixed elsewhere ({shape: the bug, with its issue and item}).
@@ -56,9 +69,10 @@ def staged_shapes() -> frozenset:
     """The optional shapes staged programs use: those not in ``KNOWN_BUGS``, and
     those ``AUTOGRAPH_PROGRAM_SHAPES`` names."""
     asked = {s.strip() for s in os.environ.get("AUTOGRAPH_PROGRAM_SHAPES", "").split(",") if s.strip()}
-    unknown = asked - SHAPES
+    unknown = asked - SHAPES - ARRAY_SHAPES
     if unknown:
-        raise ValueError(f"AUTOGRAPH_PROGRAM_SHAPES: unknown shapes {sorted(unknown)}; known: {sorted(SHAPES)}")
+        raise ValueError(f"AUTOGRAPH_PROGRAM_SHAPES: unknown shapes {sorted(unknown)}; known: "
+                         f"{sorted(SHAPES | ARRAY_SHAPES)}")
     return (SHAPES - set(KNOWN_BUGS)) | asked
 
 
@@ -78,6 +92,7 @@ class _ProgramWriter:
         self.maybe_d = ("d",) if not for_graphs and draw(st.booleans()) else ()
         # In half, a closure reads 'c': every construct that assigns it must share it.
         self.closure = draw(st.booleans())
+        self.renamed = ["a", "b", "c", "d"]  # names ``programs`` may replace by template names
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -89,15 +104,27 @@ class _ProgramWriter:
     def expr(self, scope, depth=0):
         kinds = ["const", "var", "var"] + (["closure"] if self.closure else [])
         kinds += ["dict"] if "nested_dict" in self.shapes else []
+        kinds += ["array"] if "arrays" in self.shapes else []
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "boolop", "call"]
+            kinds += [] if self.for_graphs else ["generator"]
         kind = self.pick(kinds)
         if kind == "const":
             return str(self.draw(st.integers(-3, 5)))
+        if kind == "generator":  # a generator expression passed to a call (its own scope)
+            self.loops += 1
+            item = f"g{self.loops}"
+            self.renamed.append(item)
+            inner = (*scope, item)
+            return (f"sum({self.expr(inner, depth + 1)} for {item} in ({self.var(scope)}, "
+                    f"{self.var(scope)}) if {self.cond(inner, depth + 1)})")
         if kind == "closure":
             return "get_c()"
         if kind == "dict":
             return "x['k']['v']"
+        if kind == "array":
+            name = self.pick(("arr", "view") if "array_view" in self.shapes else ("arr",))
+            return f"{name}[{self.draw(st.integers(0, 1 if name == 'view' else 2))}]"
         if kind == "call":  # a helper with its own control flow, converted when staged
             return f"step({self.expr(scope, depth + 1)})"
         if kind == "var":
@@ -154,6 +181,8 @@ class _ProgramWriter:
             out.append("x['k']['v']")
             if not self.for_graphs:
                 out.append("x['k'].get('w')")
+        if "arrays" in self.shapes:
+            out += ["arr[0]", "arr[1]", "arr[2]"] + (["view[0]"] if "array_view" in self.shapes else [])
         return out
 
     def block(self, scope, depth, in_loop, in_branch=False):
@@ -171,6 +200,8 @@ class _ProgramWriter:
             kinds.append("print")
         if "nested_dict" in self.shapes:
             kinds.append("dict_update")
+        if "arrays" in self.shapes:
+            kinds += ["array_write", "array_write"]
         if "scalar_carry" in self.shapes and in_loop:
             kinds.append("carry")
         if "undefined_read" in self.shapes and in_branch:
@@ -196,6 +227,8 @@ class _ProgramWriter:
         if kind == "dict_update":
             key = "'v'" if self.for_graphs else self.pick(("'v'", "'w'"))
             return [f"x['k'][{key}] = {self.expr(scope, 1)}"]
+        if kind == "array_write":
+            return [self.array_write(scope)]
         if kind == "carry":  # a Python float turned into the loop's int values
             return [f"z = {self.expr(scope, 1)}"]
         if kind == "undefined_read":  # 'u' is assigned at the end only: the read raises when it runs
@@ -213,6 +246,19 @@ class _ProgramWriter:
         if kind == "match":
             return self.match_statement(scope, depth, in_loop)
         return self.loop(kind, scope, depth)
+
+    def array_write(self, scope):
+        """A write into the NumPy array made in the function: an item, an item in place,
+        the whole array in place (by a constant), or an item through its view."""
+        how = self.pick(("item", "aug_item", "in_place")
+                        + (("view",) if "array_view" in self.shapes else ()))
+        if how == "item":
+            return f"arr[{self.draw(st.integers(0, 2))}] = {self.expr(scope, 1)}"
+        if how == "aug_item":
+            return f"arr[{self.draw(st.integers(0, 2))}] {self.pick(('+=', '-='))} {self.expr(scope, 1)}"
+        if how == "in_place":
+            return f"arr {self.pick(('+=', '*='))} {self.draw(st.integers(-2, 3))}"
+        return f"view[{self.draw(st.integers(0, 1))}] = {self.expr(scope, 1)}"
 
     def if_statement(self, scope, depth, in_loop):
         lines = [f"if {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop, True))
@@ -308,21 +354,70 @@ def programs(draw, for_graphs: bool = False, shapes=None):
         head.append("    x = {'k': {'v': b}}")
     if "scalar_carry" in writer.shapes:
         head.append("    z = 2.5")
+    if "arrays" in writer.shapes:
+        head.append("    arr = np.zeros(3, np.int32)")
+        if "array_view" in writer.shapes:
+            head.append("    view = arr[1:]")
     body = writer.block((), 0, False)
     if for_graphs:
         final = "return " + writer.result("a")
     elif writer.maybe_d and draw(st.booleans()):
         final = "return a, b, c, d"
     else:
-        final = "return " + writer.result("a") if writer.shapes & {"namedtuple", "nested_dict", "scalar_carry"} else "return a, b, c"
+        final = "return " + writer.result("a") if writer.shapes & {"namedtuple", "nested_dict", "scalar_carry", "arrays"} else "return a, b, c"
     if "undefined_read" in writer.shapes:
         body.append("u = 0")  # a local, read before this definition: UnboundLocalError
-    lines = _HELPER + head + _indent(body) + ["    " + final]
-    return "\n".join(lines) + "\n"
+    function = "\n".join(head + _indent(body) + ["    " + final]) + "\n"
+    if not for_graphs:  # (staged programs keep their draws, and the sample CI runs)
+        function = _renamed(function, writer.renamed, draw)
+    return "\n".join(_HELPER) + "\n" + function
+
+
+def _renamed(source: str, names: list, draw) -> str:
+    """``source`` with some of the variables ``names`` renamed after the
+    converters' template placeholders (``fn``, ``element``, ``ag__`` ...): a user's
+    name must never be taken for a placeholder."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    taken = {t.string for t in tokens if t.type == tokenize.NAME}
+    mapping = {}
+    for name in names:
+        choice = draw(st.sampled_from((name,) * 3 + placeholder_names()))
+        if choice != name and (choice in taken or keyword.iskeyword(choice) or choice in dir(builtins)):
+            choice = name
+        taken.add(choice)
+        mapping[name] = choice
+    return tokenize.untokenize(
+        (t.type, mapping.get(t.string, t.string) if t.type == tokenize.NAME else t.string, t.start, t.end, t.line)
+        for t in tokens)
+
+
+@functools.lru_cache(maxsize=None)
+def placeholder_names() -> tuple:
+    """The names of every placeholder the converters' templates use (the keywords
+    of their ``templates.replace`` calls), and ``ag__``."""
+    import autograph.converters
+
+    files = [os.path.join(d, f) for d in autograph.converters.__path__ for f in sorted(os.listdir(d))
+             if f.endswith(".py")]
+    files += [os.path.join(os.path.dirname(autograph.converters.__path__[0]), "autograph", "conversion.py")]
+    names = {"ag__"}
+    for path in files:
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("replace", "replace_expr")
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "templates"):
+                names.update(k.arg for k in node.keywords if k.arg)
+    return tuple(sorted(names))
 
 
 _HELPER = [
     "import collections",
+    "",
+    "import numpy as np",
     "",
     "import autograph as ag",
     "",
@@ -355,7 +450,12 @@ def same_outcome(expected, actual, source: str) -> bool:
     if result[0] == "raise" and any(c.__name__ == "StagingError" for c in result[1].__mro__):
         z_lost = "z = 2.5" in source and ("'z'" in result[2] or "a Python float" in result[2])
         u_read = "u = 0" in source and ("'u'" in result[2] or "both branches raise" in result[2])
-        return z_lost or u_read
+        # a write into 'arr' or its view under staged control flow, where the other
+        # would keep the old contents (issue 27)
+        shared = "view = arr[1:]" in source and any(
+            text in result[2] for text in ("shares its memory", "is also held by 'view'",
+                                            "is also held by 'arr'"))
+        return z_lost or u_read or shared
     return False
 
 

@@ -162,6 +162,42 @@ def loop_raiser(xs):
         if x == 2:
             t = t / 0
     return t
+
+
+class StaticCall:
+    @staticmethod
+    def __call__(x, y=1):
+        return x + y if x > 0 else -x
+
+
+class ClassCall:
+    @classmethod
+    def __call__(cls, x):
+        return cls.__name__ if x > 0 else None
+
+
+def call_objects(x):
+    if x > -10:
+        return StaticCall()(x), StaticCall()(x, 5), ClassCall()(x)
+    return None
+
+
+def argmap_stub(x):
+    """Replaces its own code, then calls itself again: NetworkX's argmap stubs."""
+    argmap_stub.__code__ = _argmap_real.__code__
+    return argmap_stub(x)
+
+
+def _argmap_real(x):
+    if x > 0:
+        return x * 10
+    return -x
+
+
+def calls_argmap(x):
+    if x > -10:
+        return argmap_stub(x) + 1
+    return 0
 '''
 
 _counter = itertools.count()
@@ -206,6 +242,20 @@ def test_convert_bare_and_with_arguments(m):
         for args in [(1,), (-1,), (1, 5), (-1, 5)]:
             same(m.plain, converted, *args)
         same(m.plain, converted, -1, z=9)
+
+
+def test_converting_a_converted_function_returns_it(m):
+    """``ag.convert(ag.convert(f))``, ``ag.to_graph`` of an ``@ag.convert`` function, a
+    method or partial of one, ``ag.function`` of one: the conversion is kept (it used
+    to be refused as if its file had changed)."""
+    converted = ag.convert(m.plain)
+    assert ag.convert(converted) is converted
+    assert ag.to_graph(converted) is converted
+    assert ag.to_graph(converted, recursive=False) is converted
+    assert ag.to_graph(functools.partial(converted, 1)).func is converted
+    same(m.plain, ag.convert(ag.convert(m.plain)), 2)
+    assert ag.to_code(converted) == ag.to_code(m.plain)
+    assert float(ag.function(converted)(np.float64(-1.0))) == m.plain(-1.0)
 
 
 def test_to_code_of_plain_function(m):
@@ -317,6 +367,28 @@ def test_callable_object(m):
     same(k, converted, 0)
     assert converted.__func__.__code__ in calls.converted_codes
     assert ag.to_code(k).startswith("def __call__(self, x):\n")
+
+
+def test_callable_object_with_static_or_class_call(m):
+    """A ``staticmethod`` ``__call__`` gets the call's arguments only, a
+    ``classmethod`` one the class: converted directly and through converted calls."""
+    for obj, args in [(m.StaticCall(), [(3,), (-2,), (3, 5)]), (m.ClassCall(), [(3,), (-2,)])]:
+        converted = ag.to_graph(obj)
+        for a in args:
+            same(obj, converted, *a)
+    same(m.call_objects, ag.convert(m.call_objects), 3)
+    same(m.call_objects, ag.convert(m.call_objects), -3)
+
+
+def test_a_function_that_replaces_its_code_runs_its_new_code(m):
+    """The conversion cache notices that ``f.__code__`` is not the code it
+    converted (it used to run the stale conversion: endless recursion)."""
+    converted = ag.convert(m.calls_argmap)
+    with force_staged():
+        assert converted(3) == 31
+        assert converted(-3) == 4
+    assert m.argmap_stub.__code__ is m._argmap_real.__code__
+    assert converted(2) == m.calls_argmap(2) == 21
 
 
 def test_partial(m):
@@ -635,3 +707,25 @@ def test_to_code_of_a_partial_of_a_builtin_names_it():
         ag.to_code(functools.partial(len))
     assert str(info.value) == ("cannot convert functools.partial(<built-in function len>): "
                                "<built-in function len> is not a Python function")
+
+
+def _absolute(x):
+    return x if x > 0 else -x
+
+
+class _Model:
+    @ag.function
+    def absolute(self, x):
+        return x if x > 0 else -x
+
+
+def test_to_code_of_an_ag_function_shows_the_users_function():
+    graph_fn = ag.function(_absolute)
+    assert graph_fn.python_function is _absolute
+    assert ag.to_code(graph_fn) == ag.to_code(_absolute)
+    expected = canonical(textwrap.dedent("""\
+        def absolute(self, x):
+            return ag__.choose(x > 0, lambda: x, lambda: -x)()
+        """))
+    assert canonical(ag.to_code(_Model.absolute)) == expected  # the class's function
+    assert canonical(ag.to_code(_Model().absolute)) == expected  # one instance's

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from sources import canonical
 
+import autograph as ag
+
 SOURCE = textwrap.dedent("""\
     import numpy as np
 
@@ -372,8 +374,54 @@ def test_nul_bytes(cli, tmp_path):
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_endless_input_is_capped(cli):
+    from autograph import cli as module
+
     line = _one_line_error(cli("/dev/zero"), "/dev/zero")
-    assert line == "autograph: error: /dev/zero holds more than 64 MB; autograph reads Python source files"
+    available = module._available_memory()
+    if available is None or available // module.PARSE_MEMORY_PER_BYTE >= module.MAX_BYTES:
+        assert line == "autograph: error: /dev/zero holds more than 64 MB; autograph reads Python source files"
+    else:  # a machine with less than 16 GB available: the memory cap comes first
+        assert line.startswith("autograph: error: /dev/zero holds more than ")
+        assert line.endswith(" GB this machine has available; convert a smaller file")
+
+
+def test_input_is_capped_by_the_memory_parsing_it_takes(monkeypatch):
+    """A 50 MB file needs about 12 GB to parse (a MemoryError and an 'internal error'
+    before): the cap is what the machine can parse."""
+    import io
+
+    from autograph import cli as module
+
+    monkeypatch.setattr(module, "_available_memory", lambda: 2**30)
+    with pytest.raises(ag.ConversionError) as info:
+        module._read_capped(io.BytesIO(b"x = 1\n" * 2**20), "big.py")
+    assert str(info.value) == (
+        "big.py holds more than 4.1 MB: parsing that much source takes about 250 times its size "
+        "in memory, more than the 1.0 GB this machine has available; convert a smaller file")
+    assert module._read_capped(io.BytesIO(b"x = 1\n"), "small.py") == b"x = 1\n"
+
+
+def test_a_coding_that_is_not_a_text_encoding_is_refused_naming_its_line(cli, tmp_path):
+    (tmp_path / "rot.py").write_text("# coding: rot13\nqrs s(k):\n    erghea k\n", encoding="ascii")
+    line = _one_line_error(cli("rot.py"), "rot.py")
+    assert line == ("autograph: error: rot.py:1: cannot read it as Python does: 'rot13' is not a "
+                    "text encoding; use codecs.decode() to handle arbitrary codecs")
+
+
+def test_long_expressions_convert(cli, tmp_path):
+    """150-operand and/or chains, chained comparisons and nested conditional
+    expressions nest 150 deep once lowered: they convert (the CLI said 'internal
+    error: RecursionError')."""
+    operands = range(150)
+    (tmp_path / "long.py").write_text(
+        "def conj(x):\n    return " + " and ".join(f"x > {i}" for i in operands) + "\n\n\n"
+        "def chain(x):\n    return " + " < ".join(["x"] + [f"x + {i}" for i in operands][1:]) + "\n\n\n"
+        "def pick(x):\n    return " + "".join(f"{i} if x == {i} else " for i in operands) + "-1\n",
+        encoding="ascii")
+    out = _ok(cli("long.py"))
+    assert [line for line in out.splitlines() if line.startswith("# ")] == [
+        "# long.py:1: conj", "# long.py:5: chain", "# long.py:9: pick"]
+    assert out.count("ag__.choose(") == 150
 
 
 def test_output_is_streamed_function_by_function(tmp_path):

@@ -169,6 +169,29 @@ def recurse_ternary(n):
     return recurse_ternary(n - 1) + 1 if n > 0 else 0
 
 
+class Recorder(dict):
+    """A mapping whose item writes record the function writing (pyparsing's
+    ``explain_exception`` walks such frames)."""
+
+    def __setitem__(self, key, value):
+        self.writers = getattr(self, "writers", []) + [sys._getframe(1).f_code.co_name]
+        super().__setitem__(key, value)
+
+
+def item_writes(n):
+    record = Recorder()
+    record["first"] = n
+    items = [0, 0]
+    items[0] += n
+    for i in range(n):
+        record[i] = items[0]
+    return record.writers, dict(record), items
+
+
+def failing_item_write(record):
+    record[1] = 2
+
+
 def recurse(n):
     CALLS[0] += 1
     total = 0
@@ -329,3 +352,19 @@ def test_recursion_depth(m):
     with force_staged():
         staged = _levels(converted, m, limit)
     assert abs(staged - original) <= 5, (staged, original)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_item_writes_are_made_by_the_users_function(m, path):
+    """``x[k] = v`` and ``x[k] += v`` on Python values are Python's own item writes:
+    ``__setitem__``'s caller is the user's function, not the runtime's ``setitem``."""
+    assert call(path, ag.to_graph(m.item_writes), 2) == call(path, m.item_writes, 2)
+    assert call(path, ag.to_graph(m.item_writes), 2)[0] == ["item_writes"] * 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_failing_item_write_shows_no_runtime_frame(m, path):
+    with pytest.raises(TypeError) as info:
+        call(path, ag.to_graph(m.failing_item_write), ())
+    names = [entry.name for entry in info.traceback]
+    assert names[-1] == "failing_item_write" and "setitem" not in names

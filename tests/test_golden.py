@@ -1294,52 +1294,73 @@ PYTHON_PATHS_SOURCE = """\
 
 PYTHON_PATHS_EXPECTED = """\
     def pick(x, xs):
-        y = ag__.Undefined('y')
-        cond = x > 0
-        if cond is not True and cond is not False and ag__.staged(cond):
+        factories = [None] * 5
+
+        def make():
 
             def if_body(y):
                 y = 1
                 return (y,)
+            return if_body
+        factories[0] = make
+
+        def make():
 
             def else_body(y):
                 y = -1
                 return (y,)
-            y, = ag__.branch(cond, if_body, else_body, ('y',))(y)
+            return else_body
+        factories[1] = make
+
+        def make():
+
+            def loop_test(n):
+                return n < x
+            return loop_test
+        factories[2] = make
+
+        def make():
+
+            def loop_body(n):
+                n += 1
+                return (n,)
+            return loop_body
+        factories[3] = make
+
+        def make():
+
+            def loop_body_2(v, y):
+                y += v
+                return (y,)
+            return loop_body_2
+        factories[4] = make
+        y = ag__.Undefined('y')
+        cond = x > 0
+        if cond is not True and cond is not False and ag__.staged(cond):
+            y, = ag__.branch(cond, factories[0](), factories[1](), ('y',))(y)
         elif cond:
             y = 1
         else:
             y = -1
         n = 0
         while True:
-            cond_2 = n < x
-            if cond_2 is not True and cond_2 is not False and ag__.staged(cond_2):
-
-                def loop_test(n):
-                    return n < x
-
-                def loop_body(n):
-                    n += 1
-                    return (n,)
-                n, = ag__.while_from(cond_2, loop_test, loop_body, (n,), ('n',))
+            cond = n < x
+            if cond is not True and cond is not False and ag__.staged(cond):
+                n, = ag__.while_from(cond, factories[2](), factories[3](), (n,), ('n',))
                 break
-            if not cond_2:
+            if not cond:
                 break
             n += 1
-
-        def loop_body_2(v, y):
-            y += v
-            return (y,)
-        loop_2 = ag__.for_loop(xs, loop_body_2, (y,), ('y',))
+        loop_2 = ag__.for_loop(xs, factories[4](), (y,), ('y',))
         for v in loop_2:
             y += v
             loop_2.state = (y,)
         y, = loop_2.state
-        cond_3 = y
-        if cond_3 is not True and cond_3 is not False and ag__.staged(cond_3):
-            ag__.assert_stmt(cond_3, lambda: 'zero')
+        cond = y
+        if cond is not True and cond is not False and ag__.staged(cond):
+            ag__.assert_stmt(cond, lambda: 'zero')
         else:
-            assert cond_3, 'zero'
+            assert cond, 'zero'
         return y
 """
 
@@ -1363,8 +1384,9 @@ def _compiled_staged_text(fn):
 
 def test_python_paths_compiled_form(tmp_path):
     """What runs on Python values in the staged body: each if/while body inline in
-    the function's frame, the generated functions defined only where a backend
-    needs them, a for driven by for_loop with its body inline, Python's assert."""
+    the function's frame, the generated functions made by their factories only where
+    a backend needs them, a for driven by for_loop with its body inline, Python's
+    assert; one variable holds every test."""
     module = _import(_write(tmp_path, PYTHON_PATHS_SOURCE))
     assert _compiled_staged_text(module.pick) == textwrap.dedent(PYTHON_PATHS_EXPECTED)
     from autograph.runtime.staging.mode import force_staged
@@ -1375,3 +1397,68 @@ def test_python_paths_compiled_form(tmp_path):
             assert converted(*args) == module.pick(*args)
     with force_staged(), pytest.raises(AssertionError, match="zero"):
         converted(1, [-1])
+
+
+FACTORIES_SOURCE = """\
+    import re
+
+
+    def nested(x, s):
+        if x > 0:
+            z = x + 1
+            if (m := re.match('a', s)):
+                x = z + len(m.group())
+        return x
+"""
+
+FACTORIES_EXPECTED = """\
+    def nested(x, s):
+        factories = [None] * 2
+
+        def make(m, z):
+
+            def if_body_2(x):
+                x = z + ag__.converted(len)(ag__.converted(ag__.ld(m).group)())
+                return (x,)
+            return if_body_2
+        factories[0] = make
+
+        def make(factories):
+
+            def if_body(m, x):
+                z = x + 1
+                test = (m := ag__.converted(re.match)('a', s))
+                if_body_2 = factories[0](m, z)
+                x, = ag__.branch(test, if_body_2, None, ('x',))(x)
+                return (m, x)
+            return if_body
+        factories[1] = make
+        m = ag__.Undefined('m')
+        cond = x > 0
+        if cond is not True and cond is not False and ag__.staged(cond):
+            m, x = ag__.branch(cond, factories[1](factories), None, ('m', 'x'))(m, x)
+        elif cond:
+            z = x + 1
+            test = (m := ag__.converted(re.match)('a', s))
+            cond = test
+            if cond is not True and cond is not False and ag__.staged(cond):
+                x, = ag__.branch(cond, factories[0](m, z), None, ('x',))(x)
+            elif cond:
+                x = z + ag__.converted(len)(ag__.converted(ag__.ld(m).group)())
+        return x
+"""
+
+
+def test_factories_compiled_form(tmp_path):
+    """A generated function nested in another is made by a factory defined once,
+    which takes what it reads of the generated function around it (``z``, and
+    ``m``, assigned by the test, which is then evaluated first): each body is
+    compiled once however deep the nesting."""
+    module = _import(_write(tmp_path, FACTORIES_SOURCE))
+    assert _compiled_staged_text(module.nested) == textwrap.dedent(FACTORIES_EXPECTED)
+    from autograph.runtime.staging.mode import force_staged
+
+    converted = ag.to_graph(module.nested)
+    for args in [(1, "a"), (1, "b"), (-1, "a")]:
+        with force_staged():
+            assert converted(*args) == module.nested(*args)

@@ -24,6 +24,7 @@ PUBLIC = [
     "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
     "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",
+    "set_verbosity",
 ]
 CALLABLES = [n for n in PUBLIC if not isinstance(getattr(ag, n), type)]
 

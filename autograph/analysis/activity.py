@@ -35,12 +35,57 @@ class Activity:
 LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
 
 
-def of(nodes) -> Activity:
-    """Names read and assigned by ``nodes`` (a node or a list), nested scopes opaque."""
+def of(nodes, memo=None) -> Activity:
+    """Names read and assigned by ``nodes`` (a node or a list), nested scopes opaque.
+
+    ``memo`` (a dict the caller keeps) remembers the activity of each statement
+    visited, for a pass that asks about a construct and then about the constructs
+    nested in it (linear instead of size x depth); valid while those statements
+    are not changed."""
     act = Activity()
     for node in nodes if isinstance(nodes, list) else [nodes]:
-        _visit(node, act)
+        if memo is not None and isinstance(node, gast.stmt):
+            _merge(act, _statement(node, memo))
+        else:
+            _visit(node, act)
     return act
+
+
+def _statement(node, memo) -> Activity:
+    """The activity of statement ``node``, its blocks' statements looked up in ``memo``."""
+    hit = memo.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    act = Activity()
+    if isinstance(node, _SCOPES) or not any(field in _BLOCKS for field in node._fields):
+        _visit(node, act)
+    else:
+        for name in trees.node_fields(type(node)):
+            value = getattr(node, name, None)
+            for item in value if type(value) is list else [value]:
+                if isinstance(item, gast.stmt):
+                    _merge(act, _statement(item, memo))
+                elif isinstance(item, (gast.ExceptHandler, gast.match_case)):
+                    head = [item.type, item.name] if isinstance(item, gast.ExceptHandler) else [item.pattern, item.guard]
+                    for part in head:
+                        if part is not None:
+                            _visit(part, act)
+                    for stmt in item.body:
+                        _merge(act, _statement(stmt, memo))
+                elif isinstance(item, gast.AST):
+                    _visit(item, act)
+    memo[id(node)] = (node, act)  # (the node too: its id stays its own)
+    return act
+
+
+_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def _merge(act: Activity, other: Activity) -> None:
+    act.reads |= other.reads
+    act.writes |= other.writes
+    act.attribute_writes |= other.attribute_writes
+    act.in_place |= other.in_place
 
 
 def reads(nodes) -> set:
@@ -104,6 +149,35 @@ def _visit(node, act: Activity) -> None:
         return
     for child in trees.children(node):
         _visit(child, act)
+
+
+def assigned(stmts) -> set:
+    """The names ``stmts`` assign in their own scope: ``writes`` without the reads,
+    so a nested function counts by its name only, without a walk of its body."""
+    names: set = set()
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is gast.Name:
+            if type(node.ctx) is not gast.Load:
+                names.add(node.id)
+        elif cls in _SPECIAL:
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, _COMPREHENSIONS):
+                names |= _walrus_targets(node)
+            elif isinstance(node, (gast.Import, gast.ImportFrom)):
+                names |= {(a.asname or a.name).partition(".")[0] for a in node.names if a.name != "*"}
+            elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+                names.add(node.name)
+            elif isinstance(node, gast.MatchMapping) and node.rest:
+                names.add(node.rest)
+            if not isinstance(node, (*_SCOPES, *_COMPREHENSIONS, gast.Import, gast.ImportFrom)):
+                stack.extend(trees.children(node))
+        else:
+            stack.extend(trees.children(node))
+    return names
 
 
 def _dotted(node):

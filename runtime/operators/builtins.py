@@ -13,6 +13,7 @@ import sys
 from typing import Any, Optional, TextIO
 
 from ..staging import accumulate, backend as backends
+from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 
 
@@ -67,6 +68,8 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
+    if is_array(target):
+        check_staged_write(target)
     return backend.setitem(target, index, value)
 
 
@@ -101,9 +104,12 @@ def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
     backend = backend_of(target)
     if backend is None:
-        target[index] = _IN_PLACE[op](target[index], value)
+        new = _IN_PLACE[op](target[index], value)
+        if target.__class__ not in _CONTAINERS and backend_of(new) is not None:
+            return setitem(target, index, new)  # a staged value into a NumPy array
+        target[index] = new
         return target
-    return backend.setitem(target, index, _PURE[op](target[index], value))
+    return setitem(target, index, _PURE[op](target[index], value))
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,

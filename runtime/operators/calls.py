@@ -80,6 +80,10 @@ def set_converter(converter: Callable) -> None:
     _functions.clear()
 
 
+# function -> (the code it had when resolved, _AS_IS or a weak reference to its
+# converted version). The code is compared on every hit: a function may replace
+# its own ``__code__`` (NetworkX's ``argmap`` stubs compile the real wrapper on
+# their first call, assign it, and call themselves again).
 _functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _AS_IS = None  # in ``_functions``: the function is called as it is
 
@@ -88,8 +92,10 @@ def converted(f):
     """What converted code calls in place of ``f``."""
     if f.__class__ is types.FunctionType:
         try:
-            ref = _functions[f]
+            code, ref = _functions[f]
         except KeyError:
+            return _resolve(f)
+        if code is not f.__code__:
             return _resolve(f)
         if ref is _AS_IS:
             return f
@@ -114,7 +120,7 @@ def _resolve(f):
     staged = staged_version(f)  # builtins, math, numpy's functions on staged values (issue 22)
     if staged is not None:
         if f.__class__ is types.FunctionType:
-            _functions[f] = weakref.ref(staged)  # numpy_calls keeps it
+            _functions[f] = (f.__code__, weakref.ref(staged))  # numpy_calls keeps it
         elif _unbound(f):  # not a method: caching it would keep its object alive
             try:
                 _cache[f] = staged
@@ -133,14 +139,18 @@ def _resolve(f):
         else:
             result = _converter(f)
         if _converter is not None:
-            _functions[f] = _AS_IS if result is f else weakref.ref(result)
+            _functions[f] = (f.__code__, _AS_IS if result is f else weakref.ref(result))
         return result
     if isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
         result = _STAGED_TWINS.get(f, f)
     elif isinstance(f, types.BuiltinFunctionType) or not callable(f):
         return f  # a builtin method of some object (``d.get``): caching it would keep the object alive
     else:
-        call = getattr(type(f), "__call__", None)
+        call = call_method(type(f))
+        if isinstance(call, staticmethod):  # called with the object's arguments only
+            return converted(call.__func__)
+        if isinstance(call, classmethod):
+            return converted(types.MethodType(call.__func__, type(f)))
         if isinstance(call, types.FunctionType) and converted(call) is not call:
             return types.MethodType(converted(call), f)
         return f
@@ -151,6 +161,17 @@ def _resolve(f):
     except TypeError:  # unhashable callable
         pass
     return result
+
+
+def call_method(cls):
+    """``cls.__call__`` as the class stores it (a function, ``staticmethod``,
+    ``classmethod`` ...), found along the MRO; None if there is none. ``getattr``
+    would unwrap a ``staticmethod`` into a function, which binding to the object
+    would then pass one argument too many."""
+    for klass in cls.__mro__:
+        if "__call__" in klass.__dict__:
+            return klass.__dict__["__call__"]
+    return None
 
 
 def _unbound(builtin) -> bool:

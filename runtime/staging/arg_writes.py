@@ -16,7 +16,7 @@ import sys
 
 from . import converted, errors
 
-_GENERATED = re.compile(r"^(if_body|else_body|loop_body|loop_test|get_shared|set_shared)(_\d+)?$")
+GENERATED = re.compile(r"^(if_body|else_body|loop_body|loop_test|get_shared|set_shared)(_\d+)?$")
 
 
 class Written:
@@ -32,7 +32,7 @@ def user_frames(frame):
     """The frames of converted user functions from ``frame`` outwards."""
     while frame is not None:
         code = frame.f_code
-        if code in converted.codes and not _GENERATED.match(code.co_name) \
+        if code in converted.codes and not GENERATED.match(code.co_name) \
                 and code.co_name != "<lambda>":
             yield frame
         frame = frame.f_back

@@ -1,7 +1,8 @@
 """A staged ``if``: both branches traced, their state joined leaf by leaf.
 
 Each branch runs in a trace of its own on the same inputs; what it changed in place
-(``inplace``) is recorded and undone before the other branch runs. The two records
+(``inplace``, NumPy arrays it wrote into among them: ``arrays``) is recorded and undone
+before the other branch runs. The two records
 are then joined (``BranchJoin``): equal Python objects stay Python, arrays and
 Python numbers meet in one ``Aval``, and anything else is a ``StagingError`` naming
 the leaf. The backend builds one cond op whose branches give the joined outputs.
@@ -20,6 +21,7 @@ from typing import Optional
 from . import errors, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
+from .kept import refill, same_objects
 from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
@@ -142,7 +144,10 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
             out = tuple(out)
             shared_now = tuple(side.get())
             record["n"] = len(out)
-            record["values"] = [copy_tree(v) for v in out + shared_now]
+            record["kept"] = same_objects(out, state)
+            record["written"] = written = inplace.arrays.changed()  # arrays written into
+            record["values"] = [copy_tree(inplace.arrays.now(v, written))
+                                for v in out + shared_now]
             record["changes"] = {e: copy_tree(v) for e, v in inplace.changes(shared_now).items()}
             record["leaves"] = array_leaves([record["values"], list(record["changes"].values())],
                                             backend, [])
@@ -169,9 +174,12 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
             raise errors.key_read_in_one_branch(path, body) from exc
         if r["raised"] is not None and r["raised"].refused is not None:
             raise r["raised"].refused
+    written = set().union(*(r.get("written", ()) for r in records))
+    inplace.arrays.check_unreached(written, set(names) | set(side.names), construct, body)
     _take_other_side(records, backend)
     t, f = records
     entries = sorted(t["changes"].keys() | f["changes"].keys(), key=str)
+    inplace.refuse_globals(entries, construct, body)
     labels = ([label_of(names, i) for i in range(t["n"])] + list(side.names)
               + [inplace.label(e) for e in entries])
     values = [r["values"] + [r["changes"].get(e, inplace.before(e)) for e in entries]
@@ -183,7 +191,9 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     n, k = t["n"], t["n"] + len(side.names)
     side.put(result[n:k])
     inplace.put(entries, result[k:])
-    return tuple(result[:n])
+    kept = [r["kept"] for r in records if r["raised"] is None and "kept" in r]
+    return tuple(refill(state[i], v) if kept and all(i < len(k) and k[i] for k in kept) else v
+                 for i, v in enumerate(result[:n]))
 
 
 def _take_other_side(records, backend) -> None:

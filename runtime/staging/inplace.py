@@ -6,11 +6,15 @@ Two kinds, both carried through a backend's op after the returned state:
   (captured by closures, ``nonlocal``/``global``, attributes ``self.total``); the
   generated functions assign them in place.
 - ``InPlace``: dict items, list items and attributes of user objects reachable from
-  the bodies' closures (and from the state), updated in place by code such as
+  the bodies' closures (and from the state, and the closures of user functions found
+  there: state a called function keeps), updated in place by code such as
   ``x['a']['b'] = 1`` or ``tc.x['z'].x += 1``. Each traced body starts from the
   contents they had before the construct (``restore``); what a body changed
   (``changes``) is joined or carried like a variable, named by its path, and the
   result is written back in place after the op (``put``).
+
+NumPy arrays reachable the same way are state too (``arrays``): an item that holds an
+array a body wrote into counts as changed, with the array's new contents as its value.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import sys
 import types
 
+from .arrays import Arrays, globals_read, is_array
 from .undefined import Undefined
 
 _MAX_NODES = 2000
@@ -87,6 +92,7 @@ class InPlace:
     def __init__(self, fns, state, names) -> None:
         self.nodes: list = []  # (container, label)
         self.snapshots: list = []
+        self.arrays = Arrays()  # the NumPy arrays reachable, with their contents before
         self._seen: set = set()
         roots = []
         for fn in fns:
@@ -100,12 +106,22 @@ class InPlace:
         roots.extend(zip(names, state))
         for name, value in roots:
             self._walk(value, name)
+        self._local = len(self.nodes)  # the nodes after these are reached through globals
+        for fn in fns:
+            for layer in _layers(fn):
+                self._walk_globals(layer)
         self._remembered: dict = {}
 
     def _walk(self, value, label: str) -> None:
         if len(self.nodes) >= _MAX_NODES:
             return
+        if is_array(value):
+            self.arrays.add(value)
+            return
         cls = value.__class__
+        if cls is types.FunctionType or cls is types.MethodType:
+            self._walk_function(value, label)
+            return
         if cls is dict or cls is list or _user_object(value):
             if id(value) in self._seen:
                 return
@@ -119,6 +135,32 @@ class InPlace:
             for i, item in enumerate(tuple.__iter__(value)):  # (its own __iter__ may differ)
                 fields = getattr(value, "_fields", None)
                 self._walk(item, label + (f".{fields[i]}" if fields else f"[{i}]"))
+
+    def _walk_function(self, fn, label: str) -> None:
+        """The closure of a user function the bodies can call (a call counter that
+        SciPy's ``_wrap_function`` keeps in ``ncalls = [0]``), and a bound method's object."""
+        if fn.__class__ is types.MethodType:
+            self._walk(fn.__self__, label)
+            fn = fn.__func__
+        module = getattr(fn, "__module__", None) or ""
+        if id(fn) in self._seen or module.partition(".")[0] in _NOT_USER:
+            return
+        self._seen.add(id(fn))
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            try:
+                contents = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            self._walk(contents, name)
+        self._walk_globals(fn)
+
+    def _walk_globals(self, fn) -> None:
+        """The globals ``fn``'s code reads that hold containers, user objects or user
+        functions (a global call counter ``CALLS[0] += 1``)."""
+        for name, value in globals_read(fn):
+            cls = value.__class__
+            if cls is list or cls is dict or cls is types.FunctionType or _user_object(value):
+                self._walk(value, name)
 
     @staticmethod
     def _contents(node) -> dict:
@@ -142,19 +184,40 @@ class InPlace:
         a removed item is MISSING. Attributes holding a value of ``skip`` (the
         shared variables, carried by name) are left out."""
         skip_ids = {id(x) for x in skip}
+        arrays = self.arrays
+        written = arrays.changed()
         found = {}
         for i, ((node, _), before) in enumerate(zip(self.nodes, self.snapshots)):
             now = self._contents(node)
             is_object = node.__class__ is not dict and node.__class__ is not list
             for key in before.keys() | now.keys():
                 old, new = before.get(key, MISSING), now.get(key, MISSING)
-                if old is new or (is_object and id(new) in skip_ids):
+                if is_object and id(new) in skip_ids:
                     continue
-                found[(i, key)] = new
+                if old is new and not (written and arrays.touches(new, written)):
+                    continue
+                found[(i, key)] = arrays.now(new, written)
         return found
+
+    def refuse_globals(self, entries, construct: str, where_fn) -> None:
+        """A ``StagingError`` for an item changed in a container reached only through a
+        global: the construct's result would be a staged value stored in a global, which
+        outlives the trace (and the global would be left holding it)."""
+        from . import errors
+
+        for entry in entries:
+            if entry[0] >= self._local:
+                label = self.label(entry)
+                raise errors.StagingError(
+                    f"{construct} at {errors.where(where_fn)}: {errors.subject(label)} (reached "
+                    f"through the global '{self.nodes[entry[0]][1].split('[')[0].split('.')[0]}') "
+                    f"is changed inside it and the condition is a staged value, so it would "
+                    f"hold a staged value that outlives the trace. Keep the state in a local "
+                    f"variable (or an argument) and return it, or in an autograph.Variable.")
 
     def restore(self) -> None:
         """Every container as it was at the start (same objects, old contents)."""
+        self.arrays.restore()
         for (node, _), before in zip(self.nodes, self.snapshots):
             cls = node.__class__
             if cls is dict:

@@ -4,7 +4,8 @@ The loop's state becomes a carry of ``Aval`` leaves (Python numbers weakly typed
 and Python values. The body is traced on placeholders of the carry; if an
 iteration changes a leaf's type where no value is lost (a Python number that
 becomes an array, a weak type that widens), a return value set for the first
-time, or an item updated in place that was not carried yet, the carry changes and
+time, or an item updated in place that was not carried yet (a NumPy array written
+into among them, see ``arrays``), the carry changes and
 the body is traced again, at most ``MAX_TRACES`` times. The backend then builds its
 loop op from the last traces. A carried list that an iteration grows is carried as
 buffers from then on (``accumulate``).
@@ -17,7 +18,9 @@ import operator
 from typing import Callable, NamedTuple
 
 from . import accumulate, errors, loop_options, returns as staged_return
+from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
+from .kept import refill, same_objects
 from .state import (
     ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
     key_label, label_of, predicate, remake, same,
@@ -56,8 +59,12 @@ class Carry:
         self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
         self.entries: list = []
         self.n_state = len(state)
+        self.before = tuple(state)
+        self.kept = [True] * len(state)  # each body returned the list or dict it was given
         labels = [label_of(names, i) for i in range(len(state))]
         self.labels = labels + list(self.side.names)
+        for label, value in zip(self.labels, list(state) + list(self.side.before)):
+            check_carried(value, label, construct, body)
         self._respec(list(state) + list(self.side.before))
 
     def _respec(self, seeds) -> None:
@@ -128,8 +135,10 @@ class Carry:
         return tuple(values[:n])
 
     def finish(self, flat) -> tuple:
-        """The state after the loop op; shared and in-place state are written back."""
-        return self._enter(flat, final=True)
+        """The state after the loop op; shared and in-place state are written back, and
+        a list or dict the body updated in place is that same object (``kept``)."""
+        values = self._enter(flat, final=True)
+        return tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
 
     def trace(self, step: Callable, item_avals=(), test: Callable = None,
               extra_test: Callable = None) -> list:
@@ -147,9 +156,14 @@ class Carry:
                     self.where_fn)]))
 
             def run_body(flat):
-                out = tuple(step(list(flat[:n_items]), self._enter(flat[n_items:])))
+                entered = self._enter(flat[n_items:])
+                out = tuple(step(list(flat[:n_items]), entered))
+                self.kept = [k and s for k, s in zip(self.kept, same_objects(out, entered))]
                 shared_now = tuple(self.side.get())
                 changes = self.inplace.changes(shared_now)
+                self.inplace.arrays.check_unreached(self.inplace.arrays.changed(),
+                                                    set(self.labels), self.construct,
+                                                    self.where_fn)
                 values = list(out) + list(shared_now) + [
                     changes.get(e, MISSING) for e in self.entries]
                 dyn = self._fit(values, [e for e in changes if e not in self.entries])
@@ -180,6 +194,7 @@ class Carry:
     def _fit(self, values, new_entries) -> list:
         """Check one iteration's ``values`` against the carry and return the carried
         leaves cast to their types; a change of types is kept in ``_next``."""
+        self.inplace.refuse_globals(new_entries, self.construct, self.where_fn)
         for e in new_entries:
             if self.inplace.before(e) is MISSING:
                 raise errors.undefined_loop_variable(self.inplace.label(e), self.construct,

@@ -12,7 +12,9 @@ common path cheap:
 - ``mode.python`` is a process-wide *hint*, a plain attribute, so the common
   test costs one attribute read. It is True only while nothing can be staging in
   any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
-  and no foreign framework (JAX, ...) has been imported.
+  and no foreign framework (JAX, ...) is imported — or, for a framework that
+  reports when its traces begin and end (``report_tracing``; JAX does, see
+  ``backends.jax.tracing``), none of its traces runs in any thread.
 - When it is False, ``mode.staging()`` answers exactly for the calling context.
   Graph-engine traces and ``force_staged()`` blocks are counted in a
   ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
@@ -51,6 +53,8 @@ _generation = 0  # bumped on every change of ``_active`` or of the imported fram
 # is-tracing test). A loader runs once, after the framework was imported.
 _probes: list = []
 _tests: dict = {}
+# Frameworks that report their traces: name -> how many threads trace now.
+_reported: dict = {}
 
 
 def staging() -> bool:
@@ -116,13 +120,33 @@ def _changed() -> None:
     """Recompute the hint after a trace began or ended anywhere (``_lock`` held)."""
     global _generation
     _generation += 1
-    mode.python = not (_active or any(name in sys.modules for name, _ in _probes))
+    mode.python = not (_active or any(
+        (name in sys.modules or name in _ImportWatcher.seen) and _reported.get(name, 1)
+        for name, _ in _probes))
     mode.staging = _choose_test
 
 
 def refresh() -> None:
     """Recompute ``mode`` after a framework was imported."""
     with _lock:
+        _changed()
+
+
+def report_tracing(module_name: str, threads: int) -> None:
+    """A framework's hook reports how many threads are inside one of its traces. While
+    that is 0 (and nothing else stages), ``mode.python`` stays True with the framework
+    imported: converted functions skip its is-tracing test. A framework that never
+    reports counts as tracing whenever it is imported."""
+    with _lock:
+        _reported[module_name] = threads
+        _changed()
+
+
+def tracing_changed(module_name: str, delta: int) -> None:
+    """One more (``delta`` 1) or one fewer (-1) thread inside a trace of a framework
+    that reports its traces (after ``report_tracing`` gave the count once)."""
+    with _lock:
+        _reported[module_name] = _reported[module_name] + delta
         _changed()
 
 

@@ -9,7 +9,9 @@ reads before definition — or refuse with the ``StagingError`` the semantics al
 
 The default run draws a fixed sample (derandomized, so CI is deterministic);
 ``pytest -m slow`` explores new programs on every run, ``AUTOGRAPH_SLOW_EXAMPLES``
-per backend (2000 by default)."""
+per backend (2000 by default). The array programs add a NumPy array made in the
+function and a view of it, written (directly, through the view, in place) and read
+before and after staged ``if``s and loops (issue 27)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from programs import SLOW_EXAMPLES, leaves, load, programs, same_outcome  # noqa: E402
+from programs import (  # noqa: E402
+    ARRAY_SHAPES, SLOW_EXAMPLES, leaves, load, programs, same_outcome, staged_shapes)
 
 INPUTS = st.lists(st.tuples(st.integers(-4, 6), st.integers(-4, 6)), min_size=1, max_size=2)
 
@@ -69,4 +72,21 @@ def test_random_program_matches_eager(backend, program_dir, source, inputs):
 @settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(source=programs(for_graphs=True), inputs=INPUTS)
 def test_many_random_programs_match_eager(backend, program_dir, source, inputs):
+    _check(backend, program_dir, source, inputs)
+
+
+def _array_programs():
+    return programs(for_graphs=True, shapes=staged_shapes() | ARRAY_SHAPES)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(source=_array_programs(), inputs=INPUTS)
+def test_random_array_program_matches_eager(backend, program_dir, source, inputs):
+    _check(backend, program_dir, source, inputs)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(source=_array_programs(), inputs=INPUTS)
+def test_many_random_array_programs_match_eager(backend, program_dir, source, inputs):
     _check(backend, program_dir, source, inputs)

@@ -120,3 +120,69 @@ def test_a_tensor_stored_in_a_container_or_closure_is_named(fn, args, where):
 def test_a_tensor_stored_in_an_attribute_of_self_is_named():
     message = _message(Model().remember, np.ones(2))
     assert "was stored in `self.cache['y']` (reached from the argument 'self')" in message
+
+
+COUNT = 0
+
+
+def count_in_global(x):
+    global COUNT
+    while x > 0:
+        COUNT += 1
+        x = x - 1
+    return x
+
+
+def test_a_failed_trace_leaves_the_globals_as_they_were():
+    """Issue 27.6: the global is not left holding the tensor, and the error names the
+    line that computed it (not the line after the loop's last)."""
+    global COUNT
+    COUNT = 0
+    with pytest.raises(StagingError) as info:
+        ag.function(count_in_global)(np.float64(3.0))
+    assert COUNT == 0
+    assert (f"made while tracing at test_graph_escapes.py:{_line(count_in_global, 'COUNT += 1')} "
+            f"(`COUNT += 1`) was stored in the global 'COUNT'") in str(info.value)
+
+
+# --- the search looks only at globals the trace could have touched (issue 32, item 11) ---
+
+stash: list = []
+unrelated = [[0] * 10 for _ in range(50)]
+
+
+def _stash_it(x):
+    stash.append(x * 2)
+
+
+class Stasher:
+    @staticmethod
+    def keep(x):
+        stash.append(x + 1)
+
+
+def stashes_through_a_helper(x):
+    _stash_it(x)
+    return x
+
+
+def stashes_through_a_class(x):
+    Stasher.keep(x)
+    return x
+
+
+@pytest.mark.parametrize("fn", [stashes_through_a_helper, stashes_through_a_class])
+def test_a_tensor_stored_by_a_helper_of_the_module_is_found(fn):
+    stash.clear()
+    with pytest.raises(StagingError, match=r"`stash\[0\]` \(reached from the global 'stash'\)"):
+        ag.function(fn)(np.ones(2))
+    stash.clear()
+
+
+def test_the_search_looks_only_at_globals_the_function_can_reach():
+    from autograph.runtime.backends.numpy_graph.escapes import _touchable
+
+    names = set(_touchable(stashes_through_a_helper))
+    assert {"_stash_it", "stash"} <= names
+    assert "unrelated" not in names and "history" not in names
+    assert {"Stasher", "keep", "stash"} <= set(_touchable(stashes_through_a_class))

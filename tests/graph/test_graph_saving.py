@@ -420,9 +420,11 @@ def bracket(xa, xb, out):
 CALLS = [(2.0, 3.0), (0.0, 4.0), (1.0, 1.25), (3.0, 1.0)]
 
 RUN_LOADED = '''
-import json, sys
+import importlib, json, sys
 import numpy as np
 import autograph as ag
+for module in sys.argv[3:]:  # loading imports nothing a file names: the caller does
+    importlib.import_module(module)
 loaded = ag.load(sys.argv[1])
 found = []
 for xa, xb in json.loads(sys.argv[2]):
@@ -477,16 +479,17 @@ def test_a_fresh_process_loads_the_function_without_its_source(tmp_path):
     assert any(e[1] is None for e in expected)
 
     run = _run_python(RUN_LOADED, str(tmp_path / "bracket.npz"), json.dumps(CALLS),
-                      path=[str(tmp_path)])
+                      "numeric_errors", path=[str(tmp_path)])
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == expected
 
-    refused = _run_python(RUN_LOADED, str(tmp_path / "bracket.npz"), json.dumps(CALLS))
+    refused = _run_python(RUN_LOADED, str(tmp_path / "bracket.npz"), json.dumps(CALLS),
+                          path=[str(tmp_path)])  # importable, but not imported
     assert refused.returncode != 0
     assert refused.stderr.strip().splitlines()[-1] == (
         "ValueError: autograph.load: the graph uses the exception class "
-        "numeric_errors.BracketError, which cannot be imported here. Make numeric_errors "
-        "importable (on sys.path) before loading.")
+        "numeric_errors.BracketError, which is not found here (numeric_errors is not imported; "
+        "loading imports nothing a file names). Import numeric_errors before loading.")
 
 
 # --- what cannot be saved is refused, naming the op, its line and the fix --------------

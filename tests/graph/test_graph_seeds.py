@@ -169,6 +169,51 @@ def test_captured_variable_on_self():
     np.testing.assert_array_equal(f(), [[10.0, 10.0], [11.0, 1.0]])
 
 
+class Scaled:
+    """The seeds' object-oriented pattern, with several instances."""
+
+    def __init__(self, scale):
+        self.scale = scale
+        self._b = None
+
+    @ag.function
+    def __call__(self, x):
+        if self._b is None:
+            self._b = ag.Variable(np.zeros(2))
+        self._b.assign_add(x * self.scale)
+        return self._b + 0.0
+
+
+def test_each_instance_has_its_own_function_and_variables():
+    a, b = Scaled(1.0), Scaled(10.0)
+    np.testing.assert_array_equal(a(np.ones(2)), [1.0, 1.0])
+    np.testing.assert_array_equal(b(np.ones(2)), [10.0, 10.0])  # creates b's Variable
+    np.testing.assert_array_equal(a(np.ones(2)), [2.0, 2.0])
+    np.testing.assert_array_equal(b(np.full(2, 2.0)), [30.0, 30.0])
+    assert a._b is not b._b
+    assert a.__call__.experimental_get_tracing_count() == 1
+    assert b.__call__.experimental_get_tracing_count() == 1
+    assert a.__call__._function is a.__call__._function  # kept while the instance lives
+    assert a.__call__._function is not b.__call__._function
+    assert Scaled.__dict__["__call__"].experimental_get_tracing_count() == 0
+
+
+def test_an_instance_without_weak_references_has_its_function():
+    class Slotted:
+        __slots__ = ("scale",)
+
+        def __init__(self, scale):
+            self.scale = scale
+
+        @ag.function
+        def times(self, x):
+            return x * self.scale
+
+    one, two = Slotted(2.0), Slotted(3.0)
+    assert one.times(np.float64(1.0)) == 2.0 and two.times(np.float64(1.0)) == 3.0
+    assert one.times._function is not two.times._function
+
+
 def test_variable_created_on_a_non_first_trace():
     @ag.function
     def f(x):

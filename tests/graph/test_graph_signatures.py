@@ -363,6 +363,19 @@ def test_generator_function_is_refused():
         "Return the values instead (collect them in a list and return np.stack(values)).")
 
 
+def test_coroutine_function_is_refused_saying_why():
+    async def fetch(x):
+        return x
+
+    with pytest.raises(TypeError) as info:
+        ag.function(fetch)
+    assert str(info.value) == (
+        "autograph.function: test_coroutine_function_is_refused_saying_why.<locals>.fetch is a "
+        "coroutine function (async def); a graph runs to its end in one call, with no event loop, "
+        "and cannot await. Make it a plain def: await what it needs outside, and pass the results "
+        "in as arguments.")
+
+
 def test_graph_text_is_a_string():
     @ag.function
     def f(x):

@@ -47,7 +47,8 @@ def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
         seen.append(mode.python or not mode.staging())  # the converted entry test
         return x
 
-    assert mode.python is False  # jax is imported
+    mode.staging()  # loads JAX's probe, which reports JAX's traces from then on
+    assert mode.python is True  # jax is imported, but traces nowhere
     probe(1.0)
     jax.jit(probe)(1.0)
     with force_staged():
@@ -58,6 +59,36 @@ def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
         jax.jit(lambda x: probe(x))(2.0)  # a new function: jit traces it again
     probe(1.0)
     assert seen == [True, False, False, True, False, False, True]
+
+
+def test_the_hint_follows_jax_traces_in_every_thread_and_failed_traces():
+    import threading
+
+    mode = ag__.mode
+    mode.staging()
+    inside, release, seen = threading.Event(), threading.Event(), []
+
+    def tracing_elsewhere(x):
+        inside.set()
+        release.wait(30)
+        return x
+
+    other = threading.Thread(target=lambda: jax.jit(tracing_elsewhere)(1.0))
+    other.start()
+    inside.wait(30)
+    seen.append((mode.python, mode.python or not mode.staging()))  # this thread: not tracing
+    release.set()
+    other.join()
+    seen.append((mode.python, None))
+
+    def fails(x):
+        seen.append((mode.python, mode.python or not mode.staging()))
+        raise ValueError("inside")
+
+    with pytest.raises(ValueError, match="inside"):
+        jax.jit(fails)(1.0)
+    seen.append((mode.python, None))
+    assert seen == [(False, True), (True, None), (False, False), (True, None)]
 
 
 def test_the_backend_owns_tracers_only():

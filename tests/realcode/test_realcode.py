@@ -32,8 +32,6 @@ LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX
               "set_loop_options(maximum_iterations=N), which verbatim code does not have")
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
-WRITE_ARG_LIST = ("writing into a list the caller passed, in a staged loop (the caller's list "
-                  "keeps its old items: wrong value)")
 
 # First blocker of each (case, backend) pair that does not match eager today, and a
 # piece of its signature: the error's text or the copied line it is raised from (a
@@ -50,8 +48,6 @@ BLOCKED = {
         ("next() of a generator expression with a staged test inside a try that handles its "
          "StopIteration (a graph cannot run the handler: a StagingError)",
          "which the try statement at"),
-    ("statsmodels._lowess_update_nn", "numpy"): (WRITE_ARG_LIST, "result[0]"),
-    ("statsmodels._lowess_update_nn", "jax"): (WRITE_ARG_LIST, "result[0]"),
     ("statsmodels.van_der_corput", "jax"):
         (LIST_GROWN, "the loop appends to 'sequence', and how many times it runs is known only "
                      "at run time"),

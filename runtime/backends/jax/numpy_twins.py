@@ -14,7 +14,9 @@ float type, not a weak Python-scalar type). A list or tuple that NumPy takes as 
 it; ``np.clip``'s ``a_min``/``a_max`` are ``jnp.clip``'s ``min``/``max``; a user function
 passed along (``np.apply_along_axis(f, 0, x)``) is converted, so its control flow stages
 too. ``np.isscalar`` stays NumPy's (a tracer is no NumPy scalar; ``jnp.isscalar`` says
-True for 0-d arrays).
+True for 0-d arrays). ``np.zeros_like(x)`` (``ones_like``, ``empty_like``, ``full_like``
+with a Python fill) reads only ``x``'s dtype and shape, which a trace knows: it gives
+the NumPy array eager code gets, mutable, whose views share its memory.
 
 Refused with a ``StagingError`` that names the NumPy function and the user's line: an
 output argument (``out=``, or a ufunc's positional one: ``np.tanh(x, x)``) and the
@@ -44,6 +46,7 @@ _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "pu
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
                                "setfield"})
 _AS_IS = frozenset({"isscalar"})
+_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})  # a NumPy array
 _KEYWORDS = {"clip": {"a_min": "min", "a_max": "max"}}  # NumPy's keyword -> jax.numpy's
 _NEEDS_VALUES = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
                  jax.errors.TracerIntegerConversionError, jax.errors.NonConcreteBooleanIndexError)
@@ -65,6 +68,10 @@ def call(fn, args, kwargs):
     owner = getattr(fn, "__self__", None)
     if short in _AS_IS:
         return fn(*args, **kwargs)
+    if short in _LIKE and owner is None and args and _shape_only(args, kwargs):
+        # a NumPy array the user makes, as eagerly: mutable, with views that share it
+        prototype = np.broadcast_to(np.zeros((), args[0].dtype), args[0].shape)
+        return fn(prototype, *args[1:], **kwargs)
     if (short in _IN_PLACE_METHODS if isinstance(owner, np.ndarray) else short in _IN_PLACE) \
             or (short == "at" and isinstance(owner, np.ufunc)):
         raise StagingError(
@@ -89,6 +96,13 @@ def call(fn, args, kwargs):
             f"Compute it outside jax.jit and pass the result in, or use a jax.numpy form with "
             f"static sizes (e.g. size= of jnp.nonzero).") from error
     return jax.tree_util.tree_map(_strong, result)
+
+
+def _shape_only(args, kwargs) -> bool:
+    """Only the first argument is traced, and only its dtype and shape are read."""
+    rest = list(args[1:]) + list(kwargs.values())
+    return isinstance(args[0], jax.core.Tracer) and not any(
+        isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(rest))
 
 
 def _strong(x):

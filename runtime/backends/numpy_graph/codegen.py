@@ -234,9 +234,7 @@ class _Plan:
             for v in _reads(op):
                 last_use[v.id] = k
         end = len(ops)
-        for v in block.results:
-            if v.__class__ is Value:
-                escaping = escaping | {v.id}
+        escaping = escaping | {v.id for v in block.results if v.__class__ is Value}
         roots: dict[int, frozenset] = {}
         self.fresh: set = set()
         for k, op in enumerate(ops):
@@ -330,10 +328,13 @@ class _Emitter:
             target, index, value = op.args
             out = n.value(op.outputs[0])
             source = n.value(target)
-            in_place = target.__class__ is Value and plan.reusable(target, k)
+            # a 0-d value may be a NumPy scalar at run time (immutable): copy it as an array
+            scalar = target.__class__ is not Value or not target.shape
+            in_place = not scalar and plan.reusable(target, k)
             if in_place:
                 self.taken.add(target.id)
-            first = f"{out} = {source}" if in_place else f"{out} = {source}.copy()"
+            first = (f"{out} = {source}" if in_place else
+                     f"{out} = {source}[...].copy()" if scalar else f"{out} = {source}.copy()")
             return [first, f"{out}[{subscript(index, n)}] = {render(value, n)}"]
         if kind == "assign":
             return [f"{op.target.name}._assign({render(op.args[0], n)})"]

@@ -9,12 +9,20 @@ new graph; the trace then fails with an error that names where it went.
 
 The search is bounded (two levels of attributes and containers, the last
 ``_ITEMS`` items of each container), so its cost does not grow with the size of
-the user's data.
+the user's data; and among the globals it looks only at those the trace could
+have touched: the names the function's code uses, and those of the functions and
+classes of its module that it names, transitively (``_touchable``), not every
+global of the module.
+
+A trace that fails leaves the user's state as it found it: ``Bindings`` remembers
+the function's globals and closure variables before the trace and puts back every
+one the trace rebound (a global assigned a symbolic tensor by a staged loop, say).
 """
 
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Optional
 
 from .tensor import Tensor
@@ -25,14 +33,46 @@ _OPAQUE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType
            types.MethodType, types.CodeType)
 
 
+class Bindings:
+    """The globals and closure variables of ``fn`` as they were when the trace started."""
+
+    def __init__(self, fn) -> None:
+        fn = getattr(fn, "__func__", fn)
+        self.globals = getattr(fn, "__globals__", None)
+        self.before = dict(self.globals) if self.globals is not None else {}
+        self.cells = []
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                self.cells.append((cell, cell.cell_contents))
+            except ValueError:  # an empty cell
+                continue
+
+    def restore(self) -> None:
+        """Rebind what the trace rebound; remove the globals it added."""
+        if self.globals is not None:
+            for name in [n for n in self.globals if n not in self.before]:
+                del self.globals[name]
+            for name, value in self.before.items():
+                if self.globals.get(name, _GONE) is not value:
+                    self.globals[name] = value
+        for cell, value in self.cells:
+            if cell.cell_contents is not value:
+                cell.cell_contents = value
+
+
+_GONE = object()
+
+
 def find(graph, fn, params, args) -> Optional[tuple]:
     """``(where, tensor)`` for the first tensor of ``graph`` stored in a global or closure
     variable of ``fn``, or in an attribute or container reachable from those or from an
     argument; None if there is none."""
     fn = getattr(fn, "__func__", fn)
     roots = []
-    for name, value in list(getattr(fn, "__globals__", {}).items()):
-        roots.append((name, value, "the global", True))
+    namespace = getattr(fn, "__globals__", {})
+    for name in _touchable(fn):
+        if name in namespace:
+            roots.append((name, namespace[name], "the global", True))
     code = getattr(fn, "__code__", None)
     for name, cell in zip(code.co_freevars if code else (), getattr(fn, "__closure__", None) or ()):
         try:
@@ -49,6 +89,68 @@ def find(graph, fn, params, args) -> Optional[tuple]:
                 return f"{kind} '{name}'", tensor
             return f"`{where}` (reached from {kind} '{name}')", tensor
     return None
+
+
+_TOUCHABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _touchable(fn) -> tuple:
+    """The global names ``fn`` can reach: the names its code (and its nested code)
+    uses, and, for each that is a function or class of the same module, the names
+    that one's code uses, and so on. Cached per function and code object."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return tuple(getattr(fn, "__globals__", {}))
+    try:
+        cached = _TOUCHABLE.get(fn)
+    except TypeError:
+        cached = None
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    namespace = fn.__globals__
+    names: dict = {}  # ordered: the search reports the first tensor found
+    seen: set = set()
+    stack = [code]
+    for cell in getattr(fn, "__closure__", None) or ():  # a decorator's wrapped function
+        try:
+            stack.extend(_module_code(cell.cell_contents, namespace))
+        except ValueError:  # an empty cell
+            pass
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
+        for name in current.co_names:
+            if name in names:
+                continue
+            names[name] = None
+            stack.extend(_module_code(namespace.get(name), namespace))
+    found = tuple(names)
+    try:
+        _TOUCHABLE[fn] = (code, found)
+    except TypeError:
+        pass
+    return found
+
+
+def _module_code(value, namespace) -> list:
+    """The code of ``value`` if it is a function of the module ``namespace`` belongs to
+    (for a class of that module, its functions' code)."""
+    if isinstance(value, types.FunctionType):
+        return [value.__code__] if value.__globals__ is namespace else []
+    if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
+        found = []
+        for attr in vars(value).values():
+            attr = getattr(attr, "__func__", attr)  # staticmethod, classmethod
+            if isinstance(attr, types.FunctionType) and attr.__globals__ is namespace:
+                found.append(attr.__code__)
+            elif isinstance(attr, property):
+                found += [f.__code__ for f in (attr.fget, attr.fset, attr.fdel)
+                          if isinstance(f, types.FunctionType)]
+        return found
+    return []
 
 
 def _search(graph, value, where: str, depth: int, direct: bool):

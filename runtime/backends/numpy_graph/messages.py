@@ -71,6 +71,15 @@ def retracing(function_name: str, count: int, param: str, before: str, after: st
             f"or use reduce_retracing=True for changing shapes.")
 
 
+def framework_tensor(function_name: str, param: str, framework: str, type_name: str) -> str:
+    compiler = {"PyTorch": "torch.compile", "TensorFlow": "tf.function"}[framework]
+    return (f"autograph.function '{function_name}': argument '{param}' is a {framework} tensor "
+            f"({type_name}); autograph.function builds NumPy graphs and would treat it as a "
+            f"constant. For {framework}, use {compiler}(autograph.convert({function_name})) "
+            f"(the converted function stages its control flow on {framework} tensors); or "
+            f"pass NumPy arrays ({param}.numpy()).")
+
+
 SAVE_FIX = ("Keep only NumPy arrays, Python literals and autograph.Variables in the graph "
             "(compute anything else outside the function and pass it in).")
 
@@ -94,9 +103,38 @@ def escaped_value(reader_source, value) -> StagingError:
 def escaped_tensor(function_name: str, tensor, where: str) -> StagingError:
     """A symbolic tensor was stored where it outlives its trace."""
     value = tensor._value
-    made = value.op.source if value.op is not None else None
+    made = _computed_at(value)
     return StagingError(
         f"autograph.function '{function_name}': the symbolic tensor {value.name} "
         f"({value.type_str()}) made while tracing{_at(made)} was stored in {where}, which "
         f"outlives the trace; it has no value outside the graph. Return it from the function, "
         f"or keep the state in an autograph.Variable and assign to it (v.assign(x), v += x).")
+
+
+def _computed_at(value):
+    """The source of the op that computed ``value``: for the output of a loop or a
+    branch, the op in its body that gave it (a loop op itself has no line of its own
+    that the user wrote the value on)."""
+    op = value.op
+    while op is not None and op.kind in ("while", "for", "cond"):
+        j = op.outputs.index(value)
+        blocks = [op.blocks["body"]] if "body" in op.blocks else [op.blocks["true"],
+                                                                   op.blocks["false"]]
+        inner = [b.results[j] for b in blocks if j < len(b.results or ())]
+        inner = [v for v in inner if v.op is not None]
+        if not inner:
+            break
+        value, op = inner[0], inner[0].op
+    return op.source if op is not None else None
+
+
+def view_write(source) -> StagingError:
+    """A write into an array or a view of it (``inner = a[1:-1]``) inside a staged branch
+    or loop, where the other was made outside it: NumPy's view and base share memory,
+    but the branch or loop cannot carry the other one's new value out."""
+    return StagingError(
+        f"autograph.function: the write{_at(source)} goes into an array that shares memory "
+        f"with a view or base made before a staged if/while/for, inside that branch or loop; "
+        f"the other array cannot see the write there. Write through the array that is used "
+        f"after the branch or loop (a[1:-1][0] = v -> a[1] = v), or copy the view "
+        f"(inner = a[1:-1].copy()) if the two should not share.")

@@ -48,13 +48,22 @@ def _key(obj):
     return (cls, obj)
 
 
-def _cse(block: Block, table: dict, replace: dict) -> None:
+def _cse(block: Block, table: dict, replace: dict, added: list = None) -> None:
+    """CSE in ``block``; the keys it adds to ``table`` are appended to ``added``, so
+    that the caller can take them out again after a nested block (one table for
+    the whole graph, not a copy per branch: linear in the graph's size)."""
     kept = []
     for op in block.ops:
         op.args = _substitute(op.args, replace)
         op.kwargs = _substitute(op.kwargs, replace)
         for inner in op.blocks.values():
-            _cse(inner, dict(table), replace)
+            scoped: list = []
+            _cse(inner, table, replace, scoped)
+            for key, before in reversed(scoped):  # a sibling branch, or what follows,
+                if before is None:                # does not see them
+                    del table[key]
+                else:
+                    table[key] = before
         if op.kind in _PURE_KINDS and not op.effect:
             try:
                 key = (op.kind, op.target if op.kind != "call" else id(op.target),
@@ -67,6 +76,8 @@ def _cse(block: Block, table: dict, replace: dict) -> None:
                     for old, new in zip(op.outputs, earlier.outputs):
                         replace[old.id] = new
                     continue
+                if added is not None:
+                    added.append((key, earlier))
                 table[key] = op
         kept.append(op)
     block.ops = kept

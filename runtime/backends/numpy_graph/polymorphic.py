@@ -25,13 +25,16 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import os
 import re
+import sys
 import threading
+import weakref
 from typing import Any, Callable, Optional, Sequence, overload
 
 import numpy as np
 
-from ...staging import backend as backends, raises as staged_raise
+from ...staging import backend as backends, progress, raises as staged_raise
 from ...staging.converted import convert as converted
 from ...staging.mode import tracing
 from ...staging.undefined import NO_RETURN, Undefined
@@ -216,13 +219,22 @@ class Function:
 
     def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,
                  autograph: bool = True, reduce_retracing: bool = False) -> None:
-        if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn) or \
-                inspect.iscoroutinefunction(fn):
-            kind = "a coroutine" if inspect.iscoroutinefunction(fn) else "a generator"
+        # The options, as given: a method's Function makes one Function per instance
+        # with the same options (``__get__``).
+        self._options = {k: v for k, v in locals().items() if k not in ("self", "fn", "kind")}
+        name = getattr(fn, '__qualname__', fn)
+        if inspect.iscoroutinefunction(fn):
             raise TypeError(
-                f"autograph.function: {getattr(fn, '__qualname__', fn)} is {kind} function; a "
+                f"autograph.function: {name} is a coroutine function (async def); a graph runs "
+                f"to its end in one call, with no event loop, and cannot await. Make it a plain "
+                f"def: await what it needs outside, and pass the results in as arguments.")
+        if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+            kind = "an asynchronous generator" if inspect.isasyncgenfunction(fn) else "a generator"
+            raise TypeError(
+                f"autograph.function: {name} is {kind} function; a "
                 f"graph returns its results at once and cannot yield them one by one. Return "
                 f"the values instead (collect them in a list and return np.stack(values)).")
+        self._instances: dict = {}  # id(instance) -> (weak or strong ref, Function)
         self.python_function = fn
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
@@ -331,6 +343,8 @@ class Function:
                 raise TypeError(f"{self._name}: input_signature has {len(specs)} entries, the "
                                 f"function has {self._nparams} parameters.")
             return specs
+        for name, a in zip(self._param_names, args):
+            _refuse_framework_tensors(self._name, name, a)
         specs = [_spec_of(a) for a in args]
         return self._relaxed(specs) if self._reduce_retracing else specs
 
@@ -366,6 +380,14 @@ class Function:
 
     # --- tracing ------------------------------------------------------------------------
     def _trace(self, args, specs, key) -> ConcreteFunction:
+        bindings = escapes.Bindings(self.python_function)
+        try:
+            return self._trace_once(args, specs, key)
+        except BaseException:
+            bindings.restore()  # a failed trace leaves no tensor (nor anything else) behind
+            raise
+
+    def _trace_once(self, args, specs, key) -> ConcreteFunction:
         graph = Graph(self._name)
         state = trace.TraceState(graph, self, first_trace=not self._concrete)
         layout, traced = [], []
@@ -376,7 +398,8 @@ class Function:
         token = trace.push(state)
         try:
             with backends.tracing_with(BACKEND), tracing(), \
-                    captures.watch_random(self._name, self.python_function):
+                    captures.watch_random(self._name, self.python_function), \
+                    progress.long_work("tracing", "traced", self._where):
                 try:
                     result = self._call_python(self._callee(), traced)
                 except staged_raise.AlwaysRaises as exc:  # the graph raises on every run
@@ -385,6 +408,7 @@ class Function:
                     result = None
         finally:
             trace.pop(token)
+        state.settle_captures()
         result, none_paths = maybe_none.boundary(result)  # outputs that may be None
         graph.outputs = _outputs(result, state)
         escaped = escaped_value(graph)
@@ -410,6 +434,13 @@ class Function:
                 self._general.append(concrete)
             self._note_retrace(args)
         return concrete
+
+    def _where(self) -> str:
+        """``'f' (file.py:12)``: how progress lines name this function."""
+        code = getattr(getattr(self.python_function, "__func__", self.python_function),
+                       "__code__", None)
+        at = f" ({os.path.basename(code.co_filename)}:{code.co_firstlineno})" if code else ""
+        return f"'{self._name}'{at}"
 
     def _note_retrace(self, args) -> None:
         previous, self._last_args = self._last_args, args
@@ -475,7 +506,29 @@ class Function:
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        return _BoundFunction(self, instance)
+        return _BoundFunction(self._for_instance(instance), instance)
+
+    def _for_instance(self, instance) -> Function:
+        """The Function of this method for ``instance``: one per instance, as
+        ``tf.function`` makes them, so each instance traces (and creates its
+        Variables) on its own. Its traces keep the instance (it is a Python argument of
+        them), as the class's one Function kept every instance before; an instance
+        never called is dropped with its Function."""
+        key = id(instance)
+        entry = self._instances.get(key)
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        with self._lock:
+            entry = self._instances.get(key)
+            if entry is not None and entry[0]() is instance:
+                return entry[1]
+            function = Function(self.python_function, **self._options)
+            try:
+                ref = weakref.ref(instance, lambda _, key=key: self._instances.pop(key, None))
+            except TypeError:  # no weak references (__slots__): kept as long as this Function
+                ref = (lambda instance: lambda: instance)(instance)
+            self._instances[key] = (ref, function)
+            return function
 
     def __repr__(self) -> str:
         return f"<autograph.function {self._name}>"
@@ -600,6 +653,37 @@ def _spec_of(a):
     if a.__class__ is dict:
         return {k: _spec_of(v) for k, v in a.items()}
     return a
+
+
+def _framework_of(a):
+    """``"PyTorch"`` or ``"TensorFlow"`` if ``a`` is one of their tensors, else None (a
+    framework not imported has no tensors to check)."""
+    module = a.__class__.__module__
+    if module.startswith("torch"):
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(a, torch.Tensor):
+            return "PyTorch"
+    elif module.startswith("tensorflow"):
+        tf = sys.modules.get("tensorflow")
+        if tf is not None and isinstance(a, (tf.Tensor, tf.Variable)):
+            return "TensorFlow"
+    return None
+
+
+def _refuse_framework_tensors(function_name: str, name: str, a) -> None:
+    """A TypeError for a PyTorch or TensorFlow tensor argument (in nested lists, tuples
+    and dicts too): a NumPy graph would key on each tensor object and fix its value."""
+    if a.__class__ in (tuple, list):
+        for i, x in enumerate(a):
+            _refuse_framework_tensors(function_name, f"{name}[{i}]", x)
+    elif a.__class__ is dict:
+        for k, x in a.items():
+            _refuse_framework_tensors(function_name, f"{name}[{k!r}]", x)
+    else:
+        framework = _framework_of(a)
+        if framework is not None:
+            raise TypeError(messages.framework_tensor(function_name, name, framework,
+                                                      f"{type(a).__module__}.{type(a).__name__}"))
 
 
 def _has_unknown_rank(spec) -> bool:

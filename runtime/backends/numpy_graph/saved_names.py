@@ -1,12 +1,17 @@
 """What a saved graph may name, and how: the one place that decides what loading may
 make again.
 
-A saved file names functions (NumPy's, ``math``'s, a few builtins, and autograph's
-own run-time helpers that graph ops call), and by import path the exception classes
-a graph raises, the named tuples it returns and modules passed as Python arguments.
-Loading looks each name up here and accepts only what the name must be. The
-compiler writes op targets, keyword names and value names into Python source, so
-``well_formed`` checks a loaded op is one tracing makes before it is compiled.
+A saved file names functions from a closed list: the NumPy functions tracing records
+(``numpy_api.SUPPORTED``), NumPy's ufuncs and their ``reduce``/``accumulate``/
+``reduceat``/``outer`` methods, ``math``'s functions the engine stages, a few builtins
+and autograph's own run-time helpers. Op kinds, operators, ndarray methods and
+attributes come from closed lists too. By import path it names the exception classes
+a graph raises, the named tuples it returns and modules passed as Python arguments;
+loading finds those only among the modules already imported (it imports nothing);
+it makes a named tuple without running its class's code, and an exception by
+calling its class, as ``copy`` and ``pickle`` do.
+The compiler writes op targets, keyword names and value names into Python source,
+so ``well_formed`` checks a loaded op is one tracing makes before it is compiled.
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ import builtins
 import importlib
 import keyword
 import math
+import sys
 
 import numpy as np
 
 from ...staging.numeric import MATH
+from . import numpy_api
 from .ir import Op, VarRef
 from .numeric import catch_enter, catch_exit, errstate_enter, errstate_exit
 from .raising import raise_copy
@@ -32,6 +39,21 @@ RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_e
            "autograph.catch_exit": catch_exit, "autograph.write_row": write_row}
 RUNTIME_NAMES = {id(fn): name for name, fn in RUNTIME.items()}
 STREAMS = ("stdout", "stderr")
+UFUNC_METHODS = {"reduce", "accumulate", "reduceat", "outer"}  # as Tensor.__array_ufunc__
+
+
+def _numpy_functions() -> dict:
+    """``qualname -> function`` of every NumPy function a graph may call."""
+    functions = {qualname(fn): fn for fn in numpy_api.SUPPORTED}
+    functions["numpy.asarray"] = np.asarray  # the cast of a staged value to its dtype
+    for name, obj in vars(np).items():
+        if isinstance(obj, np.ufunc) and not name.startswith("_"):
+            functions[qualname(obj)] = obj
+    return functions
+
+
+NUMPY_FUNCTIONS = _numpy_functions()
+MATH_FUNCTIONS = {f"math.{fn.__name__}": fn for fn in MATH}
 
 
 def same_function(a, b) -> bool:
@@ -48,11 +70,21 @@ def callable_name(fn) -> str:
 
 
 def rebuild_exception(cls, args, state):
-    """The exception ``copy`` would make from ``__reduce__``'s class, arguments, state."""
+    """The exception ``copy`` would make from ``__reduce__``'s class, arguments, state.
+    On load, ``cls`` is an exception class of a module already imported (``named_class``)."""
     exc = cls(*args)
     if state:
         exc.__setstate__(state)
     return exc
+
+
+def make_named_tuple(cls, items):
+    """A named tuple of ``cls`` without running the class's own code."""
+    items = tuple(items)
+    if len(items) != len(cls._fields):
+        raise ValueError(f"autograph.load: the named tuple {cls.__qualname__} has "
+                         f"{len(cls._fields)} fields, the file gives {len(items)} items.")
+    return tuple.__new__(cls, items)
 
 
 def same_exception(a: BaseException, b: BaseException) -> bool:
@@ -60,25 +92,22 @@ def same_exception(a: BaseException, b: BaseException) -> bool:
 
 
 def resolve(name: str):
-    """The function a saved graph names: NumPy's, ``math``'s, a builtin or autograph's."""
+    """The function a saved graph names, from the closed list above, or None."""
+    if name.__class__ is not str:
+        return None
     if name in RUNTIME:
         return RUNTIME[name]
+    found = NUMPY_FUNCTIONS.get(name) or MATH_FUNCTIONS.get(name)
+    if found is not None:
+        return found
+    owner, _, method = name.rpartition(".")
+    ufunc = NUMPY_FUNCTIONS.get(owner)
+    if isinstance(ufunc, np.ufunc) and method in UFUNC_METHODS:
+        return getattr(ufunc, method)
     parts = name.split(".")
     if parts[0] == "builtins" and len(parts) == 2 and parts[1] in BUILTINS:
         return getattr(builtins, parts[1])
-    if parts[0] == "math" and len(parts) == 2:
-        fn = getattr(math, parts[1], None)
-        return fn if fn in MATH else None
-    if parts[0] != "numpy":
-        return None
-    obj = np
-    for part in parts[1:]:
-        if part.startswith("_"):
-            return None
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
+    return None
 
 
 def import_path(module: str, qualname: str):
@@ -94,22 +123,53 @@ def import_path(module: str, qualname: str):
     return obj
 
 
+def imported_path(module, qualname):
+    """What ``module.qualname`` is in the modules already imported, read from their
+    dictionaries (no import, no attribute hook runs), or None."""
+    if module.__class__ is not str or qualname.__class__ is not str:
+        return None
+    obj = sys.modules.get(module)
+    for part in qualname.split("."):
+        try:
+            obj = vars(obj).get(part)
+        except TypeError:
+            return None
+    return obj
+
+
 def named_class(module: str, qualname: str, kind: str) -> type:
-    """The exception class or named tuple a saved graph names by import path."""
-    obj = import_path(module, qualname)
+    """The exception class or named tuple a saved graph names by import path, found
+    among the modules already imported."""
+    obj = imported_path(module, qualname)
     ok = isinstance(obj, type) and (issubclass(obj, BaseException) if kind == "exception" else
                                     issubclass(obj, tuple) and hasattr(obj, "_fields"))
     if not ok:
         article = "an" if kind == "exception" else "a"
-        why = "" if obj is None else f" (what is there is not {article} {kind})"
+        if obj is not None:
+            why = f"what is there is not {article} {kind}"
+        elif sys.modules.get(module) is None:
+            why = f"{module} is not imported; loading imports nothing a file names"
+        else:
+            why = f"{module} has no {qualname}"
         raise ValueError(f"autograph.load: the graph uses the {kind} class {module}.{qualname}, "
-                         f"which cannot be imported here{why}. Make {module} importable (on "
-                         f"sys.path) before loading.")
+                         f"which is not found here ({why}). Import {module} before loading.")
     return obj
+
+
+def imported_module(name):
+    """A module a saved graph was traced with as a Python argument: only one already
+    imported (loading imports nothing a file names)."""
+    module = sys.modules.get(name) if name.__class__ is str else None
+    if module is None:
+        raise ValueError(f"autograph.load: the graph was traced with the module {name} as an "
+                         f"argument, which is not imported here; loading imports nothing a "
+                         f"file names. Import {name} before loading.")
+    return module
 
 
 TARGETS = {"binop": BINOPS, "unop": UNOPS | {"not", "abs"},
            "pycast": {"int", "float", "bool", "complex"}}
+ATTRIBUTES = numpy_api.ATTRIBUTES | {"size"}  # as Tensor's properties record them
 NO_TARGET = {"getitem", "setitem", "print", "assert", "cond", "while", "for"}
 
 
@@ -119,15 +179,28 @@ def well_formed(op: Op) -> bool:
     kind, target = op.kind, op.target
     if kind in TARGETS:
         ok = target in TARGETS[kind]
-    elif kind in ("method", "attr"):
-        ok = target.__class__ is str and is_identifier(target)
+    elif kind == "method":
+        ok = target.__class__ is str and target in numpy_api.METHODS
+    elif kind == "attr":
+        ok = target.__class__ is str and target in ATTRIBUTES
     elif kind == "call":
-        ok = callable(target) and target.__class__ is not str
+        ok = target is not None and target.__class__ is not str and \
+            same_function(resolve(qualname_or_none(target)), target)
     elif kind in ("read", "assign"):
         ok = target.__class__ is VarRef
     else:
         ok = kind in NO_TARGET and target is None
     return ok and all(is_identifier(k) for k in op.kwargs)
+
+
+def qualname_or_none(fn):
+    name = RUNTIME_NAMES.get(id(fn))
+    if name is None:
+        try:
+            name = qualname(fn)
+        except Exception:
+            return None
+    return name
 
 
 def is_identifier(name) -> bool:

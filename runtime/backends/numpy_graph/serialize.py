@@ -2,14 +2,17 @@
 
 The file is one ``.npz`` archive: ``__graph__`` holds the graph as JSON (ops,
 their arguments, blocks, the signature), every constant and every captured
-variable's value is an array entry of its own. Nothing is pickled and no code
-from the file runs. Functions are stored by name and looked up again on load in
-NumPy, ``math``, a few builtins and autograph's own run-time helpers (raising,
+variable's value is an array entry of its own. Nothing is pickled, nothing is
+imported and no code from the file runs. Functions are stored by name and looked up
+again on load in closed lists (the NumPy functions and ufuncs tracing records,
+``math``, a few builtins, autograph's run-time helpers for raising and
 ``np.errstate``); the exception classes a graph raises, the named tuples it returns
 and modules passed as Python arguments (``xp=np``) are stored by import path and
-must be exactly that on load (loading imports their modules, as ``pickle`` would).
-``saved_names`` decides what a file may name. Names and accessors that go into the
-compiled code are checked first. Loading rebuilds the ``Graph`` and compiles it,
+looked up among the modules already imported. ``saved_names`` decides what a file
+may name. Everything is checked before the graph is compiled: op kinds, methods and
+attributes, dtypes (numbers, strings, dates; no object arrays), and the names and
+accessors that go into the compiled code; a file that is not a whole archive is one
+``ValueError`` too. Loading rebuilds the ``Graph`` and compiles it,
 giving a ``ConcreteFunction`` (with the loaded ``variables``).
 
 What the function's boundary does around the graph (``boundary.Boundary``: writing
@@ -29,9 +32,9 @@ a ``LoadedFunction``, which calls the graph traced for its arguments.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
+import os
 import sys
 import types
 from typing import Any, Union
@@ -46,8 +49,9 @@ from .numeric import errstate_enter, errstate_exit
 from .raising import Message, raise_copy
 from .render import qualname
 from .saved_names import (
-    RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path, named_class,
-    rebuild_exception, resolve, same_exception, same_function, well_formed,
+    RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path, imported_module,
+    make_named_tuple, named_class, rebuild_exception, resolve, same_exception, same_function,
+    well_formed,
 )
 from .tensor import Tensor
 from .writes import ArgumentWrite, access_path, argument_writes
@@ -326,26 +330,72 @@ def _graph_document(concrete: ConcreteFunction, prefix: str, variables: dict, ar
     return document
 
 
+# The dtypes a saved array or value may have: numbers, strings, dates (no objects, no
+# records, which could hold objects).
+DTYPE_KINDS = set("biufcUSmM")
+
+
+def saved_dtype(text) -> np.dtype:
+    """The dtype a file names, if it is one a saved graph can have."""
+    try:
+        dtype = np.dtype(text) if text.__class__ is str else None
+    except TypeError:
+        dtype = None
+    if dtype is None or dtype.kind not in DTYPE_KINDS:
+        raise ValueError(f"autograph.load: {text!r} in the graph file is not a dtype a saved "
+                         f"graph has (numbers, strings and dates only).")
+    return dtype
+
+
+def saved_array(arrays: dict, key, dtype=None) -> np.ndarray:
+    """The archive's array ``key``, checked to be of a dtype a saved graph has (and
+    ``dtype`` when given)."""
+    array = arrays.get(key) if key.__class__ is str else None
+    if array is None:
+        raise ValueError(f"autograph.load: the graph file names the array {key!r}, which the "
+                         f"file does not hold.")
+    saved_dtype(array.dtype.str)
+    if dtype is not None and array.dtype != dtype:
+        raise ValueError(f"autograph.load: the array {key!r} in the graph file is "
+                         f"{array.dtype.name}, where the graph says {dtype.name}.")
+    return array
+
+
+def saved_shape(dims) -> tuple:
+    """A shape a file gives: sizes, or None for a size known only at run time."""
+    if dims.__class__ is not list or not all(
+            d is None or (d.__class__ is int and d >= 0) for d in dims):
+        raise ValueError(f"autograph.load: {dims!r:.60} in the graph file is not a shape.")
+    return tuple(dims)
+
+
 class _Reader:
     def __init__(self, document, arrays):
         self.arrays = arrays
         self.values: dict[int, Value] = {}
+        self.modules = False  # a module is a Python argument's value, never a graph value
         for entry in document["values"]:
             const = None
+            dtype = np.dtype(object) if entry["dtype"] == "|O" and "py" in entry else \
+                saved_dtype(entry["dtype"])  # a Python constant's dtype says nothing
             if "py" in entry:
                 const = self.dec(entry["py"])
             elif "const" in entry:
-                const = arrays[entry["const"]]
+                const = saved_array(arrays, entry["const"], dtype)
                 if entry.get("scalar"):
                     const = const[()]
-            self.values[entry["id"]] = Value(entry["id"], np.dtype(entry["dtype"]),
-                                             tuple(entry["shape"]), entry["weak"], const,
+            self.values[entry["id"]] = Value(entry["id"], dtype,
+                                             saved_shape(entry["shape"]),
+                                             entry["weak"] is True, const,
                                              identifier(entry["name"]))
         self.vars: dict[str, VarRef] = {}
 
     def dec(self, obj):
         if obj is None or obj.__class__ in (bool, int, float, str):
             return obj
+        if obj.__class__ is not dict or len(obj) != 1:
+            raise ValueError(f"autograph.load: {obj!r:.60} in the graph file is not an entry "
+                             f"autograph writes.")
         (tag, payload), = obj.items()
         if tag == "v":
             return self.values[payload]
@@ -366,11 +416,15 @@ class _Reader:
         if tag == "ellipsis":
             return Ellipsis
         if tag == "dtype":
-            return np.dtype(payload)
+            return saved_dtype(payload)
         if tag == "scalar":
-            return np.dtype(payload[0]).type(self.dec(payload[1]))
+            item = self.dec(payload[1])
+            if item.__class__ not in (bool, int, float, complex, str):
+                raise ValueError(f"autograph.load: a NumPy scalar of {item!r:.60} in the graph "
+                                 f"file is not one autograph writes.")
+            return saved_dtype(payload[0]).type(item)
         if tag == "type":
-            return np.dtype(payload).type
+            return saved_dtype(payload).type
         if tag == "builtin":
             return {"int": int, "float": float, "bool": bool, "complex": complex}[payload]
         if tag == "var":
@@ -382,9 +436,13 @@ class _Reader:
             return fn
         if tag == "exception":
             module, name, args, state = payload
-            cls, args = named_class(module, name, "exception"), self.dec(args)
+            cls, args, state = named_class(module, name, "exception"), self.dec(args), \
+                self.dec(state)
+            if args.__class__ is not tuple or state.__class__ is not dict:
+                raise ValueError(f"autograph.load: the exception {module}.{name} in the graph "
+                                 f"file is not one autograph writes.")
             try:
-                return rebuild_exception(cls, args, self.dec(state))
+                return rebuild_exception(cls, args, state)
             except Exception as exc:
                 raise ValueError(f"autograph.load: the graph raises {module}.{name}, which "
                                  f"cannot be made again from the saved arguments {args!r:.60} "
@@ -393,29 +451,32 @@ class _Reader:
         if tag == "exception_class":
             return named_class(*payload, "exception")
         if tag == "message":
-            message = Message(tuple(tuple(a) for a in self.dec(payload[0])))
-            message.slots = [tuple(s) for s in self.dec(payload[1])]
-            return message
+            return _message(self.dec(payload[0]), self.dec(payload[1]))
         if tag == "namedtuple":
             module, name, items = payload
-            return named_class(module, name, "named tuple")(*(self.dec(x) for x in items))
+            return make_named_tuple(named_class(module, name, "named tuple"),
+                                    [self.dec(x) for x in items])
         if tag == "module":
-            try:
-                return importlib.import_module(payload)
-            except ImportError:
-                raise ValueError(f"autograph.load: the graph was traced with the module "
-                                 f"{payload} as an argument, which cannot be imported here. "
-                                 f"Install it (or put it on sys.path) before loading.") from None
+            if not self.modules:
+                raise ValueError(f"autograph.load: the graph file holds the module "
+                                 f"{payload!r:.60} as a graph value; saved graphs hold no "
+                                 f"modules (only a Python argument may be one).")
+            return imported_module(payload)
         if tag == "stream" and payload in STREAMS:
             return getattr(sys, payload)
         raise ValueError(f"autograph.load: unknown entry {tag!r} in the graph file.")
 
     def op(self, entry) -> Op:
+        if entry["kind"] == "call" and not (entry["target"].__class__ is dict and
+                                            entry["target"].keys() == {"fn"}):
+            raise ValueError(f"autograph.load: a call op in the graph file calls "
+                             f"{entry['target']!r:.60}, which is not a function autograph "
+                             f"writes.")
         op = Op(entry["kind"], self.dec(entry["target"]), self.dec(entry["args"]),
                 self.dec(entry["kwargs"]), [self.dec(v) for v in entry["outputs"]],
                 self.dec(entry["out_tree"]),
                 {k: self.block(b) for k, b in entry["blocks"].items()},
-                tuple(entry["source"]) if entry["source"] else None, entry["effect"])
+                _source(entry["source"]), entry["effect"] is True)
         if not well_formed(op):
             raise ValueError(f"autograph.load: a {op.kind!r} op with target {op.target!r} in "
                              f"the graph file is not one autograph writes.")
@@ -427,6 +488,72 @@ class _Reader:
         block.results = self.dec(entry["results"])
         block.pattern = self.dec(entry["pattern"])
         return block
+
+
+_SOURCE_BYTES = 16 << 20  # a user's source file larger than this is not read for its lines
+
+
+def _source(source):
+    """An op's ``(file, line)`` as the file gives it. Tracebacks and the compiled graph
+    read that file's lines: only a regular file of a source's size is kept (never a
+    device or pipe a crafted file could name, which reading would hang on)."""
+    if not source:
+        return None
+    ok = source.__class__ is list and len(source) == 2 and source[0].__class__ is str and \
+        source[1].__class__ is int and source[1] > 0
+    if not ok:
+        raise ValueError(f"autograph.load: {source!r:.60} in the graph file is not a source "
+                         f"line.")
+    filename = source[0]
+    try:
+        exists = os.path.exists(filename)
+        if exists and not (os.path.isfile(filename) and
+                           os.path.getsize(filename) <= _SOURCE_BYTES):
+            return None
+    except (OSError, ValueError):  # a name the OS cannot look up (a NUL in it ...)
+        return None
+    return tuple(source)
+
+
+def _message(args, slots) -> Message:
+    """A raise's message as the file gives it, checked to be what ``Message`` holds."""
+    kinds = {"const": lambda item: True, "slot": lambda item: item.__class__ is int,
+             "text": lambda item: item.__class__ is list and
+             all(p.__class__ in (str, int) for p in item)}
+    ok = args.__class__ is list and slots.__class__ is list and all(
+        a.__class__ is tuple and len(a) == 2 and a[0] in kinds and kinds[a[0]](a[1])
+        for a in args) and all(
+        s.__class__ is tuple and len(s) == 2 and s[0].__class__ is str and s[1].__class__ is bool
+        for s in slots)
+    if not ok:
+        raise ValueError("autograph.load: a raise's message in the graph file is not one "
+                         "autograph writes.")
+    message = Message(tuple(tuple(a) for a in args))
+    message.slots = [tuple(s) for s in slots]
+    return message
+
+
+def _read_archive(path) -> dict:
+    """The arrays of the file at ``path``; a file that is not a whole ``.npz`` archive
+    of plain arrays (truncated, corrupted, pickled objects) is one clear ValueError."""
+    try:
+        archive = np.load(path, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ValueError(f"autograph.load: {path} is not a whole saved autograph graph (it "
+                             f"is a single .npy array, not an .npz archive).")
+        with archive:
+            return {k: archive[k] for k in archive.files}
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise
+    except ValueError as exc:
+        if str(exc).startswith("autograph.load: "):
+            raise
+        problem = ("it holds pickled Python objects, which autograph never writes (loading "
+                   "them could run code)" if "allow_pickle" in str(exc) else str(exc))
+    except Exception as exc:  # zipfile.BadZipFile, EOFError, zlib.error ...
+        problem = f"{type(exc).__name__}: {exc}"
+    raise ValueError(f"autograph.load: {path} is not a whole saved autograph graph "
+                     f"({problem}).")
 
 
 def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
@@ -445,11 +572,13 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
         and chosen strings exactly where the traced function did.
 
     Raises:
-        ValueError: The file is not a saved autograph graph; was written by a
-            newer autograph, or by an older one that lost the function's writes
-            into its arguments; names a function that is not NumPy's, ``math``'s
-            or a builtin; or names an exception class or named tuple that cannot
-            be imported here.
+        ValueError: The file is not a whole saved autograph graph (truncated,
+            corrupted, pickled data); was written by a newer autograph, or by an
+            older one that lost the function's writes into its arguments; holds
+            anything ``save`` does not write (a function that is not NumPy's,
+            ``math``'s or a builtin, an unknown op, method or dtype); or names an
+            exception class, named tuple or module that is not imported here
+            (loading imports nothing). Nothing from the file runs before this.
 
     Example:
         >>> import os, tempfile
@@ -465,11 +594,20 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
         >>> loaded(np.array(5))
         array(10)
     """
-    with np.load(path, allow_pickle=False) as archive:
-        arrays = {k: archive[k] for k in archive.files}
-    if "__graph__" not in arrays:
+    arrays = _read_archive(path)
+    text = arrays.pop("__graph__", None)
+    if text is None or text.dtype.kind != "U" or text.shape:
         raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
-    document = json.loads(str(arrays.pop("__graph__")))
+    try:
+        document = json.loads(str(text))
+        return _load_document(document, arrays, path)
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError,
+            json.JSONDecodeError) as exc:
+        raise ValueError(f"autograph.load: {path} is damaged: its graph is not one autograph "
+                         f"writes ({type(exc).__name__}: {str(exc):.80}).") from None
+
+
+def _load_document(document: dict, arrays: dict, path):
     form = document.get("format")
     if form in (FORMAT, "autograph-graph-1"):
         return _load_graph(document, arrays, {}, path)
@@ -496,14 +634,14 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path) -> Concrete
         variable = variables.get(entry["key"])
         if variable is None:
             variable = variables[entry["key"]] = Variable.__new__(Variable)
-            variable.value = arrays[entry["key"]]
+            variable.value = saved_array(arrays, entry["key"])
             variable.name = entry["name"]
         graph.captured.append(variable)
         reader.vars[f"v{k}"] = VarRef(f"v{k}", variable.dtype, variable.shape)
     for entry in document["inputs"]:
         if "varin" in entry:
-            ref = VarRef(identifier(entry["varin"]), np.dtype(entry["dtype"]),
-                         tuple(entry["shape"]))
+            ref = VarRef(identifier(entry["varin"]), saved_dtype(entry["dtype"]),
+                         saved_shape(entry["shape"]))
             reader.vars[ref.name] = ref
             graph.inputs.append(ref)
         else:
@@ -513,17 +651,22 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path) -> Concrete
         if isinstance(s, dict) and len(s) == 1:
             (tag, payload), = s.items()
             if tag == "spec":
-                return TensorSpec(payload[0], np.dtype(payload[1]))
+                return TensorSpec(payload[0], saved_dtype(payload[1]))
             if tag == "varspec":
                 placeholder = Variable.__new__(Variable)
-                placeholder.value = np.zeros(tuple(payload[0]), np.dtype(payload[1]))
+                placeholder.value = np.zeros(saved_shape(payload[0]),
+                                             saved_dtype(payload[1]))
                 placeholder.name = None
                 return placeholder
             if tag in ("tuple", "list"):
                 return (tuple if tag == "tuple" else list)(spec(x) for x in payload)
             if tag == "dict":
                 return {k: spec(v) for k, v in payload.items()}
-        return reader.dec(s)
+        reader.modules = True  # a Python argument may be a module (xp=np)
+        try:
+            return reader.dec(s)
+        finally:
+            reader.modules = False
 
     specs = [spec(s) for s in document["specs"]]
     layout = [[(access, reader.dec(leaf)) for access, leaf in leaves]

@@ -13,13 +13,17 @@ only known at run time (``bool(t)``, ``int(t)``, ``np.asarray(t)``) raises an er
 that says what to do instead.
 
 Item assignment ``t[i] = v`` records an update and points this handle at the new
-value, so every Python reference to the handle sees it, as with a NumPy array.
+value, so every Python reference to the handle sees it, as with a NumPy array. A
+handle made by basic indexing (``t[1:-1]``) is a view: a write into it is passed on
+to the handle it views, as NumPy's views share their base's memory.
 Converted code's ``ag__.setitem`` does the same where the handle was made in the
 block being traced, and otherwise (a branch writing into an array from outside it)
 returns a new handle that the branch carries out (see ``graph.writes``).
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -31,12 +35,14 @@ from .trace import current, record, stand_in, to_value, user_source
 class Tensor:
     """A symbolic array of a graph being traced."""
 
-    __slots__ = ("__weakref__", "_block", "_graph", "_value")
+    __slots__ = ("__weakref__", "_block", "_graph", "_value", "_view", "_views")
     __array_priority__ = 1000
 
     def __init__(self, value: Value, graph):
         self._value = value
         self._graph = graph
+        self._view = None  # (base handle, index) when basic indexing made it: a NumPy view
+        self._views = None  # weak references to the views of this handle
         state = current()
         # The block this handle was made in: item assignment may update it in place there.
         self._block = state.blocks[-1] if state is not None and state.graph is graph else None
@@ -150,11 +156,44 @@ class Tensor:
 
     # --- indexing ---------------------------------------------------------------------
     def __getitem__(self, index):
-        return record("getitem", None, (self, index), data_dependent=_has_mask(index))
+        result = record("getitem", None, (self, index), data_dependent=_has_mask(index))
+        if result.__class__ is Tensor and _basic(index) and (result.ndim or _has_ellipsis(index)):
+            result._view = (self, index)
+            self._views = [r for r in self._views or () if r() is not None]
+            self._views.append(weakref.ref(result))
+        return result
 
     def __setitem__(self, index, value):
-        updated = setitem(self, index, value)
-        self._value = updated._value
+        self._assign(setitem(self, index, value)._value)
+
+    def _assign(self, value: Value) -> None:
+        """Point this handle at ``value``, as a write into the array does; a view passes
+        the write on to the array it views (NumPy's views share memory with their base)."""
+        self._value = value
+        if self._view is not None:
+            base, index = self._view
+            if not base._updatable():
+                raise messages.view_write(user_source())
+            base._value = setitem(base, index, self)._value
+            base._refresh_views(skip=self)
+            if base._view is not None:
+                base._assign(base._value)
+        self._refresh_views()
+
+    def _shares(self) -> bool:
+        """This handle is a view, or has views still referenced: a write must reach both."""
+        return self._view is not None or any(r() is not None for r in self._views or ())
+
+    def _refresh_views(self, skip=None) -> None:
+        """The views of this handle read it again (after a write into it)."""
+        for ref in self._views or ():
+            view = ref()
+            if view is None or view is skip:
+                continue
+            if not view._updatable():
+                raise messages.view_write(user_source())
+            view._value = record("getitem", None, (self, view._view[1]))._value
+            view._refresh_views()
 
     def _updatable(self) -> bool:
         """True if item assignment may update this handle in place, as NumPy updates
@@ -222,7 +261,7 @@ def _into(out, result):
         result = np.broadcast_to(result, out.shape).copy()
     if out.__class__ is not Tensor:
         return result
-    out._value = result._value if result.__class__ is Tensor else to_value(result, current())
+    out._assign(result._value if result.__class__ is Tensor else to_value(result, current()))
     return out
 
 
@@ -237,6 +276,22 @@ def _qual(func) -> str:
         return qualname(func)
     except Exception:
         return repr(func)
+
+
+def _basic(index) -> bool:
+    """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
+    unless ints pick one element (a scalar, a copy)."""
+    for item in index if index.__class__ is tuple else (index,):
+        if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
+            return False
+        if item.__class__ is slice and any(b is not None and b.__class__ is not int
+                                           for b in (item.start, item.stop, item.step)):
+            return False
+    return True
+
+
+def _has_ellipsis(index) -> bool:
+    return index is Ellipsis or (index.__class__ is tuple and any(i is Ellipsis for i in index))
 
 
 def _has_mask(index) -> bool:
@@ -285,19 +340,28 @@ for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"
 def _in_place(symbol):
     """``t op= v`` on an array: NumPy keeps ``t``'s dtype (casting as ``out=`` does) and
     updates the array every reference sees; here the handle, where that is safe
-    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value."""
+    (``_updatable``). Scalars (NumPy's and Python's) are rebound to a new value; a 0-d
+    state of an argument that keeps its dtype is updated as an array (one graph serves
+    a 0-d argument array, which is written back, and a NumPy scalar, which the
+    write-back leaves alone)."""
     def inplace(self, other):
         value = self._value
         result = record("binop", symbol, (self, other))
-        if value.weak or not value.shape:  # a scalar: Python rebinds it to a new one
-            return result
+        maybe_argument = value.op is None or value.op.kind in ("setitem", "cond", "while", "for")
+        if value.weak or (not value.shape and (not maybe_argument or result.__class__ is not Tensor
+                                               or result.dtype != value.dtype)):
+            return result  # a scalar: Python rebinds it to a new one
         result = _into(Tensor(value, self._graph), result)
-        if value.op is None or value.op.kind in ("setitem", "cond", "while", "for"):
+        if maybe_argument:
             # maybe an argument's array: an item assignment, which is written back
             result = setitem(self, Ellipsis, result)
+        if not value.shape:
+            return result  # the name is rebound, as for a NumPy scalar (one graph serves both)
         if self._updatable():
-            self._value = result._value
+            self._assign(result._value)
             return self
+        if self._shares():
+            raise messages.view_write(user_source())
         return result
 
     return inplace

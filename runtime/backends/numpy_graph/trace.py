@@ -29,6 +29,7 @@ from typing import Optional
 import numpy as np
 
 from ...staging import RUNTIME_DIR as _RUNTIME_DIR
+from ...staging.arrays import same_bytes
 from .ir import Block, Graph, Op, Value, VarRef, is_namedtuple, map_values, walk_values
 
 _NUMPY_DIR = os.path.dirname(np.__file__)
@@ -49,6 +50,29 @@ class TraceState:
         self.created_variables: list = []
         self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
         self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
+        self.captured: dict = {}  # id(array) -> (array, its constant Value, contents read)
+
+    def capture(self, array: np.ndarray) -> Value:
+        """The constant of ``array`` that an op reads now. Between calls the graph reads
+        the array by reference (a global changed in place is seen by the next call); an
+        array that changes during the trace is read by value: the ops recorded before
+        the change keep the contents they read (``settle_captures``)."""
+        seen = self.captured.get(id(array))
+        if seen is not None and seen[0] is array:
+            if same_bytes(array, seen[2]):
+                return seen[1]
+            seen[1].const = seen[2]  # changed since: the ops so far read the old contents
+        value = self.graph.new_value(array.dtype, array.shape, const=np.asarray(array))
+        self.captured[id(array)] = (array, value, np.array(array, subok=False))
+        return value
+
+    def settle_captures(self) -> None:
+        """At the end of the trace: a captured array changed after its last read keeps,
+        in the graph, the contents the ops read."""
+        for array, value, before in self.captured.values():
+            if not same_bytes(array, before):
+                value.const = before
+        self.captured.clear()
 
     def append(self, op: Op) -> None:
         self.blocks[-1].ops.append(op)
@@ -102,9 +126,10 @@ def to_value(obj, state: TraceState):
         if obj._graph is not state.graph:
             raise_foreign(obj)
         return value
-    if cls is np.ndarray or isinstance(obj, (np.ndarray, np.generic)):
-        return state.graph.new_value(obj.dtype, np.shape(obj), const=np.asarray(obj)
-                                     if isinstance(obj, np.ndarray) else obj)
+    if cls is np.ndarray or isinstance(obj, np.ndarray):
+        return state.capture(obj)
+    if isinstance(obj, np.generic):
+        return state.graph.new_value(obj.dtype, (), const=obj)
     if isinstance(obj, Variable):
         return obj._read_in(state)
     if cls is tuple or cls is list:

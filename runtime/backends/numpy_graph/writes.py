@@ -21,7 +21,8 @@ import numpy as np
 from ...staging.arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
-from .trace import to_value
+from .messages import view_write
+from .trace import to_value, user_source
 from .raising import raise_copy
 from .tensor import Tensor
 from .tensor import setitem as functional_setitem
@@ -33,6 +34,8 @@ def setitem(target, index, value):
         if target._updatable():
             target[index] = value
             return target
+        if target._shares():
+            raise view_write(user_source())
         _check_argument(target)
         return functional_setitem(target, index, value)
     if isinstance(target, np.ndarray):

@@ -1,0 +1,335 @@
+"""NumPy arrays are mutable during a trace (issue 27, items 1-6). A concrete array a
+staged op reads is captured by value at that point; a concrete array written under a
+staged ``if`` or loop (directly, through a view, in place) is state of that construct,
+written only on the paths that take the write; a view shares its base's state. Where
+a write cannot reach every name that holds the array, a StagingError says so. State a
+called function keeps (a closure's counter, the caller's list) is carried through
+staged loops. (Item 6, a failed trace restoring the globals, is the NumPy engine's:
+tests/graph/test_graph_escapes.py.)"""
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+F = np.float32  # JAX's default float, so both backends agree on dtypes
+
+
+# --- 1. writes under a staged if happen only on the paths that take them
+
+def write_under_if(x):
+    d = np.ones(2, F)
+    if x < 0:
+        d[1] = -1.0
+    return d
+
+
+def add_under_if(x):
+    d = np.ones(2, F)
+    if x < 0:
+        d += 1.0
+    return d
+
+
+def write_in_both_branches(x):
+    d = np.zeros(3, F)
+    if x > 0:
+        d[0] = 1.0
+    else:
+        d[2] = 2.0
+        d *= 3.0
+    return d, d.sum()
+
+
+def write_into_listed_array(x):
+    bufs = [np.zeros(2, F), 7]
+    if x > 0:
+        bufs[0][1] = 3.0
+    return bufs[0], bufs[1]
+
+
+def write_into_dict_array(x):
+    d = {"a": np.zeros(2, F)}
+    if x > 0:
+        d["a"] += 1.0
+    return d["a"]
+
+
+def write_in_staged_loop(x):
+    d = np.zeros(3, F)
+    while x > 0:
+        d[1] = d[1] + x
+        x = x - 1
+    return d
+
+
+@pytest.mark.parametrize("x", [F(1.0), F(-1.0)])
+def test_writes_under_a_staged_if(backend, x):
+    backend.check(write_under_if, x)
+    backend.check(add_under_if, x)
+    backend.check(write_in_both_branches, x)
+    backend.check(write_into_listed_array, x)
+    backend.check(write_into_dict_array, x)
+
+
+@pytest.mark.parametrize("x", [F(2.0), F(-1.0)])
+def test_writes_in_a_staged_loop(backend, x):
+    backend.check(write_in_staged_loop, x)
+
+
+# --- 2. an op reads a concrete array by value
+
+def scale_changed_after_use(x):
+    scale = np.array(1.0, F)
+    y = x * scale
+    scale *= 10
+    return y + x * scale
+
+
+def weights_changed_after_use(x):
+    w = np.ones(2, F)
+    y = x @ w
+    w[0] = 5
+    return y, x @ w
+
+
+def array_loop_counter(xs):
+    acc = F(0.0)
+    i = np.array(0)
+    while i < xs.shape[0]:
+        acc = acc + xs[i]
+        i += 1
+    return acc
+
+
+_JAX_KEEPS_FIRST_READ = (
+    "jax.jit keeps the value of its first read of a NumPy array in a trace (it caches the "
+    "constant by the array's id), so a later in-place change is not seen; plain jax.jit does "
+    "the same, and the change is made by NumPy's own operators, which autograph does not see")
+
+
+def test_a_concrete_array_is_read_by_value(backend):
+    if backend.name == "jax":
+        pytest.xfail(_JAX_KEEPS_FIRST_READ)
+    backend.check(scale_changed_after_use, F(1.0))
+    backend.check(weights_changed_after_use, np.ones((2, 2), F))
+    backend.check(array_loop_counter, np.arange(3.0, dtype=F))
+
+
+# --- 3. writes through a view reach the base, and the base's writes reach its views
+
+def masked_write_through_slice(x):
+    dk = np.zeros_like(x)
+    dk[1:-1][x[1:-1] > 0] = 1.0
+    return dk
+
+
+def write_through_named_view(x):
+    dk = np.zeros_like(x)
+    inner = dk[1:-1]
+    inner[0] = 5.0
+    return dk + x
+
+
+def base_write_seen_by_view(x):
+    dk = np.zeros_like(x)
+    inner = dk[1:-1]
+    dk[1] = 7.0
+    inner += 1
+    return dk, inner
+
+
+def view_of_a_view(x):
+    dk = x * 1.0
+    inner = dk[1:-1]
+    every_other = inner[::2]
+    every_other[...] = 0.0
+    return dk, inner
+
+
+X = np.array([1.0, 2.0, -3.0, 4.0, 5.0], F)
+
+
+def test_writes_through_views(backend):
+    backend.check(write_through_named_view, X)
+    backend.check(base_write_seen_by_view, X)
+    if backend.name == "numpy":  # JAX arrays are immutable: x * 1.0 has no views to share
+        backend.check(view_of_a_view, X)
+        backend.check(masked_write_through_slice, X)
+    else:  # a NumPy array indexed by a traced mask needs the mask's values
+        import jax
+
+        with pytest.raises(jax.errors.TracerArrayConversionError):
+            backend.staged(masked_write_through_slice, X)
+
+
+def view_written_in_branch(x):
+    d = np.ones(4, F)
+    inner = d[1:3]
+    if x < 0:
+        inner[0] = 5.0
+    return d
+
+
+def base_written_in_staged_loop(x):
+    arr = np.zeros(3, F)
+    view = arr[1:]
+    while x > 0:
+        arr[1] = arr[1] + x
+        x = x - 1
+    return view
+
+
+def staged_value_into_view(x):
+    arr = np.zeros(3, F)
+    view = arr[1:]
+    view[0] = x
+    return arr
+
+
+def copied_under_if(x):
+    d = np.zeros(3, F)
+    if x > 0:
+        np.copyto(d, 2.0)
+    return d
+
+
+def test_writes_the_construct_cannot_carry_are_refused(backend):
+    text = backend.staging_error(view_written_in_branch, F(1.0))
+    assert text == (
+        f"if statement at {backend.at(view_written_in_branch, 'if x < 0:')}: a NumPy array is "
+        f"written inside it (directly, through a view, or in place) and the condition is a "
+        f"staged value, so the array becomes a staged value there; but it is also held by 'd', "
+        f"which the if statement does not assign, which would keep the old contents. Write "
+        f"through 'd' itself in the if statement (so that the if statement carries it), or copy "
+        f"the array before the if statement if 'd' is to keep its old contents.")
+    text = backend.staging_error(copied_under_if, F(1.0))
+    assert "but it is also held by 'd', which the if statement does not assign" in text
+    text = backend.staging_error(base_written_in_staged_loop, F(2.0))
+    assert text == (
+        f"while loop at {backend.at(base_written_in_staged_loop, 'while x > 0:')}: 'arr', a "
+        f"NumPy array, is changed inside it and the condition is a staged value, so it becomes "
+        f"a staged value there; but 'view' shares its memory (a view of it, or the array it "
+        f"views) and would keep the old contents. Write through one of them only, or copy the "
+        f"view (v = a[1:].copy()) if the two should not share.")
+    text = backend.staging_error(staged_value_into_view, F(2.0))
+    assert text == (
+        f"item assignment at {backend.at(staged_value_into_view, 'view[0] = x')}: a staged "
+        f"value is written into a NumPy array, which becomes a staged value; but 'arr' shares "
+        f"its memory (a view of it, or the array it views) and would keep the old contents. "
+        f"Write through one of them only, or copy the view (v = a[1:].copy()) if the two "
+        f"should not share.")
+
+
+# --- 4. an in-place operator on a 0-d argument array is written back to the caller
+
+def double_if_positive(D, x):
+    if x > 0:
+        D *= 2.0
+    return x
+
+
+def test_zero_d_argument_written_back_under_a_staged_if(backend):
+    if backend.name == "jax":  # JAX arrays are immutable: D *= 2.0 rebinds D, eagerly too
+        backend.check(double_if_positive, np.array(1.0, F), F(1.0))
+        return
+    for shape in ((), (2,)):
+        for x in (1.0, -1.0):
+            eager, staged = np.ones(shape), np.ones(shape)
+            double_if_positive(eager, x)
+            ag.function(double_if_positive)(staged, np.float64(x))
+            np.testing.assert_array_equal(staged, eager)
+
+
+# --- 5. state a called function keeps, changed in a staged loop
+
+def _counted(function):
+    ncalls = [0]
+
+    def wrapper(x):
+        ncalls[0] += 1
+        return function(x)
+
+    return ncalls, wrapper
+
+
+def _half(v):
+    return v * 0.5
+
+
+def minimize(x):
+    ncalls, f = _counted(_half)
+    while x > 1.0:
+        x = f(x)
+    return x, ncalls[0]
+
+
+def _add_one(acc):
+    acc[0] = acc[0] + 1.0
+
+
+def into_callers_list(x, n):
+    acc = [0.0]
+    i = 0
+    while i < n:
+        _add_one(acc)
+        i += 1
+    return acc[0] + x * 0
+
+
+def nested_closure_counter(x):
+    acc = [0.0]
+
+    def step():
+        acc[0] = acc[0] + 1.0
+
+    while x > 0:
+        step()
+        x = x - 1
+    return acc[0]
+
+
+def _bump_while_positive(x, counts):
+    while x > 0:
+        counts[0] = counts[0] + 1
+        x = x - 1
+
+
+def callers_list_in_callees_loop(x):
+    counts = [0, 5]
+    _bump_while_positive(x, counts)
+    return counts[0], counts[1]
+
+
+CALLS = [0]
+
+
+def _counted_globally(v):
+    CALLS[0] += 1
+    return v * 0.5
+
+
+def global_counter(x):
+    while x > 1.0:
+        x = _counted_globally(x)
+    return x
+
+
+def test_state_of_called_functions_is_carried(backend):
+    backend.check(minimize, F(8.0))
+    backend.check(into_callers_list, F(1.0), np.int32(3))
+    backend.check(nested_closure_counter, F(3.0))
+    backend.check(nested_closure_counter, F(-1.0))
+    backend.check(callers_list_in_callees_loop, F(3.0))
+    backend.check(callers_list_in_callees_loop, F(-1.0))
+
+
+def test_state_reached_through_a_global_is_refused(backend):
+    before = list(CALLS)
+    text = backend.staging_error(global_counter, F(8.0))
+    assert text == (
+        f"while loop at {backend.at(global_counter, 'while x > 1.0:')}: 'CALLS[0]' (reached "
+        f"through the global 'CALLS') is changed inside it and the condition is a staged "
+        f"value, so it would hold a staged value that outlives the trace. Keep the state in a "
+        f"local variable (or an argument) and return it, or in an autograph.Variable.")
+    assert CALLS == before
