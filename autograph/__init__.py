@@ -68,6 +68,7 @@ _source_checkout_subpackages()
 
 from .api import convert, do_not_convert, to_code, to_graph  # noqa: E402
 from .runtime.staging.errors import ConversionError, StagingError  # noqa: E402
+from .runtime.staging.loop_options import set_loop_options  # noqa: E402
 from .runtime.staging.progress import set_verbosity  # noqa: E402
 
 __version__ = "0.1.0"
@@ -92,7 +93,7 @@ _GRAPH_ENGINE_NAMES = frozenset({
 })
 
 __all__ = [
-    "convert", "to_graph", "to_code", "do_not_convert",
+    "convert", "to_graph", "to_code", "do_not_convert", "set_loop_options",
     "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
     "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",

@@ -6,7 +6,7 @@
 
 Sections, one module each: conversion time (``conversion``), converted code on
 Python values (``python_values``), the NumPy graph engine (``graph_engine``),
-JAX loops (``jax_loops``). Every number is a median over interleaved repeats
+JAX loops (``jax_loops``), loops that collect outputs (``collected_lists``). Every number is a median over interleaved repeats
 with its interquartile range; ratios compare medians of the same run. A tool that
 is not installed is reported as missing, one that fails on a function as
 ``fails: <reason>``. Performance targets are listed under each table as met or
@@ -32,7 +32,7 @@ import sys
 from .timing import Table
 
 SECTIONS = {"conversion": "conversion", "python": "python_values", "graph": "graph_engine",
-            "jax": "jax_loops", "xla": "xla_compile"}
+            "jax": "jax_loops", "xla": "xla_compile", "lists": "collected_lists"}
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 LIBRARIES = ("numpy", "gast", "jax", "tensorflow-cpu", "tensorflow", "diastatic-malt")
 

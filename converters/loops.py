@@ -19,6 +19,10 @@ at the top of the body. The lowered ``break``/``return`` test
 (``ctx.extra_tests``) becomes ``for_loop``'s ``extra_test``. Requires what
 ``conditionals`` requires; guarantees: no ``While`` or ``For`` of the user's
 remains in the scope.
+
+``ag.set_loop_options(...)`` as the first statement of a loop is taken out of the
+body; its keywords become the loop's ``options=ag__.loop_options(...)``, evaluated
+before the loop (TensorFlow's converter does the same).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import gast
 
 from autograph import templates
+from autograph.runtime.staging.loop_options import set_loop_options
 
 from . import shared, state
 
@@ -33,6 +38,7 @@ from . import shared, state
 class Loops(state.StagedControlFlow):
     def visit_While(self, node):
         ctx = self.ctx
+        options = _take_options(node, ctx)
         names = state.carried(node, ctx, node.body)
         before = self.placeholders(node, names)
         test = state.function(ctx.namer.new("loop_test"), names, [], node.test, ctx, node)
@@ -42,12 +48,14 @@ class Loops(state.StagedControlFlow):
             test=test.name, body=body.name, state=state.names_tuple(names),
             labels=state.labels_tuple(names, ctx),
         )
+        _add_options(call, options)
         in_place = shared.carry(node, node.body, call, ctx)  # before nested constructs are lowered
         defs = [self.visit(test), self.visit(body)] + in_place
         return before + defs + _drive(call, body.name, names, ctx, item=False)
 
     def visit_For(self, node):
         ctx = self.ctx
+        options = _take_options(node, ctx)
         names = state.carried(node, ctx, [node.target] + node.body)
         before = self.placeholders(node, names)
         target = node.target
@@ -68,9 +76,43 @@ class Loops(state.StagedControlFlow):
         )
         if extra is not None:
             call.args.append(templates.load(defs[-1].name))
+        _add_options(call, options)
         in_place = shared.carry(node, [node.target] + node.body, call, ctx)  # before nested constructs are lowered
         defs = [self.visit(d) for d in defs] + in_place
         return before + defs + _drive(call, body_fn.name, names, ctx, item=True)
+
+
+def _take_options(node, ctx):
+    """The ``ag__.loop_options(...)`` call of the loop's first statement when it is
+    ``set_loop_options(...)`` (autograph's, where the function's globals say), which is
+    taken out of the body; else None."""
+    first = node.body[0] if node.body else None
+    if not (isinstance(first, gast.Expr) and isinstance(first.value, gast.Call)):
+        return None
+    call = first.value
+    func = call.func
+    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+    if name != "set_loop_options" or call.args or _resolve(func, ctx) not in (None, set_loop_options):
+        return None
+    node.body = node.body[1:] or [gast.Pass()]
+    options = templates.replace_expr("ag__.loop_options()")
+    options.keywords = call.keywords
+    return options
+
+
+def _resolve(func, ctx):
+    """What ``func`` (a name or attribute chain) is in the function's globals, or None
+    where they do not say (a local, a closure, an unknown attribute)."""
+    if isinstance(func, gast.Attribute):
+        base = _resolve(func.value, ctx)
+        return None if base is None else getattr(base, func.attr, None)
+    namespace = getattr(ctx, "namespace", None) or {}
+    return namespace.get(func.id) if isinstance(func, gast.Name) else None
+
+
+def _add_options(call, options) -> None:
+    if options is not None:
+        call.keywords.append(gast.keyword(arg="options", value=options))
 
 
 def _drive(call, body: str, names, ctx, item: bool) -> list:

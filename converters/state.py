@@ -39,16 +39,25 @@ def _list_locals(ctx) -> set:
         kinds: dict = {}
         for n in trees.walk_scope(ctx.fn_node.body):
             if isinstance(n, gast.Assign):
-                is_list = isinstance(n.value, (gast.List, gast.ListComp)) or (
-                    isinstance(n.value, gast.Call) and isinstance(n.value.func, gast.Name)
-                    and n.value.func.id == "list")
                 for target in n.targets:
-                    if isinstance(target, gast.Name):
-                        kinds[target.id] = kinds.get(target.id, True) and is_list
+                    pairs = [(target, n.value)]
+                    if isinstance(target, gast.Tuple) and isinstance(n.value, gast.Tuple) \
+                            and len(target.elts) == len(n.value.elts):  # a, b = [], []
+                        pairs = zip(target.elts, n.value.elts)
+                    for name, value in pairs:
+                        if isinstance(name, gast.Name):
+                            kinds[name.id] = kinds.get(name.id, True) and _is_list(value)
             elif isinstance(n, (gast.AugAssign, gast.AnnAssign, gast.For)) and isinstance(n.target, gast.Name):
                 kinds[n.target.id] = False
         ctx.list_locals = {name for name, is_list in kinds.items() if is_list} & (ctx.locals - ctx.cells)
     return ctx.list_locals
+
+
+def _is_list(value) -> bool:
+    """``[...]``, a list comprehension or ``list(...)``."""
+    return isinstance(value, (gast.List, gast.ListComp)) or (
+        isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+        and value.func.id == "list")
 
 
 def function(name: str, params: list, body: list, results, ctx, construct) -> gast.FunctionDef:

@@ -18,6 +18,7 @@ from .operators.expressions import and_, and_cond, choose, if_exp, not_, or_, or
 from .operators import calls
 from .operators.formatting import percent_format
 from .operators.generators import generator_call
+from .staging.loop_options import loop_options
 from .staging.mode import mode, staging
 from .operators.numeric_builtins import abs_, bool_, divmod_, float_, int_, max_, min_, round_
 from .operators.patterns import class_pattern_subject
@@ -34,7 +35,7 @@ __all__ = [
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
     "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",
-    "mode", "staging", "catching", "generator_call", "percent_format",
+    "loop_options", "mode", "staging", "catching", "generator_call", "percent_format",
     "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",
     "class_pattern_subject",
     "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",

@@ -20,7 +20,7 @@ import autograph as ag
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUBLIC = [
-    "convert", "to_graph", "to_code", "do_not_convert",
+    "convert", "to_graph", "to_code", "do_not_convert", "set_loop_options",
     "function", "TensorSpec", "Variable", "print", "load",
     "run_functions_eagerly", "functions_run_eagerly",
     "ConversionError", "StagingError", "RetracingWarning", "TraceTimeWarning",

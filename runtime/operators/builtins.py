@@ -14,7 +14,7 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..staging import backend as backends
+from ..staging import accumulate, backend as backends
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from .choices import read_item
@@ -50,6 +50,8 @@ def zip_(*iterables, strict=False):
 
 
 def len_(value):
+    if value.__class__ in accumulate.COLLECTED:  # a list a staged loop grows: staged
+        return value.length()
     backend = backend_of(value)
     if backend is None:
         return len(value)
@@ -63,7 +65,8 @@ def setitem(target, index, value):
     converter's ``x = ag__.setitem(x, i, v)`` is exactly ``x[i] = v``; a staged
     array gets a functional update (JAX's ``x.at[i].set(v)``).
     """
-    if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
+    if target.__class__ in _CONTAINERS or target.__class__ is accumulate.Growing or (
+            backend := first_backend((target, index, value))) is None:
         if target.__class__ is list and index.__class__ is not int and backend_of(index) is not None:
             return _select_into(backend_of(index), target, index, value)
         target[index] = value

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import sys
 
-from ..staging import raises as staged_raise
+from ..staging import loop_options, raises as staged_raise
 from ..staging.backend import backend_of
 from ..staging.conditionals import stage_if
 from ..staging.loops import stage_while
@@ -120,32 +120,77 @@ class Loop:
         return self._items
 
 
-def while_loop(test, body, state, names, shared=None) -> Loop:
-    """``while test(*state): state = body(*state)``, run by the generated code."""
+def while_loop(test, body, state, names, shared=None, options=None) -> Loop:
+    """``while test(*state): state = body(*state)``, run by the generated code.
+
+    ``options`` are the loop's ``set_loop_options`` (the converter passes them); a
+    loop that runs as Python ignores them."""
     loop = Loop(state)
-    loop._items = _while_items(loop, test, body, names, shared)
+    loop._items = _while_items(loop, test, body, names, shared, options)
     return loop
 
 
-def _while_items(loop, test, body, names, shared):
+def _while_items(loop, test, body, names, shared, options=None):
     while True:
         state = loop.state
         cond = test(*state)
         if cond.__class__ is not bool and (backend := backend_of(cond)) is not None:
-            loop.state = stage_while(backend, test, body, state, names, shared)
+            loop.state = _stage_while(backend, test, body, state, names, shared, options)
             return
         if not cond:
             return
         yield state
 
 
-def while_from(cond, test, body, state, names, shared=None):
+def while_from(cond, test, body, state, names, shared=None, options=None):
     """The rest of a ``while`` loop whose test ``cond`` (``test(*state)`` on the
     current ``state``) is staged, as its backend's loop; returns the final state."""
-    return stage_while(backend_of(cond), test, body, state, names, shared)
+    return _stage_while(backend_of(cond), test, body, state, names, shared, options)
 
 
-def for_loop(iterable, body, state, names, extra_test=None, shared=None) -> Loop:
+def _stage_while(backend, test, body, state, names, shared, options):
+    """A staged ``while``, built with its ``options`` current; ``maximum_iterations``
+    stops it there (a counter carried last)."""
+    with loop_options.building(options):
+        bound = (options or {}).get("maximum_iterations")
+        if bound is None:
+            return stage_while(backend, test, body, state, names, shared)
+        counted_test = _counted(lambda *s: test(*s[:-1]), bound, backend, test)
+        out = stage_while(backend, counted_test, _counting(body, False), tuple(state) + (0,),
+                          _with_counter(names, state), shared)
+        return out[:-1]
+
+
+def _counted(test, bound, backend, wrapped):
+    """``test(*state)`` and the iteration counter (carried last) below ``bound``."""
+    def run(*state):
+        go_on = test(*state)
+        below = state[-1] < bound
+        if go_on.__class__ is bool and below.__class__ is bool:
+            return go_on and below
+        return backend.numeric("where", (go_on, below, False), {})
+
+    run.__wrapped__ = wrapped
+    return run
+
+
+def _counting(body, item: bool):
+    """``body`` that also counts its iterations (the counter carried last)."""
+    if item:
+        def run(x, *state):
+            return (*body(x, *state[:-1]), state[-1] + 1)
+    else:
+        def run(*state):
+            return (*body(*state[:-1]), state[-1] + 1)
+    run.__wrapped__ = body
+    return run
+
+
+def _with_counter(names, state) -> tuple:
+    return tuple(names[:len(state)]) + ("the iteration count",)
+
+
+def for_loop(iterable, body, state, names, extra_test=None, shared=None, options=None) -> Loop:
     """``for item in iterable: state = body(item, *state)``, run by the generated code.
 
     ``extra_test(*state)`` is checked after each iteration; a false value ends the
@@ -156,12 +201,28 @@ def for_loop(iterable, body, state, names, extra_test=None, shared=None) -> Loop
     loop = Loop(state)
     backend = None if iterable.__class__ in _PYTHON_ITERABLES else backend_of(iterable)
     if backend is not None:
-        loop.state = backend.for_stmt(iterable, body, state, names, extra_test, shared)
+        loop.state = _stage_for(backend, iterable, body, state, names, extra_test, shared,
+                                options)
     elif extra_test is None:
         loop._items = iter(iterable)
     else:
         loop._items = _for_items(loop, iter(iterable), body, names, extra_test, shared)
     return loop
+
+
+def _stage_for(backend, iterable, body, state, names, extra_test, shared, options):
+    """A staged ``for``, built with its ``options`` current; ``maximum_iterations``
+    below the iterable's static length stops it there (a counter carried last)."""
+    with loop_options.building(options):
+        bound = (options or {}).get("maximum_iterations")
+        shape = getattr(iterable, "shape", None)
+        if bound is None or (shape and shape[0] is not None and shape[0] <= bound):
+            return backend.for_stmt(iterable, body, state, names, extra_test, shared)
+        test = extra_test or (lambda *s: True)
+        counted_test = _counted(lambda *s: test(*s[:-1]), bound, backend, test)
+        out = backend.for_stmt(iterable, _counting(body, True), tuple(state) + (0,),
+                               _with_counter(names, state), counted_test, shared)
+        return out[:-1]
 
 
 def _for_items(loop, iterator, body, names, extra_test, shared):

@@ -24,6 +24,7 @@ import types
 
 import numpy as np
 
+from ..staging import accumulate
 from ..staging.backend import staged_leaf
 from ..staging.numeric import name_of
 
@@ -48,6 +49,10 @@ def routed(fn):
         pass
 
     def call(*args, **kwargs):
+        if args and args[0].__class__ in accumulate.COLLECTED:  # a list a staged loop grows
+            if args[0].__class__ is not accumulate.Padded:
+                return accumulate.numpy_call(fn, args, kwargs)
+            args = (list(args[0]),) + args[1:]  # padded: a list of arrays
         backend = staged_leaf(args)
         if backend is None and kwargs:
             backend = staged_leaf(kwargs.values())

@@ -133,6 +133,30 @@ class Backend:
 
         raise cannot_raise(self.name, exc, branch) from None
 
+    # -- lists a staged loop appends to (``accumulate``)
+
+    # The ``set_loop_options`` a staged loop on this backend may be given; the staging
+    # core stops a loop after ``maximum_iterations`` itself (a counter in its carry).
+    loop_options = frozenset({"maximum_iterations"})
+
+    def rows(self, aval):
+        """A new buffer of ``aval`` (``[capacity, *item shape]``; capacity None where
+        ``unknown_dims``) for the items a staged loop appends to a list: zeros."""
+        return self.zeros(aval)
+
+    def write_row(self, rows, index, value):
+        """``rows`` with row ``index`` (staged) set to ``value`` (of the row's type)."""
+        return self.setitem(rows, index, value)
+
+    def read_row(self, rows, index):
+        """Row ``index`` (staged) of ``rows``, a value later writes do not change."""
+        return rows[index]
+
+    def rows_upto(self, rows, count):
+        """The first ``count`` (staged) rows: a leading dimension known at run time
+        (asked only where ``unknown_dims``)."""
+        return rows[:count]
+
     def pair_values(self, label: str, t, f):
         """The two sides of a staged ``if``'s leaf ``label`` as values this backend's
         graph can carry (e.g. ``None`` on one side and an array on the other, carried

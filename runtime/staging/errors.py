@@ -146,11 +146,34 @@ def list_length_changed(name: str, construct: str, fn, before: int, after: int) 
     )
 
 
+def needs_maximum_iterations(name: str, construct: str, fn, backend: str) -> StagingError:
+    """A staged loop appends to ``name`` a number of items known only at run time, on a
+    backend whose arrays need static shapes."""
+    return StagingError(
+        f"{construct} at {where(fn)}: the loop appends to {subject(name)}, and how many times "
+        f"it runs is known only at run time (a while loop, a break, a range with staged "
+        f"bounds); {backend} needs static shapes. Write ag.set_loop_options("
+        f"maximum_iterations=N) as the first statement of the loop: {subject(name)} then "
+        f"holds N items per append, those past len({name}) zeros."
+    )
+
+
 def loop_variable_changed(name: str, construct: str, fn, before: str, after: str) -> StagingError:
     return StagingError(
         f"{construct} at {where(fn)}: {subject(name)} is {before} before the loop but {after} "
         f"after one iteration; a staged loop must keep each variable's type and shape. "
         f"Give {subject(name)} its final dtype and shape before the loop (e.g. with astype)."
+    )
+
+
+def loop_shape_changed(name: str, construct: str, fn, before: str, after: str,
+                       backend: str) -> StagingError:
+    """A loop variable whose shape (not dtype) changes, on a backend with static shapes."""
+    return StagingError(
+        f"{construct} at {where(fn)}: {subject(name)} is {before} before the loop but {after} "
+        f"after one iteration; {backend} needs a loop variable to keep its shape. Append the "
+        f"pieces to a list (parts.append(x)) and concatenate them after the loop, or write "
+        f"into an array of the final shape made before the loop."
     )
 
 

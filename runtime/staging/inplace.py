@@ -74,6 +74,8 @@ def _layers(fn):
 
 def _user_object(obj) -> bool:
     cls = type(obj)
+    if getattr(cls, "restorable", False):  # the runtime's own in-place state (accumulate.Growing)
+        return True
     module = cls.__module__ or ""
     if module.partition(".")[0] in _NOT_USER or not getattr(cls, "__dictoffset__", 0):
         return False
@@ -241,7 +243,10 @@ class InPlace:
             node = self.nodes[i][0]
             if value is MISSING or value.__class__ is Undefined:
                 continue
-            if node.__class__ is dict or node.__class__ is list:
+            if node.__class__ is list and key >= len(node):  # an item both branches appended
+                node.extend([None] * (key + 1 - len(node)))
+                node[key] = value
+            elif node.__class__ is dict or node.__class__ is list:
                 node[key] = value
             else:
                 setattr(node, key, value)

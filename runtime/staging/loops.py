@@ -7,7 +7,8 @@ becomes an array, a weak type that widens), a return value set for the first
 time, or an item updated in place that was not carried yet (a NumPy array written
 into among them, see ``arrays``), the carry changes and
 the body is traced again, at most ``MAX_TRACES`` times. The backend then builds its
-loop op from the last traces.
+loop op from the last traces. A carried list that an iteration grows is carried as
+buffers from then on (``accumulate``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import operator
 
 from typing import Callable, NamedTuple
 
-from . import errors, returns as staged_return
+from . import accumulate, errors, loop_options, returns as staged_return
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
 from .kept import refill, same_objects
@@ -50,6 +51,10 @@ class Carry:
 
     def __init__(self, backend, state, names, shared, construct, body, test=None):
         self.backend, self.construct, self.where_fn = backend, construct, body
+        self.options = loop_options.current()  # set_loop_options of this loop
+        loop_options.check(self.options, backend, construct, body)
+        self.trips = None  # the trip count, where the backend knows it statically
+        self.flagged = False  # a break or return may end the loop early
         self.side = Side(shared)
         self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
         self.entries: list = []
@@ -68,6 +73,10 @@ class Carry:
         self.specs = [self._spec(x) for x in seeds]
 
     def _spec(self, x):
+        if x.__class__ is accumulate.Learned:
+            return accumulate.Spec(x, self)
+        if x.__class__ is accumulate.Growing:
+            raise x.nested_in(self.construct, self.where_fn)
         if x.__class__ is _Seed:
             self.avals.append(x.aval)
             self.firsts.append(x.first)
@@ -79,11 +88,46 @@ class Carry:
 
     def init(self) -> list:
         """The op's initial carry: each leaf's value before the loop, cast."""
-        return [self.backend.zeros(a) if x is ZEROS else self.backend.cast(x, a)
-                for x, a in zip(self.firsts, self.avals)]
+        backend = self.backend
+        return [backend.zeros(a) if x is ZEROS else backend.rows(a) if x is accumulate.ROWS
+                else backend.cast(x, a) for x, a in zip(self.firsts, self.avals)]
 
-    def _enter(self, flat) -> tuple:
-        values = [fill(s, flat) for s in self.specs]
+    # -- what ``accumulate`` asks of the loop
+
+    def spec_of(self, seed):
+        return self._spec(seed)
+
+    def slot(self, aval, first) -> Slot:
+        """A new carried leaf of type ``aval``, ``first`` before the loop."""
+        return self._spec(_Seed(aval, first))
+
+    def fit_one(self, label, spec, value, entered, dyn):
+        return self._fit_one(label, spec, value, entered, dyn)
+
+    def rows_capacity(self, per_iteration: int, label: str):
+        """How many rows a list this loop appends ``per_iteration`` items to may get:
+        static, or None where the backend has run-time dimensions."""
+        bound = self.options.get("maximum_iterations")
+        if self.trips is not None:
+            bound = self.trips if bound is None else min(bound, self.trips)
+            if self.flagged and "maximum_iterations" not in self.options \
+                    and not self.backend.unknown_dims:
+                bound = None  # the list's length is known at run time only: the user bounds it
+        if bound is None:
+            if self.backend.unknown_dims:
+                return None
+            raise errors.needs_maximum_iterations(label, self.construct, self.where_fn,
+                                                  self.backend.name)
+        return bound * per_iteration
+
+    def static_trips(self):
+        """The trip count where it is static (a ``for`` over a known length, no break)."""
+        return None if self.flagged else self.trips
+
+    def _enter(self, flat, final: bool = False) -> tuple:
+        trips = self.static_trips() if final else None
+        values = [(s.result(flat, trips) if final else s.enter(flat))
+                  if s.__class__ is accumulate.Spec else fill(s, flat) for s in self.specs]
         self._entered = values
         n, k = self.n_state, self.n_state + len(self.side.names)
         self.side.put(values[n:k])
@@ -93,7 +137,7 @@ class Carry:
     def finish(self, flat) -> tuple:
         """The state after the loop op; shared and in-place state are written back, and
         a list or dict the body updated in place is that same object (``kept``)."""
-        values = self._enter(flat)
+        values = self._enter(flat, final=True)
         return tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
 
     def trace(self, step: Callable, item_avals=(), test: Callable = None,
@@ -102,6 +146,7 @@ class Carry:
         if given, until the carry settles. Returns the backend's handles (test
         first). With ``extra_test`` the body also returns its truth last."""
         n_items = len(item_avals)
+        self.flagged = extra_test is not None
         for _ in range(MAX_TRACES):
             self._next = None
             fns = []
@@ -159,7 +204,12 @@ class Carry:
         labels = self.labels + [self.inplace.label(e) for e in self.entries]
         for i, (label, spec, value, entered) in enumerate(zip(labels, self.specs, values,
                                                                self._entered)):
-            seed, ch = self._fit_one(label, spec, value, entered, dyn, i < self.n_state)
+            if spec.__class__ is accumulate.Spec:
+                seed, ch = spec.fit(value, entered, dyn)
+            elif accumulate.grows(spec, value):
+                seed, ch = self._learn(label, spec, value, entered, dyn), True
+            else:
+                seed, ch = self._fit_one(label, spec, value, entered, dyn, i < self.n_state)
             seeds.append(seed)
             changed = changed or ch
         if changed:
@@ -211,6 +261,13 @@ class Carry:
         raise errors.loop_variable_changed(label, self.construct, self.where_fn,
                                            describe(spec, backend), describe(value, backend))
 
+    def _learn(self, label, spec, value, entered, dyn):
+        """The seed of a list one iteration grew (``accumulate``)."""
+        prefix = [self._fit_one(label + suffix, s, v, e, dyn)[0]
+                  for (suffix, s), (_, v), (_, e) in zip(items(spec), items(value), items(entered))]
+        return accumulate.learn(label, prefix, value[len(spec):], self.backend, self.construct,
+                                self.where_fn)
+
     def _learned_return(self, value):
         """The seed of a return value the body sets for the first time: a ``Pending``
         whose flag starts set (the loop may end before any return ran)."""
@@ -228,6 +285,14 @@ class Carry:
             return _Seed(aval, first), False
         out = None if value is MISSING else backend.aval(value)
         joined = None if out is None else carry_aval(aval, out)
+        if joined is None and out is not None and len(out.shape) == len(aval.shape) \
+                and out.shape != aval.shape:
+            if backend.unknown_dims:  # the dimensions that change become run-time ones
+                shape = tuple(a if a == o else None for a, o in zip(aval.shape, out.shape))
+                joined = carry_aval(aval._replace(shape=shape), out)
+            elif carry_aval(aval, out._replace(shape=aval.shape)) is not None:
+                raise errors.loop_shape_changed(label, self.construct, self.where_fn, str(aval),
+                                                describe(value, backend), backend.name)
         if joined is not None and is_number(first) and not fits_constant(first, joined.dtype):
             joined = None
         if joined is None:

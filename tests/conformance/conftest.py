@@ -43,6 +43,10 @@ class Backend:
     # the same kind (bool, int, float) and value: a graph cannot return a Python
     # number it only knows at run time. (jax.jit returns every output as an array.)
     python_outputs_become_arrays = True
+    # A list a staged loop appends to a run-time number of items: True where it comes back
+    # padded to set_loop_options(maximum_iterations=N) (static shapes: JAX), False where
+    # np.stack(lst) has a dimension known at run time (the NumPy engine).
+    pads_lists = True
 
     @property
     def engine(self) -> str:
@@ -159,6 +163,7 @@ class NumpyEngine(Backend):
 
     name = "numpy"
     xp = np
+    pads_lists = False
 
     def asarray(self, value):
         return np.asarray(value) if isinstance(value, np.ndarray) else value

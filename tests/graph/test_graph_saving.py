@@ -219,8 +219,19 @@ def caught_arithmetic(a, b):
     return r
 
 
+def collected(x, n):
+    seen = [x]
+    i = 0
+    while i < n:  # a list of run-time length: buffers written in place (issue 29)
+        x = x * 2
+        seen.append(x)
+        i += 1
+    return seen, np.stack(seen)
+
+
 f64 = np.float64
 CASES = {
+    "collected": (collected, [(f64(1.5), np.int64(3)), (f64(1.5), np.int64(0))]),
     "validate": (validate, [(f64(1), f64(2), f64(3)), (f64(3), f64(2), f64(1))]),
     "newton": (newton, [(f64(1), f64(2), f64(4)), (f64(1), f64(2), f64(0))]),
     "unbound": (unbound, [(f64(1),), (f64(-1),)]),
@@ -326,6 +337,7 @@ def test_saved_concrete_function_loads_and_matches_eager(name, tmp_path):
 def test_the_cases_hold_every_op_kind_a_graph_can_hold():
     from autograph.runtime.backends.numpy_graph.numeric import catch_enter, errstate_enter
     from autograph.runtime.backends.numpy_graph.raising import raise_copy
+    from autograph.runtime.backends.numpy_graph.rows import write_row
 
     kinds, targets = set(), set()
 
@@ -345,7 +357,8 @@ def test_the_cases_hold_every_op_kind_a_graph_can_hold():
     every_kind = set(saved_names.TARGETS) | saved_names.NO_TARGET | {"method", "attr", "call",
                                                                   "read", "assign"}
     assert kinds == every_kind, (every_kind - kinds, kinds - every_kind)
-    assert {raise_copy, errstate_enter, catch_enter, math.sqrt, math.isnan, np.minimum} <= targets
+    assert {raise_copy, errstate_enter, catch_enter, math.sqrt, math.isnan, np.minimum,
+            write_row} <= targets
 
 
 @pytest.mark.parametrize("name", ["write_list_item", "line_search", "message", "validate",

@@ -178,3 +178,52 @@ def test_jit_twice_reuses_the_trace():
     f = staged(collatz)
     assert f(27) == 111
     assert f(np.int32(6)) == 8
+
+
+# ------------------------------------------------------------ bounded while loops (issue 29)
+
+
+def newton_sqrt(a, tol):
+    x = a
+    while abs(x * x - a) > tol:
+        ag.set_loop_options(maximum_iterations=20)
+        x = (x + a / x) / 2
+    return x
+
+
+def newton_sqrt_unbounded(a, tol):
+    x = a
+    while abs(x * x - a) > tol:
+        x = (x + a / x) / 2
+    return x
+
+
+def test_grad_through_a_bounded_while():
+    f = ag.convert(newton_sqrt)
+    g = jax.jit(jax.grad(f))(jnp.float32(2.0), jnp.float32(1e-6))
+    assert abs(float(g) - 0.5 / np.sqrt(2.0)) < 1e-4
+    assert "while" not in primitives(jax.make_jaxpr(f)(jnp.float32(2.0), jnp.float32(1e-6)))
+
+
+def test_grad_through_an_unbounded_while_names_the_option():
+    f = ag.convert(newton_sqrt_unbounded)
+    with pytest.raises(ValueError) as info:
+        jax.grad(jax.jit(f))(jnp.float32(2.0), jnp.float32(1e-6))
+    text = str(info.value)
+    assert text.startswith("Reverse-mode differentiation does not work for lax.while_loop")
+    assert text.endswith(
+        "\nautograph: a staged while loop (or a for loop over a range with traced bounds) becomes "
+        "a lax.while_loop; write ag.set_loop_options(maximum_iterations=N) as the first "
+        "statement of the loop to make it a bounded loop that jax.grad can reverse.")
+
+
+def compound(x, n):
+    for i in range(n):
+        ag.set_loop_options(maximum_iterations=10)
+        x = x * 1.5
+    return x
+
+
+def test_grad_through_a_bounded_for_over_a_traced_range():
+    f = jax.jit(ag.convert(compound))
+    assert float(jax.grad(f)(2.0, 3)) == 1.5 ** 3

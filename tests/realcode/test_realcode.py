@@ -24,7 +24,8 @@ HARNESS = os.path.join(HERE, "harness.py")
 # First blockers, by the categories of issue 22 (run the case and read its error:
 # `python tests/realcode/report.py -v`).
 STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
-LIST_GROWN = "other: a list grown in a staged loop (sequence.append; a clear StagingError)"
+LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX needs "
+              "set_loop_options(maximum_iterations=N), which verbatim code does not have")
 ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
                    "after an early return taken on a staged status)")
 
@@ -39,8 +40,9 @@ BLOCKED = {
         ("next() of a generator expression with a staged test inside a try that handles its "
          "StopIteration (a graph cannot run the handler: a StagingError)",
          "which the try statement at"),
-    ("statsmodels.van_der_corput", "numpy"): (LIST_GROWN, "'sequence' is a list of 0 items"),
-    ("statsmodels.van_der_corput", "jax"): (LIST_GROWN, "'sequence' is a list of 0 items"),
+    ("statsmodels.van_der_corput", "jax"):
+        (LIST_GROWN, "the loop appends to 'sequence', and how many times it runs is known only "
+                     "at run time"),
     ("numpy.polynomial.polyutils.trimseq", "jax"):
         ("other: the length of the result depends on the values (no fixed-shape graph)",
          "return seq[:i + 1]"),

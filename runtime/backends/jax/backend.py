@@ -27,7 +27,8 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
-from ...staging import backend as backends, errors, masked, raises as staged_raise
+from ...staging import accumulate, backend as backends, errors, loop_options, masked
+from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.state import Aval
@@ -219,7 +220,22 @@ class JaxBackend(backends.Backend):
         return lax.cond(pred, lambda: finish[0](_replay(t)), lambda: finish[1](_replay(f)))
 
     def while_loop(self, test, body, init) -> list:
-        return lax.while_loop(lambda c: _replay(test, *c)[0], lambda c: _replay(body, *c), init)
+        """``lax.while_loop``; with ``maximum_iterations`` (``set_loop_options``) a scan of
+        that many steps, each running the body under a ``lax.cond`` while the test holds
+        (reverse-mode ``grad`` can reverse a scan, not a while loop)."""
+        bound = loop_options.current().get("maximum_iterations")
+        if bound is None:
+            return lax.while_loop(lambda c: _replay(test, *c)[0], lambda c: _replay(body, *c),
+                                  init)
+
+        def step(c, _):
+            state, go_on = c
+            go_on = jnp.logical_and(go_on, _replay(test, *state)[0])
+            state = lax.cond(go_on, lambda: _replay(body, *state), lambda: list(state))
+            return (state, go_on), None
+
+        (final, _), _ = lax.scan(step, (list(init), jnp.asarray(True)), None, length=bound)
+        return final
 
     # -- what staging leaves to the framework
 
@@ -263,8 +279,9 @@ class JaxBackend(backends.Backend):
 
             (handle,) = carry.trace(step, [Aval(np.dtype(jnp.result_type(n)), (), False)],
                                     extra_test=extra_test)
-            return carry.finish(self._counted(handle, n, carry.init(), extra_test is not None))
-        xs, _, make_item = _sequence(iterable)
+            return carry.finish(self._counted(handle, n, carry.init(), extra_test is not None,
+                                              carry.options.get("maximum_iterations")))
+        xs, carry.trips, make_item = _sequence(iterable)
         x_leaves, x_tree = jax.tree_util.tree_flatten(xs)
         slices = [a._replace(shape=a.shape[1:]) for a in map(_aval, x_leaves)]
         (handle,) = carry.trace(
@@ -273,8 +290,10 @@ class JaxBackend(backends.Backend):
         return carry.finish(self._scan(handle, x_leaves, carry.init(), extra_test is not None))
 
     @staticmethod
-    def _counted(handle, n, init, flagged: bool) -> list:
-        """A while loop on the trip counter ``k`` (and the body's go-on flag)."""
+    def _counted(handle, n, init, flagged: bool, bound=None) -> list:
+        """A while loop on the trip counter ``k`` (and the body's go-on flag); with a
+        ``bound`` (``maximum_iterations``) a scan of that many steps instead, which
+        ``grad`` can reverse."""
         def cond_fun(c):
             return jnp.logical_and(c[0] < n, c[2])
 
@@ -283,7 +302,15 @@ class JaxBackend(backends.Backend):
             return c[0] + 1, outs[:len(init)], outs[-1] if flagged else c[2]
 
         zero = jnp.zeros((), jnp.result_type(n))
-        return lax.while_loop(cond_fun, body_fun, (zero, list(init), jnp.asarray(True)))[1]
+        start = (zero, list(init), jnp.asarray(True))
+        if bound is None:
+            return lax.while_loop(cond_fun, body_fun, start)[1]
+
+        def step(c, _):
+            go = cond_fun(c)
+            return lax.cond(go, lambda: body_fun(c), lambda: (c[0], list(c[1]), go)), None
+
+        return lax.scan(step, start, None, length=bound)[0][1]
 
     @staticmethod
     def _scan(handle, x_leaves, init, flagged: bool) -> list:
@@ -296,6 +323,15 @@ class JaxBackend(backends.Backend):
 
         (final, _), _ = lax.scan(scan_body, (list(init), jnp.asarray(True)), x_leaves)
         return final
+
+    # -- lists a staged loop appends to (``accumulate``)
+
+    def write_row(self, rows, index, value):
+        """A ``dynamic_update_slice`` (XLA updates a loop's buffer in place)."""
+        return lax.dynamic_update_index_in_dim(rows, value, index, 0)
+
+    def read_row(self, rows, index):
+        return lax.dynamic_index_in_dim(rows, index, 0, keepdims=False)
 
     # -- builtins
 
@@ -392,6 +428,36 @@ def _same_computation(a, b, depth: int) -> bool:
 def _split(outs, flagged, go_on):
     return (outs[:-1], outs[-1]) if flagged else (outs, go_on)
 
+
+def _while_transpose_error(original):
+    """JAX's refusal to reverse a ``lax.while_loop``, followed by what works here."""
+    def refuse(*args, **kwargs):
+        try:
+            return original(*args, **kwargs)
+        except ValueError as e:
+            raise ValueError(
+                f"{e}\nautograph: a staged while loop (or a for loop over a range with traced "
+                f"bounds) becomes a lax.while_loop; write ag.set_loop_options("
+                f"maximum_iterations=N) as the first statement of the loop to make it a "
+                f"bounded loop that jax.grad can reverse.") from None
+    return refuse
+
+
+def _explain_while_transpose() -> None:
+    from jax._src.interpreters import ad
+    from jax._src.lax.control_flow.loops import while_p
+
+    rule = ad.primitive_transposes.get(while_p)
+    if rule is not None and not getattr(rule, "autograph", False):
+        wrapped = _while_transpose_error(rule)
+        wrapped.autograph = True
+        ad.primitive_transposes[while_p] = wrapped
+
+
+_explain_while_transpose()
+jax.tree_util.register_pytree_node(
+    accumulate.Padded, lambda p: ((list(p), p.count), p.label),
+    lambda label, children: accumulate.Padded(children[0], children[1], label))
 
 backend = JaxBackend()
 backends.register(backend)

@@ -24,7 +24,7 @@ from ...staging import state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.backend import Backend
 from ...staging.state import Aval
-from . import maybe_none, numeric, raising, trace, writes
+from . import maybe_none, numeric, raising, rows, trace, writes
 from .ir import Block, Op, Value
 from .tensor import Tensor, has_mask
 
@@ -182,6 +182,7 @@ class GraphBackend(Backend):
         item_values: list = []
         _collect(item, item_values)
         carry = Carry(self, tuple(state), names, shared, "for loop", body)
+        carry.trips = _static_length(iterable)
         avals = [Aval(v.dtype, v.shape, v.weak) for v in item_values]
         (handle,) = carry.trace(lambda xs, s: body(_pattern(item, iter(xs)), *s), avals,
                                 extra_test=extra_test)
@@ -190,6 +191,19 @@ class GraphBackend(Backend):
         kwargs = {"extra": True} if extra_test is not None else {}
         return carry.finish(self._loop("for", (desc, self._inits(carry.init())), kwargs,
                                        {"body": bb}))
+
+    # lists a staged loop appends to: buffers written in place (``rows``)
+    def rows(self, aval):
+        return rows.new_rows(aval)
+
+    def write_row(self, buffer, index, value):
+        return rows.write(buffer, index, value)
+
+    def read_row(self, buffer, index):
+        return rows.read(buffer, index)
+
+    def rows_upto(self, buffer, count):
+        return rows.upto(buffer, count)
 
     def not_(self, value):
         staging.predicate(self, value, "'not' expression", None)
@@ -293,6 +307,10 @@ class GraphBackend(Backend):
         return numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
+        if fn is np.stack and len(args) == 1 and not kwargs:  # a collected list, unchanged
+            whole = rows.stacked_rows(args[0])
+            if whole is not None:
+                return whole
         owner = getattr(fn, "__self__", None)
         if isinstance(owner, np.ndarray):  # T.dot(W) with W a tensor: the tensor's method
             return numeric.numeric("ndarray." + fn.__name__, (owner, *args), kwargs)
@@ -303,6 +321,18 @@ class GraphBackend(Backend):
 
     def catching(self, region):
         return numeric.CatchScope(region)
+
+
+def _static_length(iterable):
+    """The trip count of a staged ``for`` over ``iterable`` where it is static."""
+    if iterable.__class__ is Tensor:
+        return iterable._value.shape[0] if iterable._value.shape else None
+    if iterable.__class__ is GraphEnumerate:
+        return _static_length(iterable.iterable)
+    if iterable.__class__ is GraphZip:
+        lengths = [_static_length(it) for it in iterable.iterables]
+        return None if None in lengths else min(lengths)
+    return None
 
 
 def _collect(item, found: list):

@@ -25,6 +25,7 @@ from . import trace
 from .ir import Block, Op, source_line, source_text
 from .raising import raise_copy
 from .tensor import Tensor
+from ...staging.accumulate import Collected
 from ...staging.state import PY_NUMBERS, filler
 from ...staging.undefined import Undefined
 
@@ -404,10 +405,14 @@ def boundary(result):
     """``(result without MaybeNones and Choices, [(path, how, value)])``: each replaced
     (a MaybeNone by its value, a Choice by None), and where it was, with the graph value
     that rebuilds it after a run: a MaybeNone's flag (``how`` None), a Choice's index
-    (``how``: its options)."""
+    (``how``: its options). A list a staged loop appended to a run-time number of items
+    (``accumulate.Collected``) is rebuilt from its stacked items (``how``: "rows")."""
     found: list = []
 
     def strip(obj, path):
+        if obj.__class__ is Collected:
+            found.append((path, "rows", obj.stacked()))
+            return None
         if _maybe(obj):
             found.append((path, None, obj.flag))
             return strip(obj.value, path)  # (a tuple returned on some paths may hold more)
@@ -427,7 +432,9 @@ def rebuild(out, places, values):
     """The run's outputs with None where a MaybeNone's flag was set, and each Choice's
     string; ``places`` are the ``(path, how)`` of ``boundary``."""
     for (path, how), value in reversed(list(zip(places, values))):  # the innermost first
-        if how is not None:
+        if how == "rows":
+            out = _put(out, path, list(value))
+        elif how is not None:
             out = _put(out, path, how[int(value)])
         elif value:
             out = _put(out, path, None)

@@ -31,12 +31,14 @@ from .maybe_none import warn_chosen
 from .numeric import catch_enter, catch_exit, errstate_enter, errstate_exit
 from .raising import raise_copy
 from .render import BINOPS, UNOPS, qualname
+from .rows import write_row
 
 BUILTINS = {"len", "round", "abs", "float", "int", "bool", "complex", "min", "max", "sum"}
 # autograph's run-time helpers that graph ops call; a helper saves only if it is here.
 RUNTIME = {"autograph.raise": raise_copy, "autograph.errstate_enter": errstate_enter,
            "autograph.errstate_exit": errstate_exit, "autograph.catch_enter": catch_enter,
-           "autograph.catch_exit": catch_exit, "autograph.warn_chosen": warn_chosen}
+           "autograph.catch_exit": catch_exit, "autograph.warn_chosen": warn_chosen,
+           "autograph.write_row": write_row}
 RUNTIME_NAMES = {id(fn): name for name, fn in RUNTIME.items()}
 STREAMS = ("stdout", "stderr")
 UFUNC_METHODS = {"reduce", "accumulate", "reduceat", "outer"}  # as Tensor.__array_ufunc__
