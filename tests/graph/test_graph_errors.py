@@ -125,10 +125,11 @@ def test_a_value_escaping_a_branch_through_a_container_is_named():
     with pytest.raises(StagingError) as info:
         ag.function(f)(np.float32(3.0))
     name = HERE.rsplit("/", 1)[-1]
-    made, used = line_of(f, "_HOLDER[0] = x + 1"), line_of(f, "return _HOLDER[0] * 2")
-    assert str(info.value) == (
-        f"autograph.function: t4 (float32[]), computed inside a branch or loop body at "
-        f"{name}:{made} (`_HOLDER[0] = x + 1`), is used after it at {name}:{used} "
-        f"(`return _HOLDER[0] * 2`). A value that leaves a staged if/while/for must be assigned "
-        f"there to a variable or an attribute, not stored in a container or by a method call.")
+    made = line_of(f, "_HOLDER[0] = x + 1")
+    # The escape search names the global the tensor was stored in (it runs first since
+    # issue 27's trust work: a stored tensor is refused however it is used after).
+    message = str(info.value)
+    assert message.startswith("autograph.function 'f': the symbolic tensor "), message
+    assert (f"made while tracing at {name}:{made} (`_HOLDER[0] = x + 1`) was stored in "
+            f"`_HOLDER[0]` (reached from the global '_HOLDER'), which outlives the trace") in message
 
