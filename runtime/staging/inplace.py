@@ -93,6 +93,8 @@ class InPlace:
         self.nodes: list = []  # (container, label)
         self.snapshots: list = []
         self.arrays = Arrays()  # the NumPy arrays reachable, with their contents before
+        self.through_global: dict = {}  # node index -> the global it was reached through
+        self._global = None  # the global being walked
         self._seen: set = set()
         roots = []
         for fn in fns:
@@ -106,7 +108,6 @@ class InPlace:
         roots.extend(zip(names, state))
         for name, value in roots:
             self._walk(value, name)
-        self._local = len(self.nodes)  # the nodes after these are reached through globals
         for fn in fns:
             for layer in _layers(fn):
                 self._walk_globals(layer)
@@ -126,6 +127,8 @@ class InPlace:
             if id(value) in self._seen:
                 return
             self._seen.add(id(value))
+            if self._global is not None:
+                self.through_global[len(self.nodes)] = self._global
             self.nodes.append((value, label))
             contents = self._contents(value)
             self.snapshots.append(contents)
@@ -160,7 +163,11 @@ class InPlace:
         for name, value in globals_read(fn):
             cls = value.__class__
             if cls is list or cls is dict or cls is types.FunctionType or _user_object(value):
-                self._walk(value, name)
+                outer, self._global = self._global, name
+                try:
+                    self._walk(value, name)
+                finally:
+                    self._global = outer
 
     @staticmethod
     def _contents(node) -> dict:
@@ -206,11 +213,11 @@ class InPlace:
         from . import errors
 
         for entry in entries:
-            if entry[0] >= self._local:
+            if entry[0] in self.through_global:
                 label = self.label(entry)
                 raise errors.StagingError(
                     f"{construct} at {errors.where(where_fn)}: {errors.subject(label)} (reached "
-                    f"through the global '{self.nodes[entry[0]][1].split('[')[0].split('.')[0]}') "
+                    f"through the global '{self.through_global[entry[0]]}') "
                     f"is changed inside it and the condition is a staged value, so it would "
                     f"hold a staged value that outlives the trace. Keep the state in a local "
                     f"variable (or an argument) and return it, or in an autograph.Variable.")
