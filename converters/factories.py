@@ -29,9 +29,11 @@ function nested in it: locals that grow with the function's size would make
 compiling quadratic; ``python_paths`` likewise passes a made function straight to
 the runtime call that uses it). A factory takes as parameters the variables its
 function reads that belong to the generated functions around it (their
-parameters and what they assign), and the table if it makes functions itself;
-what it reads of the user's function (its variables, closure cells) and globals
-it reads as before. Those values are passed where the function used to be
+parameters and what they assign) or to the user's function, and the table if it
+makes functions itself; the user's closure cells (which a nested user function
+may rebind) and globals it reads as before. So a generated function's closure
+still holds what the functions it makes read (the runtime looks there for the
+containers a construct changes in place). Those values are passed where the function used to be
 defined, just before the runtime call that uses it, and nothing assigns them in
 between, except a ``:=`` in the test of an ``if`` or the iterable of a ``for``:
 such a test is then evaluated first, into a variable of its own.
@@ -61,6 +63,11 @@ class Factories:
         self.definitions_: list = []  # the factory defs, in table order
         self.made: dict = {}  # generated function name -> its def, as its factory defines it
         self._calls: dict = {}  # id of a factory call statement -> the name it assigns
+        # The user function's own variables a generated function reads are passed too
+        # (not closure cells: those a nested user function may rebind stay cells), so
+        # a generated function's closure still holds what the functions it makes read
+        # (``runtime.staging.inplace`` finds the containers a construct changes there).
+        self._passed = frozenset(ctx.locals - ctx.cells)
 
     def lift(self, stmts: list) -> list:
         """The user scope's statements ``stmts`` with every generated def replaced by
@@ -123,7 +130,7 @@ class Factories:
         inner = bound | _locals(fn)
         lifted = _copy(fn, body=self._block(fn.body, inner))
         free = activity.free_reads(lifted)
-        params = sorted(free & bound) + ([self.table] if self.table in free else [])
+        params = sorted(free & (bound | self._passed)) + ([self.table] if self.table in free else [])
         (factory,) = templates.replace(
             "def factory(params):\n    fn\n    return name",
             factory=self.factory_name, params=params, fn=lifted, name=fn.name)

@@ -1312,7 +1312,7 @@ PYTHON_PATHS_EXPECTED = """\
             return else_body
         factories[1] = make
 
-        def make():
+        def make(x):
 
             def loop_test(n):
                 return n < x
@@ -1346,7 +1346,7 @@ PYTHON_PATHS_EXPECTED = """\
         while True:
             cond = n < x
             if cond is not True and cond is not False and ag__.staged(cond):
-                n, = ag__.while_from(cond, factories[2](), factories[3](), (n,), ('n',))
+                n, = ag__.while_from(cond, factories[2](x), factories[3](), (n,), ('n',))
                 break
             if not cond:
                 break
@@ -1423,7 +1423,7 @@ FACTORIES_EXPECTED = """\
             return if_body_2
         factories[0] = make
 
-        def make(factories):
+        def make(s, factories):
 
             def if_body(m, x):
                 z = x + 1
@@ -1436,7 +1436,7 @@ FACTORIES_EXPECTED = """\
         m = ag__.Undefined('m')
         cond = x > 0
         if cond is not True and cond is not False and ag__.staged(cond):
-            m, x = ag__.branch(cond, factories[1](factories), None, ('m', 'x'), dead=('m',))(m, x)
+            m, x = ag__.branch(cond, factories[1](s, factories), None, ('m', 'x'), dead=('m',))(m, x)
         elif cond:
             z = x + 1
             test = (m := ag__.converted(re.match)('a', s))
