@@ -200,7 +200,94 @@ class Jax(Backend):
         self.jax.effects_barrier()
 
 
-BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
+class Torch(Backend):
+    """PyTorch, ``ag.convert(fn)`` called with the tensors traced, Python arguments fixed.
+
+    ``mode`` says how it is staged: "traced" (the whole suite) runs it under ``make_fx``
+    in a compile session, the tracer that AOTAutograd (``torch.compile``) and non-strict
+    ``torch.export`` run a converted function under, and runs the graph; "compiled" is
+    ``torch.compile(fullgraph=True, backend="aot_eager")``, "exported" and
+    "exported-strict" are ``torch.export.export`` run through ``ep.module()`` (tests/torch
+    run representative cases of this suite in those modes: each costs seconds a case).
+    An error raised while PyTorch compiles reaches the test as the user's exception,
+    unwrapped from PyTorch's."""
+
+    name = "torch"
+    mode = "traced"
+
+    def __init__(self) -> None:
+        import torch  # a missing framework is an error here, never a skip
+
+        self.torch = self.xp = torch
+
+    def asarray(self, value):
+        return self.torch.as_tensor(np.asarray(value))
+
+    def to_numpy(self, value):
+        if isinstance(value, self.torch.Tensor):
+            return value.detach().numpy()
+        return np.asarray(value)
+
+    def stage(self, fn, args, kwargs):
+        converted = ag.convert(fn)
+        traced = [i for i, a in enumerate(args) if isinstance(a, self.torch.Tensor)]
+
+        def call(*arrays):
+            full = list(args)
+            for i, a in zip(traced, arrays):
+                full[i] = a
+            return converted(*full, **kwargs)
+
+        staged = self._staged(call)
+        return lambda: staged(*(args[i] for i in traced))
+
+    def function(self, fn):
+        converted = ag.convert(fn)
+        return self._staged(lambda *args: converted(*args))
+
+    def _staged(self, call):
+        torch = self.torch
+        if self.mode == "traced":
+            from torch.fx.experimental.proxy_tensor import make_fx
+
+            def run(*tensors):
+                with torch.compiler._compile_session_context():
+                    graph = make_fx(call, tracing_mode="fake")(*tensors)
+                return graph(*tensors)
+            return run
+        if self.mode == "compiled":  # on its own code object: dynamo caches per code object
+            fresh = type(call)(call.__code__.replace(), call.__globals__, call.__name__,
+                               call.__defaults__, call.__closure__)
+            staged = torch.compile(fresh, fullgraph=True, backend="aot_eager")
+        else:
+            class Program(torch.nn.Module):
+                def forward(self, *tensors):
+                    return call(*tensors)
+
+            strict = self.mode == "exported-strict"
+
+            def staged(*tensors):
+                return torch.export.export(Program(), tensors, strict=strict).module()(*tensors)
+
+        def run(*tensors):
+            try:
+                return staged(*tensors)
+            except Exception as error:
+                raise _user_error(error) from None
+        return run
+
+
+def _user_error(error: BaseException) -> BaseException:
+    """The user's exception inside the ones PyTorch wraps it in while compiling."""
+    while type(error).__module__.startswith("torch."):
+        inner = getattr(error, "inner_exception", None) or error.__cause__
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+BACKENDS = {"numpy": NumpyEngine, "jax": Jax, "torch": Torch}
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
 

@@ -111,30 +111,67 @@ def _tensor(x, dtype=None) -> torch.Tensor:
 # ---------------------------------------------------------------- tracing bodies
 
 
-class _Reads(TorchFunctionMode):
+class _Swapping(TorchFunctionMode):
+    """Runs a body with tensors from outside it replaced by stand-ins (``swap``: id of
+    the outside tensor -> its stand-in). A write into a tensor from outside (``i += 1``
+    on a Python number carried as a tensor, ``x[0] = v``) writes into a copy that stands
+    for it from then on, as the operators cannot change their inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.swap: dict = {}
+
+    def outside(self, t) -> bool:
+        raise NotImplementedError
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        swap = self.swap
+        first = args[0] if args else None
+        if isinstance(first, torch.Tensor) \
+                and _writes_first(func) and self.outside(first):
+            copy = swap.get(id(first), first).clone()
+            self.wrote(first, copy)
+            swap[id(first)] = copy
+        if swap:
+            args, kwargs = _pytree.tree_map_only(
+                torch.Tensor, lambda t: swap.get(id(t), t), (args, kwargs))
+        return self.call(func, args, kwargs)
+
+    def wrote(self, original, copy) -> None:
+        pass
+
+    def call(self, func, args, kwargs):
+        return func(*args, **kwargs)
+
+
+class _Reads(_Swapping):
     """Notes the tensors a body reads that it did not make (closures, parameters)."""
 
     def __init__(self, inputs) -> None:
         super().__init__()
         self.made = {id(t) for t in inputs}
         self.keep = list(inputs)  # ids stay unique while they are looked at
-        self.outside: list = []
+        self.outside_tensors: list = []
         self._seen: set = set()
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if args and _writes_first(func) and isinstance(args[0], torch.Tensor) \
-                and id(args[0]) not in self.made:
-            raise errors.StagingError(
-                f"{getattr(func, '__name__', func)} at {_user_line()} writes in place into a "
-                f"tensor made before the staged if or loop it is in, and PyTorch's cond and "
-                f"while_loop cannot change their inputs. Assign a new tensor instead "
-                f"(x = x + 1, not x += 1; x = x.clone() before x[i] = v).")
+    def outside(self, t) -> bool:
+        return id(t) not in self.made
+
+    def wrote(self, original, copy) -> None:
+        self._note(original)
+        self.made.add(id(copy))
+        self.keep.append(copy)
+
+    def _note(self, leaf) -> None:
+        if id(leaf) not in self.made and id(leaf) not in self._seen:
+            self._seen.add(id(leaf))
+            self.outside_tensors.append(leaf)
+
+    def call(self, func, args, kwargs):
         for leaf in _pytree.tree_leaves((args, kwargs)):
-            if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made \
-                    and id(leaf) not in self._seen:
-                self._seen.add(id(leaf))
-                self.outside.append(leaf)
+            if isinstance(leaf, torch.Tensor):
+                self._note(leaf)
         out = func(*args, **kwargs)
         for leaf in _pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
@@ -155,21 +192,17 @@ def _writes_first(func) -> bool:
     return name in _IN_PLACE_DUNDERS or (name.endswith("_") and not name.startswith("_"))
 
 
-class _Passing(TorchFunctionMode):
+class _Passing(_Swapping):
     """Runs a body inside an operator with the outside tensors it reads replaced by
     the operator's operands standing for them."""
 
     def __init__(self, outside, operands) -> None:
         super().__init__()
         self.swap = {id(t): o for t, o in zip(outside, operands)}
+        self._operands = {id(o) for o in operands}
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        swap = self.swap
-        if swap:
-            args, kwargs = _pytree.tree_map_only(
-                torch.Tensor, lambda t: swap.get(id(t), t), (args, kwargs))
-        return func(*args, **kwargs)
+    def outside(self, t) -> bool:
+        return id(t) in self.swap or id(t) in self._operands
 
     def own(self, x):
         """An output of the body as the operator may return it: never an operand."""
@@ -341,7 +374,7 @@ class TorchBackend(backends.Backend):
                     fn(*inputs)
             finally:
                 _discovering.depth -= 1
-            handles.append(_Handle(fn, reads.outside))
+            handles.append(_Handle(fn, reads.outside_tensors))
         return handles
 
     def cond(self, pred, handles, finish, avals) -> list:
