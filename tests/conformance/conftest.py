@@ -289,6 +289,43 @@ def _user_error(error: BaseException) -> BaseException:
 
 BACKENDS = {"numpy": NumpyEngine, "jax": Jax, "torch": Torch}
 
+# The torch backend runs these files of the suite (a PyTorch trace costs seconds a case;
+# the whole suite would take far longer than the suite's time budget), and what it cannot
+# do yet in them is an expected failure, with the reason.
+TORCH_FILES = {"test_constructs.py", "test_closures.py", "test_guarded_iterations.py",
+               "test_conformance_smoke.py", "test_output_containers.py"}
+_WEAK = ("PyTorch has no weak types: a Python float carried through a staged construct is a "
+         "float32 tensor, which does not take a float64 array's dtype as a Python float does")
+_OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
+            "back after a PyTorch trace (it holds the tracing tensor)")
+TORCH_XFAIL = {
+    "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
+    "test_guarded_iterations.py::test_attribute_after_a_staged_break": _OBJECTS,
+    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """The torch backend's share of the suite: ``TORCH_FILES``, with ``TORCH_XFAIL``."""
+    kept, dropped = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or callspec.params.get("backend") != "torch":
+            kept.append(item)
+            continue
+        path = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
+        if path not in TORCH_FILES:
+            dropped.append(item)
+            continue
+        reason = TORCH_XFAIL.get(f"{path}::{item.originalname}")
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+        kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
 
 

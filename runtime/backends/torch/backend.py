@@ -283,6 +283,9 @@ class _Range:
         raise TypeError("len() of a range with a tensor bound is not a Python int")
 
     def __reversed__(self):
+        if isinstance(self.step, torch.Tensor):  # reversed_bounds would ask for its value
+            raise TypeError("reversed() of a range with a staged step is not supported: "
+                            "give the step as a Python int")
         return _Range(*reversed_bounds(self.start, self.stop, self.step))
 
     def length(self) -> torch.Tensor:
@@ -338,10 +341,20 @@ class TorchBackend(backends.Backend):
         function = getattr(forward, "__func__", None)
         if function is None or getattr(forward, "__self__", None) is not obj:
             raise TypeError(f"ag.convert: the forward of {type(obj).__name__} is not a method")
-        # torch.compile(module) has dynamo start at the frame of forward: there only
-        # the wrapper of nonstrict_trace (a frame dynamo does not trace) makes the
-        # converted forward a non-strict region
-        obj.forward = torch._dynamo.nonstrict_trace(convert(function)).__get__(obj)
+        # torch.compile(module) has dynamo start at the frame of forward: a forward that
+        # dynamo reads calls the converted one as a non-strict region (nonstrict_trace),
+        # passing self.training so that dynamo guards on it (a region's reads are not)
+        converted = convert(function)
+
+        def region(module, training, *args, **kwargs):
+            return converted(module, *args, **kwargs)
+
+        region = torch._dynamo.nonstrict_trace(region)
+
+        def forward(*args, **kwargs):
+            return region(obj, obj.training, *args, **kwargs)
+
+        obj.forward = forward
         return obj
 
     # -- primitives
