@@ -13,6 +13,7 @@ from . import conversion, deep, templates, trees
 from .naming import Namer
 from .runtime.operators import calls
 from .runtime.operators.calls import do_not_convert
+from .runtime.staging import backend as backends
 from .runtime.staging.errors import ConversionError
 from .runtime.staging.source_text import SourceText
 
@@ -60,7 +61,11 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     if isinstance(entity, (staticmethod, classmethod)):
         return type(entity)(to_graph(entity.__func__, recursive))  # type: ignore[return-value]
     if isinstance(entity, types.FunctionType):
-        return conversion.convert(entity, recursive)  # type: ignore[return-value]
+        return _entry_point(conversion.convert(entity, recursive))  # type: ignore[return-value]
+    for backend in backends.present():  # a PyTorch module: its forward converted
+        converted = backend.convert_object(entity, lambda f: to_graph(f, recursive))
+        if converted is not None:
+            return converted
     call = calls.call_method(type(entity)) if not isinstance(entity, type) else None
     if isinstance(call, staticmethod) and isinstance(call.__func__, types.FunctionType):
         return conversion.convert(call.__func__, recursive)  # type: ignore[return-value]
@@ -69,6 +74,13 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     if isinstance(call, types.FunctionType):
         return types.MethodType(conversion.convert(call, recursive), entity)  # type: ignore[return-value]
     raise ConversionError(f"cannot convert {entity!r}: {_KINDS}")
+
+
+def _entry_point(fn: types.FunctionType) -> types.FunctionType:
+    """``fn`` (converted) goes to the user: tell the frameworks that need to know."""
+    for backend in backends.present():
+        backend.entry_point(fn)
+    return fn
 
 
 @overload

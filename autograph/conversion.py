@@ -345,26 +345,23 @@ def _lambda_as_function(node, name: str):
     return fn
 
 
-# --- the runtime, reachable without a name -------------------------------------
+# --- the runtime, reachable under a name no user can write -------------------
 #
 # Generated code refers to the runtime by ``templates.RUNTIME``, a name no user
-# variable can have; compiled, it becomes a constant holding the runtime module (a
-# stand-in string is compiled, then swapped in the code objects' constants). So a
-# converted function has no local, free or global variable the original lacks
+# variable can have (it is no identifier); compiled, it is a global read, and the
+# converted function's globals (the user's module) hold the runtime module under
+# that name. A global, not a constant: PyTorch's dynamo reads the bytecode of the
+# converted function and can represent a module it reaches through a global, but
+# fails at the first instruction on a module among the code's constants. So a
+# converted function has no local or free variable the original lacks
 # (``locals()`` is the same on its Python path), and a user variable called
 # ``ag__`` is just the user's variable.
 
-_STAND_IN = "ag__ runtime module \x00"
 
-
-def _with_runtime(code: types.CodeType) -> types.CodeType:
-    """``code`` with the runtime module in place of its stand-in constant, in it and
-    in the code nested in it."""
-    consts = tuple(
-        runtime if c == _STAND_IN and c.__class__ is str else _with_runtime(c) if isinstance(c, types.CodeType) else c
-        for c in code.co_consts
-    )
-    return code.replace(co_consts=consts)
+def _publish_runtime(namespace: dict) -> None:
+    """Make the runtime a global of ``namespace`` (a converted function's globals)."""
+    if namespace.get(templates.RUNTIME) is not runtime:
+        namespace[templates.RUNTIME] = runtime
 
 
 def _compile(node, fn, namer: Namer) -> types.CodeType:
@@ -377,8 +374,7 @@ def _compile(node, fn, namer: Namer) -> types.CodeType:
         factory=factory_name, params=list(fn.__code__.co_freevars), fn=node, name=node.name,
     )
     origins.fill([factory], node)
-    names = {templates.RUNTIME: trees.Constant(_STAND_IN)}
-    module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]), names=names)
+    module = trees.to_ast(gast.Module(body=[factory], type_ignores=[]))
     try:
         module_code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:
@@ -388,7 +384,7 @@ def _compile(node, fn, namer: Namer) -> types.CodeType:
     names = {"co_name": fn.__code__.co_name}
     if sys.version_info >= (3, 11):
         names["co_qualname"] = fn.__code__.co_qualname
-    return _with_runtime(code.replace(**names))
+    return code.replace(**names)
 
 
 def _find_code(code, name):
@@ -423,6 +419,7 @@ def _register_codes(code) -> None:
 def _function_from_code(fn, code) -> types.FunctionType:
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     closure = tuple(cells[name] for name in code.co_freevars)
+    _publish_runtime(fn.__globals__)
     new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure or None)
     new.__kwdefaults__ = copy.copy(fn.__kwdefaults__)
     new.__qualname__ = fn.__qualname__

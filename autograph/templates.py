@@ -35,8 +35,9 @@ from . import trees
 
 # How generated code names the runtime: templates write ``ag__``, and their
 # parsed form holds this instead, a name no user variable can have. So a user's
-# own ``ag__`` (only ever put in by a replacement) stays the user's; compiling
-# makes this name a constant (the runtime module), and ``to_code`` shows it as
+# own ``ag__`` (only ever put in by a replacement) stays the user's; compiled, it
+# is a global read of this name, which the converted function's globals hold (the
+# runtime module; ``conversion._publish_runtime``), and ``to_code`` shows it as
 # ``ag__``, or as a fresh name when the function uses ``ag__`` itself.
 RUNTIME = "ag__<runtime>"
 _WRITTEN_RUNTIME = "ag__"

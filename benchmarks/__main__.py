@@ -6,7 +6,7 @@
 
 Sections, one module each: conversion time (``conversion``), converted code on
 Python values (``python_values``), the NumPy graph engine (``graph_engine``),
-JAX loops (``jax_loops``), loops that collect outputs (``collected_lists``). Every number is a median over interleaved repeats
+JAX loops (``jax_loops``), loops that collect outputs (``collected_lists``), PyTorch control flow (``torch_control_flow``). Every number is a median over interleaved repeats
 with its interquartile range; ratios compare medians of the same run. A tool that
 is not installed is reported as missing, one that fails on a function as
 ``fails: <reason>``. Performance targets are listed under each table as met or
@@ -32,9 +32,10 @@ import sys
 from .timing import Table
 
 SECTIONS = {"conversion": "conversion", "python": "python_values", "graph": "graph_engine",
-            "jax": "jax_loops", "xla": "xla_compile", "lists": "collected_lists"}
+            "jax": "jax_loops", "xla": "xla_compile", "lists": "collected_lists",
+            "torch": "torch_control_flow"}
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
-LIBRARIES = ("numpy", "gast", "jax", "tensorflow-cpu", "tensorflow", "diastatic-malt")
+LIBRARIES = ("numpy", "gast", "jax", "torch", "tensorflow-cpu", "tensorflow", "diastatic-malt")
 
 
 def run_suite(quick: bool = False, skip=(), only=None) -> list[Table]:
@@ -95,7 +96,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="few, short repeats (smoke test)")
     parser.add_argument("--skip", action="append", default=[], metavar="TOOL",
-                        choices=["TensorFlow", "malt", "JAX"], help="leave a contestant out")
+                        choices=["TensorFlow", "malt", "JAX", "PyTorch"], help="leave a contestant out")
     parser.add_argument("--only", action="append", choices=list(SECTIONS),
                         help="run only this section (repeatable)")
     parser.add_argument("--output", help=f"write the report here (default for a full run: "

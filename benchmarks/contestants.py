@@ -27,6 +27,7 @@ TOOLS: dict[str, tuple] = {
     "TensorFlow": ("tensorflow", "bench"),
     "malt": ("malt", "bench"),
     "JAX": ("jax", "jax"),
+    "PyTorch": ("torch", "torch"),
 }
 CONVERTERS = ("autograph", "TensorFlow", "malt")
 

@@ -50,3 +50,12 @@ def _jax_is_tracing_test():
 
 
 register_lazy("jax", "autograph.runtime.backends.jax.backend", _jax_is_tracing_test)
+
+
+def _torch_is_tracing_test():
+    from .backends.torch import backend as torch_backend
+
+    return torch_backend.is_tracing
+
+
+register_lazy("torch", "autograph.runtime.backends.torch.backend", _torch_is_tracing_test)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib
+import sys
 from typing import Any, Callable, Optional, Sequence
 
 from . import mode as _mode
@@ -207,6 +208,16 @@ class Backend:
         handlers to run because the graph raised when it ran; None catches nothing."""
         return None
 
+    def entry_point(self, fn) -> None:
+        """``fn``, a converted function, was handed to the user (``ag.convert``): a
+        framework whose tracer reads bytecode (PyTorch's dynamo) may need to know it."""
+
+    def convert_object(self, obj, convert: Callable):
+        """``ag.convert(obj)`` for an object of this framework that is converted in its
+        own way (a PyTorch module: its ``forward``), with ``convert`` for its
+        functions; None for any other object."""
+        return None
+
     def errstate(self, args, kwargs):
         """``np.errstate(*args, **kwargs)`` while this backend traces."""
         import numpy as np
@@ -254,6 +265,13 @@ def register_lazy(framework: str, module_path: str, load_probe: Callable[[], Cal
     _lazy[framework] = module_path
     _mode.add_probe(framework, load_probe)
     _owner.clear()
+
+
+def present() -> list:
+    """The backends of the frameworks imported so far (lazy ones are loaded now)."""
+    for top in [t for t in _lazy if t in sys.modules]:
+        importlib.import_module(_lazy.pop(top))  # registers itself
+    return list(_loaded)
 
 
 def backend_of(value) -> Optional[Backend]:

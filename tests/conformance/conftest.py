@@ -229,7 +229,131 @@ class Jax(Backend):
         self.jax.effects_barrier()
 
 
-BACKENDS = {"numpy": NumpyEngine, "numpy-xla": NumpyXla, "jax": Jax}
+class Torch(Backend):
+    """PyTorch, ``ag.convert(fn)`` called with the tensors traced, Python arguments fixed.
+
+    ``mode`` says how it is staged: "traced" (the whole suite) runs it under ``make_fx``
+    in a compile session, the tracer that AOTAutograd (``torch.compile``) and non-strict
+    ``torch.export`` run a converted function under, and runs the graph; "compiled" is
+    ``torch.compile(fullgraph=True, backend="aot_eager")``, "exported" and
+    "exported-strict" are ``torch.export.export`` run through ``ep.module()`` (tests/torch
+    run representative cases of this suite in those modes: each costs seconds a case).
+    An error raised while PyTorch compiles reaches the test as the user's exception,
+    unwrapped from PyTorch's."""
+
+    name = "torch"
+    mode = "traced"
+
+    def __init__(self) -> None:
+        import torch  # a missing framework is an error here, never a skip
+
+        self.torch = self.xp = torch
+
+    def asarray(self, value):
+        return self.torch.as_tensor(np.asarray(value))
+
+    def to_numpy(self, value):
+        if isinstance(value, self.torch.Tensor):
+            return value.detach().numpy()
+        return np.asarray(value)
+
+    def stage(self, fn, args, kwargs):
+        converted = ag.convert(fn)
+        traced = [i for i, a in enumerate(args) if isinstance(a, self.torch.Tensor)]
+
+        def call(*arrays):
+            full = list(args)
+            for i, a in zip(traced, arrays):
+                full[i] = a
+            return converted(*full, **kwargs)
+
+        staged = self._staged(call)
+        return lambda: staged(*(args[i] for i in traced))
+
+    def function(self, fn):
+        converted = ag.convert(fn)
+        return self._staged(lambda *args: converted(*args))
+
+    def _staged(self, call):
+        torch = self.torch
+        if self.mode == "traced":
+            from torch.fx.experimental.proxy_tensor import make_fx
+
+            def run(*tensors):
+                with torch.compiler._compile_session_context():
+                    graph = make_fx(call, tracing_mode="fake")(*tensors)
+                return graph(*tensors)
+            return run
+        if self.mode == "compiled":  # on its own code object: dynamo caches per code object
+            fresh = type(call)(call.__code__.replace(), call.__globals__, call.__name__,
+                               call.__defaults__, call.__closure__)
+            staged = torch.compile(fresh, fullgraph=True, backend="aot_eager")
+        else:
+            class Program(torch.nn.Module):
+                def forward(self, *tensors):
+                    return call(*tensors)
+
+            strict = self.mode == "exported-strict"
+
+            def staged(*tensors):
+                return torch.export.export(Program(), tensors, strict=strict).module()(*tensors)
+
+        def run(*tensors):
+            try:
+                return staged(*tensors)
+            except Exception as error:
+                raise _user_error(error) from None
+        return run
+
+
+def _user_error(error: BaseException) -> BaseException:
+    """The user's exception inside the ones PyTorch wraps it in while compiling."""
+    while type(error).__module__.startswith("torch."):
+        inner = getattr(error, "inner_exception", None) or error.__cause__
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+BACKENDS = {"numpy": NumpyEngine, "numpy-xla": NumpyXla, "jax": Jax, "torch": Torch}
+
+# The torch backend runs these files of the suite (a PyTorch trace costs seconds a case;
+# the whole suite would take far longer than the suite's time budget), and what it cannot
+# do yet in them is an expected failure, with the reason.
+TORCH_FILES = {"test_constructs.py", "test_closures.py", "test_guarded_iterations.py",
+               "test_conformance_smoke.py", "test_output_containers.py"}
+_WEAK = ("PyTorch has no weak types: a Python float carried through a staged construct is a "
+         "float32 tensor, which does not take a float64 array's dtype as a Python float does")
+_OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
+            "back after a PyTorch trace (it holds the tracing tensor)")
+TORCH_XFAIL = {
+    "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
+    "test_guarded_iterations.py::test_attribute_after_a_staged_break": _OBJECTS,
+    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """The torch backend's share of the suite: ``TORCH_FILES``, with ``TORCH_XFAIL``."""
+    kept, dropped = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or callspec.params.get("backend") != "torch":
+            kept.append(item)
+            continue
+        path = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
+        if path not in TORCH_FILES:
+            dropped.append(item)
+            continue
+        reason = TORCH_XFAIL.get(f"{path}::{item.originalname}")
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+        kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
 

@@ -1,0 +1,605 @@
+"""The PyTorch backend: Python control flow on tensors under ``torch.compile`` and ``torch.export``.
+
+Where it runs. A converted function handed to the user (``ag.convert``) is marked for
+dynamo as a *non-strict* region (``entry_point``): dynamo does not read its bytecode
+but puts one call in its graph, and AOTAutograd traces that call in plain Python on
+its tracing tensors, as ``torch.export.export(..., strict=False)`` does from the start.
+So in every mode the staged body runs as ordinary Python while PyTorch traces
+(``torch.compiler.is_compiling()``: ``is_tracing``), and the staging core (joins,
+loop carries, every ``StagingError``) runs as it does for JAX. Outside a compile or an
+export (eager calls) the converted function runs its Python path: the original.
+
+The ops. ``if`` on a tensor is the ``cond`` operator, ``while`` on a tensor the
+``while_loop`` operator, ``for`` over a tensor's first axis or over ``range`` with a
+tensor bound a ``while_loop`` on a counter; ``assert`` is ``torch._assert_async``.
+The operators are called directly (``torch.ops.higher_order``), not through
+``torch.cond``/``torch.while_loop``, which would hand the bodies to dynamo.
+
+Tracing a body (``trace``) runs it once on placeholders, without recording ops,
+to learn its outputs, and notes the tensors it reads from outside (closures,
+parameters: ``_Reads``). The op then traces it again inside the operator with those
+tensors passed in as operands (``_Passing``): PyTorch's operators take every tensor
+they read as an operand. Python side effects of a body therefore happen twice per
+trace (PyTorch itself runs a non-strict region three times per compile).
+
+What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
+numbers of a carry become 0-d tensors), outputs never alias inputs (each output is
+cloned), a loop carry keeps dtype and shape (the staging core casts), and a loop body
+reads ``xs[k]`` with ``index_select`` (indexing with a 0-d tensor is refused there).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+import numpy as np
+import torch
+from torch._higher_order_ops.cond import cond_op
+from torch._higher_order_ops.utils import materialize_as_graph
+from torch._higher_order_ops.while_loop import while_loop_op
+from torch._guards import detect_fake_mode
+from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+from torch.overrides import TorchFunctionMode
+from torch.utils import _pytree
+
+from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import state as staging
+from ...staging.loops import Carry, reversed_bounds
+from ...staging.state import Aval
+
+
+def is_tracing() -> bool:
+    """True while ``torch.compile`` or ``torch.export`` traces (one flag read)."""
+    return torch.compiler.is_compiling()
+
+
+# ---------------------------------------------------------------- types
+
+_TO_NUMPY = {torch.bool: np.dtype(bool), torch.uint8: np.dtype(np.uint8),
+             torch.int8: np.dtype(np.int8), torch.int16: np.dtype(np.int16),
+             torch.int32: np.dtype(np.int32), torch.int64: np.dtype(np.int64),
+             torch.float16: np.dtype(np.float16), torch.float32: np.dtype(np.float32),
+             torch.float64: np.dtype(np.float64), torch.complex64: np.dtype(np.complex64),
+             torch.complex128: np.dtype(np.complex128)}
+_TO_TORCH = {v: k for k, v in _TO_NUMPY.items()}
+
+
+def _py_dtype(x) -> np.dtype:
+    """The dtype a Python number is carried with: PyTorch's own choice
+    (``torch.tensor(1.0)``: the default dtype, float32 unless changed)."""
+    if x.__class__ is bool:
+        return np.dtype(bool)
+    if x.__class__ is int:
+        return np.dtype(np.int64)
+    default = _TO_NUMPY[torch.get_default_dtype()]
+    if x.__class__ is float:
+        return default
+    return np.dtype(np.complex128) if default == np.float64 else np.dtype(np.complex64)
+
+
+def _np_dtype(dtype: torch.dtype) -> np.dtype:
+    try:
+        return _TO_NUMPY[dtype]
+    except KeyError:  # bfloat16 and others NumPy lacks: carried as what they are
+        raise TypeError(f"torch: a staged {dtype} value is not supported") from None
+
+
+def _aval(x):
+    if isinstance(x, torch.Tensor):
+        shape = tuple(d if d.__class__ is int else None for d in x.shape)
+        return Aval(_np_dtype(x.dtype), shape, False)
+    if staging.is_number(x):
+        return Aval(_py_dtype(x), (), True)
+    if isinstance(x, (np.ndarray, np.generic)) and x.dtype in _TO_TORCH:
+        return Aval(x.dtype, tuple(np.shape(x)), False)
+    return None
+
+
+def _tensor(x, dtype=None) -> torch.Tensor:
+    """``x`` as a tensor; a Python number by a factory op, never a tensor constant (a
+    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors refuse)."""
+    if isinstance(x, torch.Tensor):
+        return x if dtype is None or x.dtype == dtype else x.to(dtype)
+    if staging.is_number(x):
+        if dtype is None:
+            dtype = _TO_TORCH[_py_dtype(x)]
+        return torch.full((), x, dtype=dtype)
+    return torch.as_tensor(np.asarray(x) if isinstance(x, np.generic) else x, dtype=dtype)
+
+
+# ---------------------------------------------------------------- tracing bodies
+
+
+class _Swapping(TorchFunctionMode):
+    """Runs a body with tensors from outside it replaced by stand-ins (``swap``: id of
+    the outside tensor -> its stand-in). A write into a tensor from outside (``i += 1``
+    on a Python number carried as a tensor, ``x[0] = v``) writes into a copy that stands
+    for it from then on, as the operators cannot change their inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.swap: dict = {}
+
+    def outside(self, t) -> bool:
+        raise NotImplementedError
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        swap = self.swap
+        first = args[0] if args else None
+        if isinstance(first, torch.Tensor) \
+                and _writes_first(func) and self.outside(first):
+            copy = swap.get(id(first), first).clone()
+            self.wrote(first, copy)
+            swap[id(first)] = copy
+        if swap:
+            args, kwargs = _pytree.tree_map_only(
+                torch.Tensor, lambda t: swap.get(id(t), t), (args, kwargs))
+        return self.call(func, args, kwargs)
+
+    def wrote(self, original, copy) -> None:
+        pass
+
+    def call(self, func, args, kwargs):
+        return func(*args, **kwargs)
+
+
+class _Reads(_Swapping):
+    """Notes the tensors a body reads that it did not make (closures, parameters)."""
+
+    def __init__(self, inputs) -> None:
+        super().__init__()
+        self.made = {id(t) for t in inputs}
+        self.keep = list(inputs)  # ids stay unique while they are looked at
+        self.outside_tensors: list = []
+        self._seen: set = set()
+
+    def outside(self, t) -> bool:
+        return id(t) not in self.made
+
+    def wrote(self, original, copy) -> None:
+        self._note(original)
+        self.made.add(id(copy))
+        self.keep.append(copy)
+
+    def _note(self, leaf) -> None:
+        if id(leaf) not in self.made and id(leaf) not in self._seen:
+            self._seen.add(id(leaf))
+            self.outside_tensors.append(leaf)
+
+    def call(self, func, args, kwargs):
+        for leaf in _pytree.tree_leaves((args, kwargs)):
+            if isinstance(leaf, torch.Tensor):
+                self._note(leaf)
+        out = func(*args, **kwargs)
+        for leaf in _pytree.tree_leaves(out):
+            if isinstance(leaf, torch.Tensor):
+                self.made.add(id(leaf))
+                self.keep.append(leaf)
+        return out
+
+
+_IN_PLACE_DUNDERS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__",
+                               "__ifloordiv__", "__imod__", "__ipow__", "__iand__", "__ior__",
+                               "__ixor__", "__ilshift__", "__irshift__", "__imatmul__",
+                               "__setitem__"})
+
+
+def _writes_first(func) -> bool:
+    """Whether ``func`` writes into its first argument (``add_``, ``+=``, ``t[i] = v``)."""
+    name = getattr(func, "__name__", "")
+    return name in _IN_PLACE_DUNDERS or (name.endswith("_") and not name.startswith("_"))
+
+
+class _Passing(_Swapping):
+    """Runs a body inside an operator with the outside tensors it reads replaced by
+    the operator's operands standing for them."""
+
+    def __init__(self, outside, operands) -> None:
+        super().__init__()
+        self.swap = {id(t): o for t, o in zip(outside, operands)}
+        self._operands = {id(o) for o in operands}
+
+    def outside(self, t) -> bool:
+        return id(t) in self.swap or id(t) in self._operands
+
+    def own(self, x):
+        """An output of the body as the operator may return it: never an operand."""
+        if not isinstance(x, torch.Tensor):
+            return x
+        return self.swap.get(id(x), x).clone()
+
+
+class _Depth(threading.local):
+    depth = 0
+
+
+# Inside ``trace``, a body runs only to learn its outputs (with no ops recorded):
+# the staged constructs nested in it give placeholders of their outputs' types.
+_discovering = _Depth()
+
+
+class _Handle:
+    """A body traced once: the function and the outside tensors it reads."""
+
+    __slots__ = ("fn", "outside")
+
+    def __init__(self, fn, outside) -> None:
+        self.fn, self.outside = fn, outside
+
+
+def _placeholder(aval: Aval) -> torch.Tensor:
+    shape = tuple(1 if d is None else d for d in aval.shape)
+    return torch.zeros(shape, dtype=_TO_TORCH[aval.dtype])
+
+
+def _operands(tensors) -> tuple:
+    """``tensors`` as operands of an operator: a real tensor (a module's parameter
+    while dynamo runs a region on fake tensors) becomes a fake one of the running
+    fake mode, as PyTorch's operators require."""
+    tensors = tuple(tensors)
+    mode = detect_fake_mode(tensors)
+    if mode is None:
+        return tuple(tensors)
+    return tuple(t if t.__class__ not in (torch.Tensor, torch.nn.Parameter) else
+                 mode.from_tensor(t) for t in tensors)
+
+
+def _graph(fn, operands):
+    """``fn`` traced into a graph of its operands: what an operator replays, later
+    too (its backward), when the tensors ``fn`` read from outside are gone."""
+    return materialize_as_graph(fn, tuple(operands))
+
+
+def _outside(handles, skip=()) -> list:
+    """The outside tensors of ``handles``, each once, without those in ``skip``."""
+    seen, found = {id(t) for t in skip}, []
+    for h in handles:
+        for t in h.outside:
+            if id(t) not in seen:
+                seen.add(id(t))
+                found.append(t)
+    return found
+
+
+# ---------------------------------------------------------------- staged iterables
+
+
+class _Range:
+    """``range(start, stop, step)`` with a tensor bound; ``for_stmt`` loops over it."""
+
+    def __init__(self, start, stop, step):
+        for bound in (start, stop, step):
+            if isinstance(bound, torch.Tensor) and (bound.dtype.is_floating_point
+                                                    or bound.dtype.is_complex):
+                raise TypeError(f"'{str(bound.dtype)[6:]}' object cannot be interpreted as an "
+                                f"integer")
+        if staging.is_number(step) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        self.start, self.stop, self.step = start, stop, step
+
+    def __len__(self):
+        raise TypeError("len() of a range with a tensor bound is not a Python int")
+
+    def __reversed__(self):
+        if isinstance(self.step, torch.Tensor):  # reversed_bounds would ask for its value
+            raise TypeError("reversed() of a range with a staged step is not supported: "
+                            "give the step as a Python int")
+        return _Range(*reversed_bounds(self.start, self.stop, self.step))
+
+    def length(self) -> torch.Tensor:
+        start, stop, step = (_tensor(b, torch.int64) for b in (self.start, self.stop, self.step))
+        up = torch.div(stop - start + step - 1, step, rounding_mode="floor")
+        down = torch.div(start - stop - step - 1, -step, rounding_mode="floor")
+        n = torch.where(step > 0, up, down)
+        return torch.clamp(n, min=0).reshape(())
+
+
+class _Enumerate:
+    """``enumerate`` of a tensor (a staged loop's iterable)."""
+
+    __slots__ = ("iterable", "start")
+
+    def __init__(self, iterable, start) -> None:
+        self.iterable, self.start = iterable, start
+
+    def __iter__(self):
+        return enumerate(self.iterable, self.start)
+
+
+_STAGED_ITERABLES = (_Range, _Enumerate)
+
+
+# ---------------------------------------------------------------- the backend
+
+
+class TorchBackend(backends.Backend):
+    """Builds PyTorch's control-flow operators for tensors (see the module docstring)."""
+
+    name = "torch"
+    unknown_dims = False
+    isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
+
+    def owns_type(self, cls: type) -> bool:
+        return issubclass(cls, (torch.Tensor, *_STAGED_ITERABLES))
+
+    def is_tracing(self) -> bool:
+        return is_tracing()
+
+    def entry_point(self, fn) -> None:
+        """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
+        region for dynamo: its staged body then runs as Python while AOTAutograd traces."""
+        _mark_nonstrict(fn)
+
+    def convert_object(self, obj, convert):
+        """``ag.convert(module)``: the same module, its ``forward`` converted (parameters,
+        buffers, hooks, ``state_dict``, ``train()``/``eval()`` untouched)."""
+        if not isinstance(obj, torch.nn.Module):
+            return None
+        forward = obj.forward
+        function = getattr(forward, "__func__", None)
+        if function is None or getattr(forward, "__self__", None) is not obj:
+            raise TypeError(f"ag.convert: the forward of {type(obj).__name__} is not a method")
+        # torch.compile(module) has dynamo start at the frame of forward: a forward that
+        # dynamo reads calls the converted one as a non-strict region (nonstrict_trace),
+        # passing self.training so that dynamo guards on it (a region's reads are not)
+        converted = convert(function)
+
+        def region(module, training, *args, **kwargs):
+            return converted(module, *args, **kwargs)
+
+        region = torch._dynamo.nonstrict_trace(region)
+
+        def forward(*args, **kwargs):
+            return region(obj, obj.training, *args, **kwargs)
+
+        obj.forward = forward
+        return obj
+
+    # -- primitives
+
+    def aval(self, value):
+        return _aval(value)
+
+    def cast(self, x, aval: Aval):
+        return _tensor(x, _TO_TORCH[aval.dtype])
+
+    def zeros(self, aval: Aval):
+        return torch.zeros(aval.shape, dtype=_TO_TORCH[aval.dtype])
+
+    def predicate(self, cond):
+        if not isinstance(cond, torch.Tensor):
+            return torch.full((), bool(cond), dtype=torch.bool)
+        if cond.dim() != 0:
+            cond = cond.reshape(())
+        return cond if cond.dtype == torch.bool else cond != 0
+
+    def trace(self, fns, avals) -> list:
+        handles = []
+        for fn in fns:
+            with disable_proxy_modes_tracing():
+                inputs = [_placeholder(a) for a in avals]
+            reads = _Reads(inputs)
+            _discovering.depth += 1
+            try:
+                with disable_proxy_modes_tracing(), reads:
+                    fn(*inputs)
+            finally:
+                _discovering.depth -= 1
+            handles.append(_Handle(fn, reads.outside_tensors))
+        return handles
+
+    def cond(self, pred, handles, finish, avals) -> list:
+        if _discovering.depth:  # only the outputs' types count: no graphs
+            return [self.zeros(a) for a in avals]
+        outside = _outside(handles)
+
+        def branch(i):
+            def run(*operands):
+                passing = _Passing(outside, operands)
+                with passing:
+                    out = finish[i](handles[i].fn())
+                    return tuple(passing.own(o) for o in out) or (torch.zeros(()),)
+            return run
+
+        operands = _operands(outside)
+        true_graph, false_graph = (_graph(branch(i), operands) for i in (0, 1))
+        outs = cond_op(pred, true_graph, false_graph, operands)
+        return list(outs)[:len(avals)]
+
+    def while_loop(self, test, body, init) -> list:
+        if _discovering.depth:
+            return [t.clone() for t in init]
+        outside = _outside([test, body])
+        n = len(init)
+
+        def cond_fn(*args):
+            with _Passing(outside, args[n:]):
+                return test.fn(*args[:n])[0]
+
+        def body_fn(*args):
+            passing = _Passing(outside, args[n:])
+            with passing:  # the body may write into its carry (i += 1): into a copy
+                return tuple(passing.own(o) for o in body.fn(*(a.clone() for a in args[:n])))
+
+        init = _operands(t.clone() for t in init)
+        operands = _operands(outside)
+        cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
+        return list(while_loop_op(cond_graph, body_graph, init, operands))
+
+    # -- what staging leaves to the framework
+
+    def not_(self, value):
+        staging.predicate(self, value, "'not' expression", None)
+        return torch.logical_not(self.predicate(value))
+
+    def assert_stmt(self, cond, message):
+        """Checked when the compiled program runs (``torch._assert_async``); the
+        message is made while tracing (tensors in it show as they trace)."""
+        pred = staging.predicate(self, cond, "assert statement", message)
+        text = message() if message is not None else None
+        torch._assert_async(pred, "AssertionError" if text is None else str(text))
+
+    def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
+        """``for item in iterable: state = body(item, *state)``, stopping once
+        ``extra_test(*state)`` (the lowered ``break``/``return``) is false: a
+        ``while_loop`` on a trip counter; a tensor's rows are read with ``index_select``."""
+        carry = Carry(self, tuple(state), names, shared, "for loop", body)
+        enumerated = isinstance(iterable, _Enumerate)
+        inner = iterable.iterable if enumerated else iterable
+        first = iterable.start if enumerated else None
+        if isinstance(inner, _Range):
+            start, step_size, n = inner.start, inner.step, inner.length()
+            rows = None
+
+            def step(items, s):
+                value = start + items[0] * step_size
+                return body(value if first is None else (first + items[0], value), *s)
+
+            item_avals = [Aval(np.dtype(np.int64), (), False)]
+        else:
+            rows = _tensor(inner)
+            if rows.dim() == 0:
+                raise TypeError("iteration over a 0-d tensor")
+            n = rows.shape[0]
+            if n.__class__ is not int:
+                n = _tensor(n, torch.int64)
+
+            def step(items, s):
+                row = items[1]
+                return body(row if first is None else (first + items[0], row), *s)
+
+            item_avals = [Aval(np.dtype(np.int64), (), False),
+                          Aval(_np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
+        (handle,) = carry.trace(step, item_avals, extra_test=extra_test)
+        flagged = extra_test is not None
+        if _discovering.depth:
+            return carry.finish([t.clone() for t in carry.init()])
+        return carry.finish(self._counted(handle, n, rows, carry.init(), flagged))
+
+    @staticmethod
+    def _counted(handle, n, rows, init, flagged: bool) -> list:
+        """A while loop on the trip counter ``k`` and the body's go-on flag."""
+        extra = [t for t in (n, rows) if isinstance(t, torch.Tensor)]
+        outside = _outside([handle], skip=extra)
+        m = len(init)
+
+        def cond_fn(k, go_on, *args):
+            limit = args[m] if isinstance(n, torch.Tensor) else n
+            return torch.logical_and(k < limit, go_on)
+
+        def body_fn(k, go_on, *args):
+            dyn, given = args[:m], args[m:]
+            passing = _Passing(extra + outside, given)
+            with passing:
+                items = [k] if rows is None else [
+                    k, torch.index_select(passing.swap[id(rows)], 0, k.reshape(1)).squeeze(0)]
+                outs = handle.fn(*items, *(a.clone() for a in dyn))
+                outs = [passing.own(o) for o in outs]
+            flag = outs[-1] if flagged else go_on.clone()
+            return (k + 1, flag, *outs[:m])
+
+        carried = _operands((torch.zeros((), dtype=torch.int64), torch.tensor(True),
+                             *(t.clone() for t in init)))
+        operands = _operands(extra + outside)
+        cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
+        return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
+
+    # -- builtins
+
+    def range_(self, start, stop, step):
+        return _Range(start, stop, step)
+
+    def enumerate_(self, iterable, start):
+        return _Enumerate(iterable, start)
+
+    def len_(self, value):
+        if isinstance(value, torch.Tensor):
+            if value.dim() == 0:
+                raise TypeError("len() of a 0-d tensor")
+            return value.shape[0]
+        return len(value)
+
+    def setitem(self, target, index, value):
+        """``target[index] = value`` on a copy of ``target``: a staged branch or loop
+        body may not write into a tensor it did not make."""
+        if isinstance(target, torch.Tensor):
+            new = target.clone()
+            new[index] = value
+            return new
+        target[index] = value
+        return target
+
+    def print_(self, args, sep, end, file, flush):
+        """``ag.print`` of tensors under ``torch.compile``/``torch.export`` is refused:
+        PyTorch 2.13's print operator prints nothing (or fails) inside ``cond`` and
+        ``while_loop`` bodies, and a Python ``print`` shows tracing tensors once."""
+        raise errors.StagingError(
+            f"autograph.print at {_user_line()} prints a tensor while PyTorch traces "
+            f"(torch.compile or torch.export), and a traced PyTorch program cannot print "
+            f"at run time everywhere (not inside cond or while_loop). Return the value and "
+            f"print it outside the compiled function.")
+
+    def raise_(self, exc, branch):
+        raise staged_raise.cannot_raise("torch.compile", exc, branch) from None
+
+    def numeric(self, name, args, kwargs):
+        from . import numeric as torch_numeric
+
+        return torch_numeric.numeric(name, args, kwargs)
+
+
+def _user_line() -> str:
+    from ...staging.arg_writes import user_location
+
+    return user_location()
+
+
+_marked: "weakref.WeakSet" = weakref.WeakSet()
+
+
+class _ById:
+    """A dictionary key equal to one object, without keeping that object alive."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, obj) -> None:
+        self.key, self.hash = id(obj), hash(obj)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return self is other or id(other) == self.key
+
+
+def _mark_nonstrict(fn) -> None:
+    """Make dynamo put calls of ``fn`` in its graph as one non-strict region, also when
+    ``fn`` is what ``torch.compile`` was given (what ``torch._dynamo.nonstrict_trace``
+    does, without the wrapper function it adds: eager calls stay ``fn`` itself)."""
+    if fn in _marked:
+        return
+    from torch._dynamo import trace_rules
+    from torch._dynamo.variables import TorchInGraphFunctionVariable
+
+    key = id(fn)
+    trace_rules._allowed_callable_ids.add(key)
+    trace_rules._nonstrict_trace_callable_ids.add(key)
+    # torch.compile(fn) inlines a function this map calls in-graph, so the call of
+    # fn itself is a non-strict region; the map holds the object, so only its id here
+    rules = trace_rules.get_torch_obj_rule_map()
+    marker = _ById(fn)
+    rules[marker] = TorchInGraphFunctionVariable
+
+    def forget() -> None:
+        trace_rules._allowed_callable_ids.remove(key)
+        trace_rules._nonstrict_trace_callable_ids.remove(key)
+        rules.pop(marker, None)
+
+    weakref.finalize(fn, forget)
+    _marked.add(fn)
+
+
+backend = TorchBackend()
+backends.register(backend)
