@@ -48,3 +48,12 @@ def _jax_is_tracing_test():
 
 
 register_lazy("jax", "autograph.runtime.backends.jax.backend", _jax_is_tracing_test)
+
+
+def _tf_is_tracing_test():
+    from .backends.tf import backend as tf_backend
+
+    return tf_backend.is_tracing
+
+
+register_lazy("tensorflow", "autograph.runtime.backends.tf.backend", _tf_is_tracing_test)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
+import re
 import sys
 
 import numpy as np
@@ -200,7 +201,81 @@ class Jax(Backend):
         self.jax.effects_barrier()
 
 
-BACKENDS = {"numpy": NumpyEngine, "jax": Jax}
+class Tensorflow(Backend):
+    """TensorFlow: ``tf.function(ag.convert(fn), autograph=False)``, Python arguments
+    held fixed. ``tf.print`` writes to the process's standard output (file descriptor
+    1), so a staged call's run-time output is read from there and written to
+    ``sys.stdout`` after it, where ``check`` compares it. A staged ``raise`` or
+    ``assert`` fails at run time as TensorFlow's ``InvalidArgumentError`` whose text
+    holds ``<class name>: <message>``; ``check_raises`` checks that."""
+
+    name = "tensorflow"
+
+    def __init__(self) -> None:
+        import tensorflow as tf  # a missing framework is an error here, never a skip
+        import tensorflow.experimental.numpy as tnp
+
+        self.tf, self.xp = tf, tnp
+
+    def asarray(self, value):
+        return self.tf.constant(value)
+
+    def stage(self, fn, args, kwargs):
+        converted = ag.convert(fn)
+        traced = [i for i, a in enumerate(args) if _is_backend_array(a)]
+
+        def run(*arrays):
+            full = list(args)
+            for i, a in zip(traced, arrays):
+                full[i] = a
+            return converted(*full, **kwargs)
+
+        staged = self.tf.function(run, autograph=False)
+        return lambda: self._printing(staged, *(args[i] for i in traced))
+
+    def function(self, fn):
+        staged = self.tf.function(ag.convert(fn), autograph=False)
+        return lambda *args, **kwargs: self._printing(staged, *args, **kwargs)
+
+    def to_numpy(self, value):
+        return value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+
+    @staticmethod
+    def _printing(fn, *args, **kwargs):
+        """``fn(*args)``, with what it writes to file descriptor 1 copied to sys.stdout."""
+        import os
+        import tempfile
+
+        sys.stdout.flush()
+        saved = os.dup(1)
+        with tempfile.TemporaryFile() as out:
+            os.dup2(out.fileno(), 1)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                sys.stdout.flush()
+                os.dup2(saved, 1)
+                os.close(saved)
+                out.seek(0)
+                sys.stdout.write(out.read().decode())
+
+    def check_raises(self, fn, exc_type, match, *args, **kwargs):
+        with pytest.raises(exc_type, match=match):
+            self.eager(fn, *args, **kwargs)
+        try:
+            self.staged(fn, *args, **kwargs)
+        except exc_type as error:  # raised while tracing
+            assert re.search(match, str(error)), (match, str(error))
+            return
+        except self.tf.errors.InvalidArgumentError as error:  # raised by the graph
+            found = re.search(r"assertion failed: \[(\w+): ?(.*?)\]\n", str(error), re.S)
+            assert found and found.group(1) == exc_type.__name__, str(error)
+            assert re.search(match, found.group(2)), (match, found.group(2))
+            return
+        raise AssertionError(f"staged call did not raise {exc_type.__name__}")
+
+
+BACKENDS = {"numpy": NumpyEngine, "jax": Jax, "tensorflow": Tensorflow}
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
 

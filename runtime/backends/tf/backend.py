@@ -1,0 +1,256 @@
+"""The TensorFlow backend: Python control flow on graph tensors inside ``tf.function``.
+
+``tf.function(ag.convert(f), autograph=False)``: TensorFlow traces, our converter did
+the control flow. While TensorFlow builds a graph (``tf.executing_eagerly()`` is
+False: a ``tf.function`` trace, a Keras ``fit``/``predict`` step, a dataset function)
+converted functions run their staged body, and a condition or iterable that is a
+graph tensor (``SymbolicTensor``) or a ``tf.data.Dataset`` reaches this backend.
+Eager tensors are concrete values and run as Python.
+
+Staging itself (joining branches, settling loop carries, errors) is ``staging``'s;
+this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
+number is weak: ``int32``/``float32`` unless it joins a wider dtype), casts, and ops:
+``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
+every staged ``for`` (``loops``). Each body is traced once per settling step into a
+concrete function (TensorFlow's handle of a traced graph), which the op calls: nested
+control flow costs no new Python trace per level, and Python side effects of a body
+(a plain ``print``) happen once, while it is traced. ``assert`` and a staged
+``raise`` become ``tf.debugging.Assert`` ops: a failing one raises TensorFlow's
+``InvalidArgumentError`` when the graph runs, with the Python exception's class and
+message in its text. ``ag.print`` is ``tf.print`` to standard output.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.eager import context as _context
+from tensorflow.python.framework import ops as _ops
+
+from ...staging import backend as backends, errors
+from ...staging import state as staging
+from ...staging.state import Aval
+
+_executing_eagerly = _context.executing_eagerly
+_Symbolic = _ops.SymbolicTensor
+_Dataset = tf.data.Dataset
+
+
+def is_tracing() -> bool:
+    """True while TensorFlow builds a graph (a ``tf.function`` trace, Keras steps)."""
+    return not _executing_eagerly()
+
+
+def is_graph_tensor(x) -> bool:
+    return x.__class__ is _Symbolic or isinstance(x, _Symbolic)
+
+
+def _is_array(x) -> bool:
+    return isinstance(x, (tf.Tensor, np.ndarray, np.generic))
+
+
+# A Python number as TensorFlow converts it: int32 (int64 when it does not fit), float32.
+_WEAK = {bool: np.dtype(np.bool_), float: np.dtype(np.float32), complex: np.dtype(np.complex128)}
+
+
+def aval_of(x):
+    """The ``Aval`` of a tensor, NumPy value or Python number, else None."""
+    if isinstance(x, tf.Tensor):
+        dtype = x.dtype
+        if dtype in (tf.resource, tf.variant) or x.shape.rank is None:
+            return None
+        return Aval(np.dtype(dtype.as_numpy_dtype), tuple(x.shape.as_list()), False)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return Aval(x.dtype, x.shape, False)
+    if staging.is_number(x):
+        if x.__class__ is int:
+            fits = -2 ** 31 <= x < 2 ** 31
+            return Aval(np.dtype(np.int32 if fits else np.int64), (), True)
+        return Aval(_WEAK[x.__class__], (), True)
+    return None
+
+
+def as_tf_dtype(dtype: np.dtype):
+    return tf.string if dtype.kind in "OSU" else tf.as_dtype(dtype)
+
+
+def spec(aval: Aval) -> tf.TensorSpec:
+    return tf.TensorSpec(aval.shape, as_tf_dtype(aval.dtype))
+
+
+class Traced:
+    """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, fn, avals) -> None:
+        def flat(*args):
+            return [tf.convert_to_tensor(x) for x in fn(*args)]
+
+        self.function = tf.function(flat, autograph=False).get_concrete_function(
+            *[spec(a) for a in avals])
+
+    def __call__(self, *args) -> list:
+        out = self.function._call_flat(list(args), self.function.captured_inputs)
+        return [] if out is None else list(out)
+
+
+def predicate(cond):
+    """A one-element staged condition as a scalar bool tensor (Python's truth rule)."""
+    cond = tf.convert_to_tensor(cond)
+    if cond.shape.rank != 0:
+        cond = tf.reshape(cond, [])
+    if cond.dtype == tf.bool:
+        return cond
+    if cond.dtype == tf.string:
+        return tf.strings.length(cond) > 0
+    return tf.not_equal(cond, tf.zeros([], cond.dtype))
+
+
+def invariants(avals) -> list:
+    return [tf.TensorShape(a.shape) for a in avals]
+
+
+# ---------------------------------------------------------------- the backend
+
+
+class TfBackend(backends.Backend):
+    """Builds TensorFlow control flow for graph tensors (see the module docstring)."""
+
+    name = "tensorflow"
+    unknown_dims = True  # TensorFlow shapes may hold None
+    isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
+
+    def owns_type(self, cls: type) -> bool:
+        from . import loops
+
+        return issubclass(cls, (_Symbolic, _Dataset, *loops.STAGED_ITERABLES))
+
+    def is_tracing(self) -> bool:
+        return not _executing_eagerly()
+
+    # -- primitives
+
+    def aval(self, value):
+        return aval_of(value)
+
+    def cast(self, x, aval: Aval):
+        dtype = as_tf_dtype(aval.dtype)
+        if isinstance(x, tf.Tensor):
+            return x if x.dtype == dtype else tf.cast(x, dtype)
+        if staging.is_number(x) or isinstance(x, (np.ndarray, np.generic)):
+            return tf.constant(np.asarray(x).astype(aval.dtype) if dtype != tf.string else x,
+                               dtype)
+        return tf.cast(tf.convert_to_tensor(x), dtype)
+
+    def zeros(self, aval: Aval):
+        shape = [0 if d is None else d for d in aval.shape]
+        if aval.dtype.kind in "OSU":
+            return tf.fill(shape, "")
+        return tf.zeros(shape, as_tf_dtype(aval.dtype))
+
+    def predicate(self, cond):
+        return predicate(cond)
+
+    def trace(self, fns, avals) -> list:
+        return [Traced(fn, avals) for fn in fns]
+
+    def cond(self, pred, handles, finish, avals) -> list:
+        t, f = handles
+        if not avals:  # only effects: the branches still run (tf.print, assign)
+            tf.cond(pred, lambda: (finish[0](t()), tf.constant(0))[1],
+                    lambda: (finish[1](f()), tf.constant(0))[1])
+            return []
+        return list(tf.cond(pred, lambda: finish[0](t()), lambda: finish[1](f())))
+
+    def while_loop(self, test, body, init) -> list:
+        if not init:
+            raise errors.StagingError(
+                "while loop on a staged condition carries no tensor: its condition cannot "
+                "change between iterations. Assign the variables the condition reads in the "
+                "loop body.")
+        avals = [aval_of(x) for x in init]
+        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c), list(init),
+                            shape_invariants=invariants(avals))
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    # -- what staging leaves to the framework
+
+    def not_(self, value):
+        staging.predicate(self, value, "'not' expression", None)
+        return tf.logical_not(predicate(value))
+
+    def assert_stmt(self, cond, message):
+        """Checked when the graph runs: a failure raises ``InvalidArgumentError`` whose
+        text holds ``AssertionError: <message>``. The message is evaluated at trace
+        time; a tensor in it is shown with its run-time value."""
+        pred = staging.predicate(self, cond, "assert statement", message)
+        text = message() if message is not None else None
+        data = ["AssertionError" if text is None else "AssertionError:"]
+        if text is not None:
+            data.append(text if isinstance(text, tf.Tensor) else str(text))
+        tf.debugging.Assert(pred, data, summarize=100)
+
+    def raise_(self, exc, branch):
+        """``exc``, raised by a traced branch, becomes an assertion that fails when the
+        graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
+        ``<class name>: <message>`` in its text."""
+        tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+
+    def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
+        from . import loops
+
+        return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
+
+    # -- builtins
+
+    def range_(self, start, stop, step):
+        from . import loops
+
+        return loops.Range(start, stop, step)
+
+    def enumerate_(self, iterable, start):
+        from . import loops
+
+        return loops.Enumerate(iterable, start)
+
+    def zip_(self, iterables, strict):
+        from . import loops
+
+        return loops.Zip(tuple(iterables), strict)
+
+    def len_(self, value):
+        """A static length is a Python int; an unknown one a scalar int32 tensor."""
+        if isinstance(value, tf.Tensor):
+            if value.shape.rank == 0:
+                raise TypeError("len() of unsized object")
+            n = value.shape[0]
+            return n if n is not None else tf.shape(value)[0]
+        return len(value)
+
+    def setitem(self, target, index, value):
+        from . import numeric
+
+        return numeric.setitem(target, index, value)
+
+    def print_(self, args, sep, end, file, flush):
+        """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each
+        time the graph runs; tensors are shown as ``tf.print`` shows them."""
+        stream = sys.stderr if file is sys.stderr else sys.stdout
+        tf.print(*args, sep=sep, end=end, output_stream=stream)
+
+    def numeric(self, name, args, kwargs):
+        from . import numeric
+
+        return numeric.numeric(name, args, kwargs)
+
+    def numpy_call(self, fn, args, kwargs):
+        from . import numeric
+
+        return numeric.numpy_call(fn, args, kwargs)
+
+
+backend = TfBackend()
+backends.register(backend)
