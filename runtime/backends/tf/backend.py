@@ -22,6 +22,7 @@ message in its text. ``ag.print`` is ``tf.print`` to standard output.
 
 from __future__ import annotations
 
+import re
 import sys
 
 import numpy as np
@@ -109,6 +110,25 @@ def predicate(cond):
     return tf.not_equal(cond, tf.zeros([], cond.dtype))
 
 
+_MISMATCH = re.compile(r"has type (\w+) that does not match type (\w+)")
+
+
+def _meet(avals, error: TypeError):
+    """``avals`` with the weak leaves of the dtype an op refused in ``error`` given the
+    other dtype it names (where the number keeps its value), or None."""
+    found = _MISMATCH.search(str(error))
+    if found is None:
+        return None
+    a, b = (np.dtype(tf.as_dtype(name).as_numpy_dtype) for name in found.groups())
+    out, changed = [], False
+    for aval in avals:
+        target = b if aval.dtype == a else a if aval.dtype == b else None
+        if aval.weak and target is not None and staging.keeps_value(aval.dtype.kind, target):
+            aval, changed = aval._replace(dtype=target), True
+        out.append(aval)
+    return out if changed else None
+
+
 def invariants(avals) -> list:
     return [tf.TensorShape(a.shape) for a in avals]
 
@@ -155,6 +175,19 @@ class TfBackend(backends.Backend):
         return predicate(cond)
 
     def trace(self, fns, avals) -> list:
+        """Each of ``fns`` traced on placeholders of ``avals``. TensorFlow has no weak
+        types: a Python number the loop carries (a weak ``Aval``) is first an int32 or
+        float32 placeholder, and where an op refuses that dtype next to a tensor of
+        another (``total += x`` for int64 ``x``), it takes that tensor's dtype, as the
+        number would eagerly; the staging core then settles the carry on it."""
+        for _ in range(4):
+            try:
+                return [Traced(fn, avals) for fn in fns]
+            except TypeError as error:
+                widened = _meet(avals, error)
+                if widened is None:
+                    raise
+                avals = widened
         return [Traced(fn, avals) for fn in fns]
 
     def cond(self, pred, handles, finish, avals) -> list:
