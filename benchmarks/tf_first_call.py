@@ -11,6 +11,7 @@ built eagerly first, as the seeds do).
 * steady state: seconds per call once traced, interleaved in this process.
 
 Target: autograph's first call at least 5x faster than TensorFlow's AutoGraph.
+Run alone: ``python -m benchmarks.tf_first_call [--quick]`` (prints the table).
 """
 
 from __future__ import annotations
@@ -154,4 +155,7 @@ def _failing(reason: str):
 
 
 if __name__ == "__main__":
-    _first_call_child(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 3:  # the first-call child: TOOL WORKLOAD
+        _first_call_child(sys.argv[1], sys.argv[2])
+    else:  # python -m benchmarks.tf_first_call [--quick]
+        print(run(quick="--quick" in sys.argv).markdown())

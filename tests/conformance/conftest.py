@@ -282,4 +282,11 @@ collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `mat
 
 @pytest.fixture(params=sorted(BACKENDS))
 def backend(request) -> Backend:
-    return BACKENDS[request.param]()
+    chosen = BACKENDS[request.param]()
+    if request.param == "tensorflow":  # known gaps: strict xfails, each with its reason
+        from tf_gaps import KNOWN_GAPS  # tests/conformance/tf_gaps.py
+
+        gap = KNOWN_GAPS.get(request.node.nodeid.rpartition("conformance/")[2])
+        if gap is not None:
+            request.node.add_marker(pytest.mark.xfail(reason=gap, strict=True))
+    return chosen
