@@ -36,13 +36,15 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     Args:
         entity: A function, nested function or closure, lambda, method (bound,
             unbound, static or class method), ``functools.partial`` or callable
-            object.
+            object; or a Keras layer or model, whose ``call`` (and that of every
+            user-defined layer in it) is converted in place.
         recursive: Also convert the user functions ``entity`` calls, when the
             calls happen in staged code.
 
     Returns:
         The converted callable, of the same kind as ``entity`` (a bound method
-        for a bound method, a ``functools.partial`` for a partial).
+        for a bound method, a ``functools.partial`` for a partial); a Keras layer
+        or model is returned itself.
 
     Raises:
         ConversionError: ``entity`` is not one of the kinds above (a builtin,
