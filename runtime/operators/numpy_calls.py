@@ -10,7 +10,7 @@ what it computes eagerly (a constant of the trace). With one, the backend of the
 first staged argument decides (``Backend.numpy_call``): the NumPy engine's symbolic
 tensors implement NumPy's dispatch protocols, so there it is ``fn`` itself too; JAX
 tracers do not, and the JAX backend calls the ``jax.numpy`` function of the same
-name (``jax_numpy``).
+name (``backends.jax.numpy_twins``).
 
 The Python path of a converted function is the user's own statements, so these
 calls cost nothing there; the staged body pays a lookup and a scan of the

@@ -147,7 +147,7 @@ class Backend:
 
     def maybe_no_return(self, value, function: str):
         """What ``function`` returns when some staged paths returned a value and others
-        none (``value``: a ``staged_return.Pending``, whose run-time flag is set where
+        none (``value``: a ``returns.Pending``, whose run-time flag is set where
         none ran): a value the caller sees as None exactly when eager returns None, or
         by default the StagingError that this backend's graph cannot return None."""
         from . import errors
@@ -166,7 +166,7 @@ class Backend:
         return fn(*args, **kwargs)
 
     def catching(self, region):
-        """The body of a ``try`` (``staged_try.Region``) starts: an object whose
+        """The body of a ``try`` (``catching.Region``) starts: an object whose
         ``close(raised)`` ends it and returns ``{handler index: staged flag}``, the
         handlers to run because the graph raised when it ran; None catches nothing."""
         return None

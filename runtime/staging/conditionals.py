@@ -6,7 +6,7 @@ are then joined (``BranchJoin``): equal Python objects stay Python, arrays and
 Python numbers meet in one ``Aval``, and anything else is a ``StagingError`` naming
 the leaf. The backend builds one cond op whose branches give the joined outputs.
 
-A branch that raised (``staged_raise``: the backend made the raise a run-time check)
+A branch that raised (``raises``: the backend made the raise a run-time check)
 takes the other branch's values. Values a graph cannot hold as arrays may still be
 carried where the backend can (``Backend.pair_values``/``pair_unbound``, the NumPy
 engine: ``None`` on one side, strings, a variable assigned in one branch only, each

@@ -11,7 +11,7 @@ that raises the same exception, with the same message, when the graph runs and
 takes that branch (the NumPy graph engine), or refuses with a ``StagingError``
 naming the raise and its line (a backend whose compiled code cannot raise, such as
 JAX under ``jit``). The branch's state is then ``RAISED``: the staged ``if``
-(``staged_if``) gives it the other branch's values. A branch whose both sides raise
+(``conditionals``) gives it the other branch's values. A branch whose both sides raise
 raises ``AlwaysRaises`` to its own enclosing branch, which treats it like any other
 raise.
 
@@ -53,7 +53,7 @@ RAISED = _Raised()
 
 class RaisedState(tuple):
     """What a branch that raised returns: ``RAISED`` for each state variable. The
-    staged ``if`` (``staged_if``) gives that side the other side's values. ``exc`` is
+    staged ``if`` (``conditionals``) gives that side the other side's values. ``exc`` is
     what the branch raised; ``refused`` the backend's StagingError for a ``KeyError``,
     raised only once the other branch is traced (it may define the key: then the
     error is the staged if's own, naming the key)."""

@@ -32,7 +32,7 @@ class Pending(NamedTuple):
     value: Any
     where: str  # the path that returns nothing, for messages: "the for loop at ... may end ..."
 
-    # how a message names a leaf inside it (``staged_state.items``): as the value itself
+    # how a message names a leaf inside it (``state.items``): as the value itself
     label_suffixes = (" (whether it returned)", "", "")
 
 

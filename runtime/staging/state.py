@@ -7,11 +7,11 @@ other Python objects. This module turns that state into the flat list of array
 leaves a graph op carries and back, and decides for every leaf, named by its path
 (``'x["a"][1]'``), whether the two sides agree:
 
-- branches (``staged_if``): equal Python objects stay Python; arrays and Python
+- branches (``conditionals``): equal Python objects stay Python; arrays and Python
   numbers meet in one abstract value (``Aval``: dtype, shape, weak or strong); a
   value assigned in one branch only, a key one branch adds, or a different
   structure is a ``StagingError`` (texts in ``errors``);
-- loops (``staged_loop``): Python numbers start weakly typed and take the body's dtype
+- loops (``loops``): Python numbers start weakly typed and take the body's dtype
   only where no value is lost (an int into an int or float array, a float into a
   float array), like NumPy's promotion on every trip count; the body is traced
   again until the types settle.

@@ -86,7 +86,7 @@ NO_RETURN = ReturnValue()
 
 def retval(value):
     """What a converted function returns: ``None`` when no ``return`` ran (a value
-    that staged paths may not have returned: ``staged_return``)."""
+    that staged paths may not have returned: ``returns``)."""
     if value is NO_RETURN:
         return None
     finish = getattr(value.__class__, "finish_return", None)  # staged_return.Pending

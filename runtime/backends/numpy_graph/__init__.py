@@ -21,6 +21,7 @@ Python/NumPy code. The modules, in the order data flows through them:
 from __future__ import annotations
 
 from ...staging.backend import register
+from . import printing  # noqa: F401  (installs str(graph))
 from .backend import BACKEND
 from .captures import TraceTimeWarning
 from .concrete import ConcreteFunction

@@ -264,7 +264,7 @@ class GraphBackend(Backend):
 
     # --- numerical code (issue 22): run-time raises and flags -------------------------
     def raise_(self, exc, branch):
-        """Raise ``exc`` when the graph runs this branch (``staged_raise``)."""
+        """Raise ``exc`` when the graph runs this branch (``raises``)."""
         raising.record_raise(exc)
 
     def pair_values(self, label, t, f):

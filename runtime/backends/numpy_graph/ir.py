@@ -138,12 +138,8 @@ class Graph:
         self._next_id += 1
         return Value(self._next_id, dtype, shape, weak, const, name)
 
-    def __str__(self) -> str:
-        """The text form; a ``str`` that notebooks display as highlighted code."""
-        from ...staging.source_text import SourceText
-        from .printing import format_graph
-
-        return SourceText(format_graph(self))
+    # ``str(graph)``, the text form, is ``printing.graph_text``: that module installs it
+    # (the package imports it), so the IR, plain data, imports nothing of its readers.
 
 
 def walk_values(structure, visit) -> None:

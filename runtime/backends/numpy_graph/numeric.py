@@ -138,7 +138,7 @@ def _note_instead_of_raising() -> None:
 
 
 class _Catch:
-    """Run-time: the catching region of a ``try`` (``staged_try``): floating-point errors
+    """Run-time: the catching region of a ``try`` (``catching``): floating-point errors
     that would raise are noted (``np.errstate`` ``'call'``), and the ops go on."""
 
     def __init__(self) -> None:

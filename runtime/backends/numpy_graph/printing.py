@@ -13,11 +13,20 @@ A loop is one op however often it runs; constants show their value when small.
 
 from __future__ import annotations
 
+from ...staging.source_text import SourceText
 from .ir import Block, Graph, Op, Value, source_text
 from .raising import raise_copy
 from .render import Namer, expr, render, subscript, target_pattern
 
 _WIDTH = 44
+
+
+def graph_text(graph: Graph) -> SourceText:
+    """The text form; a ``str`` that notebooks display as highlighted code."""
+    return SourceText(format_graph(graph))
+
+
+Graph.__str__ = graph_text  # type: ignore[method-assign]  # ``str(graph)``
 
 
 def format_graph(graph: Graph) -> str:

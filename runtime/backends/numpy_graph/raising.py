@@ -1,4 +1,4 @@
-"""Raising when the graph runs: a ``raise`` in a staged branch (see ``staged_raise``).
+"""Raising when the graph runs: a ``raise`` in a staged branch (see ``raises``).
 
 The branch's exception, made while tracing, is kept in the graph as the argument
 of an op with effects; the compiled code raises a fresh copy of it, so each run
