@@ -27,59 +27,14 @@ import sys
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.eager import context as _context
-from tensorflow.python.framework import ops as _ops
 
 from ...staging import backend as backends, errors
 from ...staging import state as staging
 from ...staging.state import Aval
-
-_executing_eagerly = _context.executing_eagerly
-_Symbolic = _ops.SymbolicTensor
-_Dataset = tf.data.Dataset
-
-
-def is_tracing() -> bool:
-    """True while TensorFlow builds a graph (a ``tf.function`` trace, Keras steps)."""
-    return not _executing_eagerly()
-
-
-def is_graph_tensor(x) -> bool:
-    return x.__class__ is _Symbolic or isinstance(x, _Symbolic)
-
-
-def _is_array(x) -> bool:
-    return isinstance(x, (tf.Tensor, np.ndarray, np.generic))
-
-
-# A Python number as TensorFlow converts it: int32 (int64 when it does not fit), float32.
-_WEAK = {bool: np.dtype(np.bool_), float: np.dtype(np.float32), complex: np.dtype(np.complex128)}
-
-
-def aval_of(x):
-    """The ``Aval`` of a tensor, NumPy value or Python number, else None."""
-    if isinstance(x, tf.Tensor):
-        dtype = x.dtype
-        if dtype in (tf.resource, tf.variant) or x.shape.rank is None:
-            return None
-        return Aval(np.dtype(dtype.as_numpy_dtype), tuple(x.shape.as_list()), False)
-    if isinstance(x, (np.ndarray, np.generic)):
-        return Aval(x.dtype, x.shape, False)
-    if staging.is_number(x):
-        if x.__class__ is int:
-            fits = -2 ** 31 <= x < 2 ** 31
-            return Aval(np.dtype(np.int32 if fits else np.int64), (), True)
-        return Aval(_WEAK[x.__class__], (), True)
-    return None
-
-
-def as_tf_dtype(dtype: np.dtype):
-    return tf.string if dtype.kind in "OSU" else tf.as_dtype(dtype)
-
-
-def spec(aval: Aval) -> tf.TensorSpec:
-    return tf.TensorSpec(aval.shape, as_tf_dtype(aval.dtype))
-
+from . import loops, numeric
+from .tensors import (
+    SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
+)
 
 class Traced:
     """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
@@ -96,18 +51,6 @@ class Traced:
     def __call__(self, *args) -> list:
         out = self.function._call_flat(list(args), self.function.captured_inputs)
         return [] if out is None else list(out)
-
-
-def predicate(cond):
-    """A one-element staged condition as a scalar bool tensor (Python's truth rule)."""
-    cond = tf.convert_to_tensor(cond)
-    if cond.shape.rank != 0:
-        cond = tf.reshape(cond, [])
-    if cond.dtype == tf.bool:
-        return cond
-    if cond.dtype == tf.string:
-        return tf.strings.length(cond) > 0
-    return tf.not_equal(cond, tf.zeros([], cond.dtype))
 
 
 _MISMATCH = re.compile(r"has type (\w+) that does not match type (\w+)")
@@ -129,10 +72,6 @@ def _meet(avals, error: TypeError):
     return out if changed else None
 
 
-def invariants(avals) -> list:
-    return [tf.TensorShape(a.shape) for a in avals]
-
-
 # ---------------------------------------------------------------- the backend
 
 
@@ -144,12 +83,10 @@ class TfBackend(backends.Backend):
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
 
     def owns_type(self, cls: type) -> bool:
-        from . import loops
-
-        return issubclass(cls, (_Symbolic, _Dataset, *loops.STAGED_ITERABLES))
+        return issubclass(cls, (SymbolicTensor, tf.data.Dataset, *loops.STAGED_ITERABLES))
 
     def is_tracing(self) -> bool:
-        return not _executing_eagerly()
+        return is_tracing()
 
     # -- primitives
 
@@ -233,25 +170,17 @@ class TfBackend(backends.Backend):
         tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
 
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
-        from . import loops
-
         return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
 
     # -- builtins
 
     def range_(self, start, stop, step):
-        from . import loops
-
         return loops.Range(start, stop, step)
 
     def enumerate_(self, iterable, start):
-        from . import loops
-
         return loops.Enumerate(iterable, start)
 
     def zip_(self, iterables, strict):
-        from . import loops
-
         return loops.Zip(tuple(iterables), strict)
 
     def len_(self, value):
@@ -264,8 +193,6 @@ class TfBackend(backends.Backend):
         return len(value)
 
     def setitem(self, target, index, value):
-        from . import numeric
-
         return numeric.setitem(target, index, value)
 
     def print_(self, args, sep, end, file, flush):
@@ -275,13 +202,9 @@ class TfBackend(backends.Backend):
         tf.print(*args, sep=sep, end=end, output_stream=stream)
 
     def numeric(self, name, args, kwargs):
-        from . import numeric
-
         return numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
-        from . import numeric
-
         return numeric.numpy_call(fn, args, kwargs)
 
 

@@ -19,7 +19,7 @@ from ...staging import errors
 from ...staging import state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.state import Aval
-from .backend import aval_of, invariants, is_graph_tensor, is_tracing
+from .tensors import aval_of, invariants, is_tracing
 
 
 class Range:
