@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
+import sys
 import types
 from typing import Any, Callable, Optional, TypeVar, overload
 
@@ -35,13 +37,15 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     Args:
         entity: A function, nested function or closure, lambda, method (bound,
             unbound, static or class method), ``functools.partial`` or callable
-            object.
+            object; or a Keras layer or model, whose ``call`` (and that of every
+            user-defined layer in it) is converted in place.
         recursive: Also convert the user functions ``entity`` calls, when the
             calls happen in staged code.
 
     Returns:
         The converted callable, of the same kind as ``entity`` (a bound method
-        for a bound method, a ``functools.partial`` for a partial).
+        for a bound method, a ``functools.partial`` for a partial); a Keras layer
+        or model is returned itself.
 
     Raises:
         ConversionError: ``entity`` is not one of the kinds above (a builtin,
@@ -62,6 +66,8 @@ def to_graph(entity: F, recursive: bool = True) -> F:
         return type(entity)(to_graph(entity.__func__, recursive))  # type: ignore[return-value]
     if isinstance(entity, types.FunctionType):
         return _entry_point(conversion.convert(entity, recursive))  # type: ignore[return-value]
+    if _is_keras_layer(entity):
+        return _convert_layers(entity, recursive)
     for backend in backends.present():  # a PyTorch module: its forward converted
         converted = backend.convert_object(entity, lambda f: to_graph(f, recursive))
         if converted is not None:
@@ -81,6 +87,35 @@ def _entry_point(fn: types.FunctionType) -> types.FunctionType:
     for backend in backends.present():
         backend.entry_point(fn)
     return fn
+
+
+def _is_keras_layer(entity: Any) -> bool:
+    return not isinstance(entity, type) and hasattr(entity, "call") and any(
+        (c.__module__ or "").partition(".")[0] in ("keras", "tf_keras")
+        and c.__name__ == "Layer" for c in type(entity).__mro__)
+
+
+def _convert_layers(layer: Any, recursive: bool) -> Any:
+    """A Keras layer or model with the ``call`` of each of its user-defined layers (itself
+    and nested ones) converted in place: Keras calls ``self.call`` from ``__call__``, and
+    everything else (weights, ``fit``, ``predict``, ``save``) stays Keras's. A ``call``
+    that is a ``tf.function`` stays one, around the converted function (with TensorFlow's
+    own AutoGraph off)."""
+    nested = getattr(layer, "_flatten_layers", None)
+    for each in nested(include_self=True, recursive=True) if nested else [layer]:
+        call = inspect.getattr_static(each, "call")
+        python_function = getattr(call, "python_function", None)
+        fn = python_function or call
+        if not isinstance(fn, types.FunctionType) or fn.__module__.partition(".")[0] in (
+                "keras", "tf_keras"):
+            continue  # Keras's own call: no control flow of the user's to convert
+        bound = types.MethodType(conversion.convert(fn, recursive), each)
+        if python_function is not None:
+            tf = sys.modules["tensorflow"]
+            bound = tf.function(bound, autograph=False,
+                                jit_compile=getattr(call, "_jit_compile", None))
+        each.call = bound
+    return layer
 
 
 @overload

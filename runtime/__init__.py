@@ -59,3 +59,12 @@ def _torch_is_tracing_test():
 
 
 register_lazy("torch", "autograph.runtime.backends.torch.backend", _torch_is_tracing_test)
+
+
+def _tf_is_tracing_test():
+    from .backends.tf import backend as tf_backend
+
+    return tf_backend.is_tracing
+
+
+register_lazy("tensorflow", "autograph.runtime.backends.tf.backend", _tf_is_tracing_test)

@@ -1,0 +1,161 @@
+"""Section 5: TensorFlow: the first call (convert + trace) and the steady-state call of
+``tf.function(ag.convert(f), autograph=False)`` against ``tf.function(f)`` (TensorFlow's
+own AutoGraph), on the benchmark functions with tensor arguments and on the seeds'
+model of 100 small Dense layers (its ``call`` wrapped in ``tf.function``, the model
+built eagerly first, as the seeds do).
+
+* first call: a new process imports TensorFlow and autograph and runs one unrelated
+  function through the same tool (not timed), then times the first call of a new
+  ``tf.function``: conversion, tracing and one run. The child
+  is this module: ``python -m benchmarks.tf_first_call TOOL WORKLOAD``.
+* steady state: seconds per call once traced, interleaved in this process.
+
+Target: autograph's first call at least 5x faster than TensorFlow's AutoGraph.
+Run alone: ``python -m benchmarks.tf_first_call [--quick]`` (prints the table).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+
+from . import contestants, functions
+from .timing import Table, child, failure, interleave, per_call
+
+COLUMNS = ["autograph", "TensorFlow AutoGraph"]
+WORKLOADS = ["collatz", "sum_odd", "sign", "calls_helper", "model_100_layers"]
+TOOLS = {"autograph": "ours", "TensorFlow AutoGraph": "theirs"}
+
+
+def _model_class(tf):
+    class SequentialModel(tf.keras.Model):
+        """The seeds' model: many small layers (100 Dense layers of 64 units)."""
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.flatten = tf.keras.layers.Flatten()
+            self.my_layers = [tf.keras.layers.Dense(64, activation="relu") for _ in range(100)]
+            self.dropout = tf.keras.layers.Dropout(0.2)
+            self.dense_2 = tf.keras.layers.Dense(10)
+
+        def call(self, x):
+            x = self.flatten(x)
+            for layer in self.my_layers:
+                x = layer(x)
+            x = self.dropout(x)
+            x = self.dense_2(x)
+            return x
+
+    return SequentialModel
+
+
+def workload(name: str, tool: str):
+    """``(fn, args)``: the staged callable for ``tool`` ("ours"/"theirs") and its arguments."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    import autograph as ag
+
+    if name == "model_100_layers":
+        data = tf.random.uniform([20, 28, 28], seed=0)
+        model = _model_class(tf)()
+        model(data)  # built eagerly first; not part of the first call
+        if tool == "ours":
+            model.call = tf.function(ag.convert(model).call, autograph=False)
+        else:
+            model.call = tf.function(model.call)
+        return model, (data,)
+    fn = getattr(functions, name)
+    args = {"collatz": (tf.constant(27),), "sum_odd": (tf.constant(100),),
+            "sign": (tf.constant(-3),), "calls_helper": (tf.constant(3.0),)}[name]
+    staged = tf.function(ag.convert(fn), autograph=False) if tool == "ours" else tf.function(fn)
+    return staged, args
+
+
+def _warm_up(tool: str) -> None:
+    """One unrelated function through the same tool first: the process's one-time costs
+    (TensorFlow's first graph, the converter's first use) are not this function's."""
+    import tensorflow as tf
+
+    import autograph as ag
+
+    def countdown(n):
+        while n > 0:
+            n -= 1
+        return n
+
+    fn = tf.function(ag.convert(countdown), autograph=False) if tool == "ours" \
+        else tf.function(countdown)
+    fn(tf.constant(3))
+
+
+def _first_call_child(tool: str, name: str) -> None:
+    try:
+        _warm_up(tool)
+        fn, args = workload(name, tool)
+        start = time.perf_counter()
+        fn(*args)
+        result = {"first": time.perf_counter() - start}
+    except Exception as exc:  # noqa: BLE001 - reported to the parent as "fails"
+        result = {"error": failure(exc)}
+    print(json.dumps(result))
+
+
+def _first_call_sampler(tool: str, name: str):
+    def sample() -> float:
+        result = child("tf_first_call", tool, name)
+        if "error" in result:
+            raise RuntimeError(result["error"][len("fails: "):])
+        return result["first"]
+    return sample
+
+
+def run(quick: bool = False, skip=()) -> Table:
+    table = Table(
+        "5. TensorFlow: first call (convert + trace) and steady state",
+        "Seconds: median [25th, 75th percentile] over interleaved repeats. *first call*: "
+        "a new process (TensorFlow imported, not timed) calls a new tf.function once. "
+        "*steady state*: per call once traced. Ratios above 1: TensorFlow's AutoGraph is "
+        "slower than autograph.",
+        COLUMNS, [("TensorFlow AutoGraph", "autograph")],
+    )
+    missing = contestants.status("TensorFlow", skip)
+    if missing:
+        table.add("every workload", dict.fromkeys(COLUMNS, missing))
+        return table
+    names = WORKLOADS[:1] if quick else WORKLOADS
+    repeats = (1, 3) if quick else (3, 15)
+    budget = 0.002 if quick else 0.02
+    for name in names:
+        samplers = {col: _first_call_sampler(tool, name) for col, tool in TOOLS.items()}
+        table.add(f"first call: {name}", interleave(samplers, repeats[0]))
+        steady = {}
+        for col, tool in TOOLS.items():
+            try:
+                fn, args = workload(name, tool)
+                fn(*args)
+                steady[col] = per_call(functools.partial(fn, *args), budget)
+            except Exception as exc:  # noqa: BLE001 - a contestant that fails is reported
+                steady[col] = _failing(failure(exc))
+        table.add(f"steady state: {name}", interleave(steady, repeats[1]))
+    for name in names:
+        table.check(f"first call of {name} at least 5x faster than TensorFlow's AutoGraph",
+                    table.ratio(f"first call: {name}", "TensorFlow AutoGraph", "autograph"),
+                    lambda r: r >= 5)
+    return table
+
+
+def _failing(reason: str):
+    def sample() -> float:
+        raise RuntimeError(reason[len("fails: "):])
+    return sample
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3:  # the first-call child: TOOL WORKLOAD
+        _first_call_child(sys.argv[1], sys.argv[2])
+    else:  # python -m benchmarks.tf_first_call [--quick]
+        print(run(quick="--quick" in sys.argv).markdown())

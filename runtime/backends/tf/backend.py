@@ -1,0 +1,212 @@
+"""The TensorFlow backend: Python control flow on graph tensors inside ``tf.function``.
+
+``tf.function(ag.convert(f), autograph=False)``: TensorFlow traces, our converter did
+the control flow. While TensorFlow builds a graph (``tf.executing_eagerly()`` is
+False: a ``tf.function`` trace, a Keras ``fit``/``predict`` step, a dataset function)
+converted functions run their staged body, and a condition or iterable that is a
+graph tensor (``SymbolicTensor``) or a ``tf.data.Dataset`` reaches this backend.
+Eager tensors are concrete values and run as Python.
+
+Staging itself (joining branches, settling loop carries, errors) is ``staging``'s;
+this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
+number is weak: ``int32``/``float32`` unless it joins a wider dtype), casts, and ops:
+``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
+every staged ``for`` (``loops``). Each body is traced once per settling step into a
+concrete function (TensorFlow's handle of a traced graph), which the op calls: nested
+control flow costs no new Python trace per level, and Python side effects of a body
+(a plain ``print``) happen once, while it is traced. ``assert`` and a staged
+``raise`` become ``tf.debugging.Assert`` ops: a failing one raises TensorFlow's
+``InvalidArgumentError`` when the graph runs, with the Python exception's class and
+message in its text. ``ag.print`` is ``tf.print`` to standard output.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+from ...staging import backend as backends, errors
+from ...staging import state as staging
+from ...staging.state import Aval
+from . import loops, numeric
+from .tensors import (
+    SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
+)
+
+class Traced:
+    """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, fn, avals) -> None:
+        def flat(*args):
+            return [tf.convert_to_tensor(x) for x in fn(*args)]
+
+        self.function = tf.function(flat, autograph=False).get_concrete_function(
+            *[spec(a) for a in avals])
+
+    def __call__(self, *args) -> list:
+        out = self.function._call_flat(list(args), self.function.captured_inputs)
+        return [] if out is None else list(out)
+
+
+_MISMATCH = re.compile(r"has type (\w+) that does not match type (\w+)")
+
+
+def _meet(avals, error: TypeError):
+    """``avals`` with the weak leaves of the dtype an op refused in ``error`` given the
+    other dtype it names (where the number keeps its value), or None."""
+    found = _MISMATCH.search(str(error))
+    if found is None:
+        return None
+    a, b = (np.dtype(tf.as_dtype(name).as_numpy_dtype) for name in found.groups())
+    out, changed = [], False
+    for aval in avals:
+        target = b if aval.dtype == a else a if aval.dtype == b else None
+        if aval.weak and target is not None and staging.keeps_value(aval.dtype.kind, target):
+            aval, changed = aval._replace(dtype=target), True
+        out.append(aval)
+    return out if changed else None
+
+
+# ---------------------------------------------------------------- the backend
+
+
+class TfBackend(backends.Backend):
+    """Builds TensorFlow control flow for graph tensors (see the module docstring)."""
+
+    name = "tensorflow"
+    unknown_dims = True  # TensorFlow shapes may hold None
+    isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
+
+    def owns_type(self, cls: type) -> bool:
+        return issubclass(cls, (SymbolicTensor, tf.data.Dataset, *loops.STAGED_ITERABLES))
+
+    def is_tracing(self) -> bool:
+        return is_tracing()
+
+    # -- primitives
+
+    def aval(self, value):
+        return aval_of(value)
+
+    def cast(self, x, aval: Aval):
+        dtype = as_tf_dtype(aval.dtype)
+        if isinstance(x, tf.Tensor):
+            return x if x.dtype == dtype else tf.cast(x, dtype)
+        if staging.is_number(x) or isinstance(x, (np.ndarray, np.generic)):
+            return tf.constant(np.asarray(x).astype(aval.dtype) if dtype != tf.string else x,
+                               dtype)
+        return tf.cast(tf.convert_to_tensor(x), dtype)
+
+    def zeros(self, aval: Aval):
+        shape = [0 if d is None else d for d in aval.shape]
+        if aval.dtype.kind in "OSU":
+            return tf.fill(shape, "")
+        return tf.zeros(shape, as_tf_dtype(aval.dtype))
+
+    def predicate(self, cond):
+        return predicate(cond)
+
+    def trace(self, fns, avals) -> list:
+        """Each of ``fns`` traced on placeholders of ``avals``. TensorFlow has no weak
+        types: a Python number the loop carries (a weak ``Aval``) is first an int32 or
+        float32 placeholder, and where an op refuses that dtype next to a tensor of
+        another (``total += x`` for int64 ``x``), it takes that tensor's dtype, as the
+        number would eagerly; the staging core then settles the carry on it."""
+        for _ in range(4):
+            try:
+                return [Traced(fn, avals) for fn in fns]
+            except TypeError as error:
+                widened = _meet(avals, error)
+                if widened is None:
+                    raise
+                avals = widened
+        return [Traced(fn, avals) for fn in fns]
+
+    def cond(self, pred, handles, finish, avals) -> list:
+        t, f = handles
+        if not avals:  # only effects: the branches still run (tf.print, assign)
+            tf.cond(pred, lambda: (finish[0](t()), tf.constant(0))[1],
+                    lambda: (finish[1](f()), tf.constant(0))[1])
+            return []
+        return list(tf.cond(pred, lambda: finish[0](t()), lambda: finish[1](f())))
+
+    def while_loop(self, test, body, init) -> list:
+        if not init:
+            raise errors.StagingError(
+                "while loop on a staged condition carries no tensor: its condition cannot "
+                "change between iterations. Assign the variables the condition reads in the "
+                "loop body.")
+        avals = [aval_of(x) for x in init]
+        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c), list(init),
+                            shape_invariants=invariants(avals))
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    # -- what staging leaves to the framework
+
+    def not_(self, value):
+        staging.predicate(self, value, "'not' expression", None)
+        return tf.logical_not(predicate(value))
+
+    def assert_stmt(self, cond, message):
+        """Checked when the graph runs: a failure raises ``InvalidArgumentError`` whose
+        text holds ``AssertionError: <message>``. The message is evaluated at trace
+        time; a tensor in it is shown with its run-time value."""
+        pred = staging.predicate(self, cond, "assert statement", message)
+        text = message() if message is not None else None
+        data = ["AssertionError" if text is None else "AssertionError:"]
+        if text is not None:
+            data.append(text if isinstance(text, tf.Tensor) else str(text))
+        tf.debugging.Assert(pred, data, summarize=100)
+
+    def raise_(self, exc, branch):
+        """``exc``, raised by a traced branch, becomes an assertion that fails when the
+        graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
+        ``<class name>: <message>`` in its text."""
+        tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+
+    def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
+        return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
+
+    # -- builtins
+
+    def range_(self, start, stop, step):
+        return loops.Range(start, stop, step)
+
+    def enumerate_(self, iterable, start):
+        return loops.Enumerate(iterable, start)
+
+    def zip_(self, iterables, strict):
+        return loops.Zip(tuple(iterables), strict)
+
+    def len_(self, value):
+        """A static length is a Python int; an unknown one a scalar int32 tensor."""
+        if isinstance(value, tf.Tensor):
+            if value.shape.rank == 0:
+                raise TypeError("len() of unsized object")
+            n = value.shape[0]
+            return n if n is not None else tf.shape(value)[0]
+        return len(value)
+
+    def setitem(self, target, index, value):
+        return numeric.setitem(target, index, value)
+
+    def print_(self, args, sep, end, file, flush):
+        """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each
+        time the graph runs; tensors are shown as ``tf.print`` shows them."""
+        stream = sys.stderr if file is sys.stderr else sys.stdout
+        tf.print(*args, sep=sep, end=end, output_stream=stream)
+
+    def numeric(self, name, args, kwargs):
+        return numeric.numeric(name, args, kwargs)
+
+    def numpy_call(self, fn, args, kwargs):
+        return numeric.numpy_call(fn, args, kwargs)
+
+
+backend = TfBackend()
+backends.register(backend)

@@ -1,0 +1,215 @@
+"""A staged ``for`` in TensorFlow: over a ``range`` with tensor bounds, a tensor (and
+``tf.range``), ``enumerate``/``zip`` of those, and a ``tf.data.Dataset``.
+
+Ranges and tensors become one ``tf.while_loop`` on a trip counter ``k`` whose body
+computes the item from ``k`` (``start + k * step``, or row ``k`` of each tensor) and
+calls the traced loop body; the lowered ``break``/``return`` flag joins the loop's
+condition. A ``tf.range(...)`` tensor is looped over as its bounds, never built. A
+dataset becomes ``Dataset.reduce`` over its elements, as TensorFlow's AutoGraph does;
+with ``break``/``return`` a ``scan`` that runs the body while the flag holds and a
+``take_while`` that stops reading the dataset once it is false, then the reduce.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from ...staging import errors
+from ...staging import state as staging
+from ...staging.loops import Carry, reversed_bounds
+from ...staging.state import Aval
+from .tensors import aval_of, invariants, is_tracing
+
+
+class Range:
+    """``range(start, stop, step)`` with tensor bounds; ``for_stmt`` loops over it."""
+
+    def __init__(self, start, stop, step):
+        for bound in (start, stop, step):
+            dtype = tf.convert_to_tensor(bound).dtype
+            if not dtype.is_integer:
+                raise TypeError(f"'{dtype.name}' object cannot be interpreted as an integer")
+        if staging.is_number(step) and step == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        dtype = _common_int(start, stop, step)
+        self.start, self.stop, self.step = (tf.cast(b, dtype) for b in (start, stop, step))
+
+    def __len__(self):
+        raise TypeError("len() of a range with tensor bounds is not a Python int")
+
+    def __reversed__(self):
+        step = tf.get_static_value(self.step)
+        if step is None:
+            raise TypeError("reversed() of a range with a staged step is not supported: "
+                            "give the step as a Python int")
+        return Range(*reversed_bounds(self.start, self.stop, int(step)))
+
+    def length(self):
+        """The trip count, as a scalar tensor."""
+        start, stop, step = self.start, self.stop, self.step
+        up = (stop - start + step - 1) // step
+        down = (start - stop - step - 1) // -step
+        return tf.maximum(tf.where(step > 0, up, down), tf.zeros([], start.dtype))
+
+
+def _common_int(*bounds):
+    dtypes = {tf.convert_to_tensor(b).dtype for b in bounds if isinstance(b, tf.Tensor)}
+    return tf.int64 if tf.int64 in dtypes else (dtypes.pop() if len(dtypes) == 1 else tf.int32)
+
+
+class Enumerate:
+    """``enumerate`` of a tensor: a staged loop's iterable; iterated in Python (a
+    generator expression), the plain ``enumerate``, unrolled."""
+
+    __slots__ = ("iterable", "start")
+
+    def __init__(self, iterable, start) -> None:
+        self.iterable, self.start = iterable, start
+
+    def __iter__(self):
+        return enumerate(self.iterable, self.start)
+
+
+class Zip:
+    """``zip`` of tensors (see ``Enumerate``)."""
+
+    __slots__ = ("iterables", "strict")
+
+    def __init__(self, iterables: tuple, strict: bool) -> None:
+        self.iterables, self.strict = iterables, strict
+
+    def __iter__(self):
+        return zip(*self.iterables, strict=True) if self.strict else zip(*self.iterables)
+
+
+STAGED_ITERABLES = (Range, Enumerate, Zip)
+
+
+class _Sequence:
+    """What a counted loop iterates: ``length`` (a scalar tensor), ``avals`` of the
+    item's leaves, ``at(k)`` the leaves of item ``k``, ``make(leaves)`` the item."""
+
+    def __init__(self, length, avals, at, make) -> None:
+        self.length, self.avals, self.at, self.make = length, avals, at, make
+
+
+def _sequence(iterable) -> _Sequence:
+    if isinstance(iterable, tf.Tensor) and iterable.op.type == "Range":
+        iterable = Range(*iterable.op.inputs)  # tf.range(...): loop over its bounds
+    if isinstance(iterable, Range):
+        r = iterable
+        return _Sequence(r.length(), [Aval(np.dtype(r.start.dtype.as_numpy_dtype), ())],
+                         lambda k: [r.start + tf.cast(k, r.start.dtype) * r.step], _first)
+    if isinstance(iterable, Enumerate):
+        inner = _sequence(iterable.iterable)
+        start = iterable.start
+        return _Sequence(inner.length, [Aval(np.dtype(np.int32), ())] + inner.avals,
+                         lambda k: [tf.cast(k, tf.int32) + start] + inner.at(k),
+                         lambda leaves: (leaves[0], inner.make(leaves[1:])))
+    if isinstance(iterable, Zip):
+        return _zip([_sequence(it) for it in iterable.iterables], iterable.strict)
+    if isinstance(iterable, range):
+        iterable = tf.range(iterable.start, iterable.stop, iterable.step)
+    x = iterable if isinstance(iterable, tf.Tensor) else tf.convert_to_tensor(iterable)
+    if x.shape.rank == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    aval = aval_of(x)
+    n = x.shape[0] if x.shape[0] is not None else tf.shape(x, out_type=tf.int32)[0]
+    return _Sequence(tf.convert_to_tensor(n, tf.int32), [aval._replace(shape=aval.shape[1:])],
+                     lambda k: [tf.gather(x, k)], _first)
+
+
+def _first(leaves):
+    return leaves[0]
+
+
+def _zip(parts, strict: bool) -> _Sequence:
+    lengths = [tf.get_static_value(p.length) for p in parts]
+    if strict and None not in lengths and len(set(int(n) for n in lengths)) > 1:
+        short = next(i for i, n in enumerate(lengths) if n != lengths[0]) + 1
+        raise ValueError(f"zip() argument {short} is shorter than argument 1"
+                         if lengths[short - 1] < lengths[0] else
+                         f"zip() argument {short} is longer than argument 1")
+    n = parts[0].length
+    for p in parts[1:]:
+        n = tf.minimum(tf.cast(n, tf.int64), tf.cast(p.length, tf.int64))
+    sizes = [len(p.avals) for p in parts]
+
+    def at(k):
+        return [leaf for p in parts for leaf in p.at(k)]
+
+    def make(leaves):
+        out, i = [], 0
+        for p, size in zip(parts, sizes):
+            out.append(p.make(leaves[i:i + size]))
+            i += size
+        return tuple(out)
+
+    return _Sequence(n, [a for p in parts for a in p.avals], at, make)
+
+
+def for_stmt(backend, iterable, body, state, names, extra_test, shared):
+    """``for item in iterable: state = body(item, *state)``, stopping once
+    ``extra_test(*state)`` (the lowered ``break``/``return``) is false."""
+    if isinstance(iterable, tf.data.Dataset):
+        if not is_tracing():  # another framework traces: a dataset is a Python iterable here
+            return _python_for(iterable, body, state, extra_test)
+        return _dataset_for(backend, iterable, body, state, names, extra_test, shared)
+    carry = Carry(backend, tuple(state), names, shared, "for loop", body)
+    seq = _sequence(iterable)
+    (handle,) = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
+                            extra_test=extra_test)
+    init = carry.init()
+    flagged = extra_test is not None
+    n = seq.length
+    width = len(init)
+
+    def test(k, go_on, *c):
+        return tf.logical_and(k < tf.cast(n, k.dtype), go_on)
+
+    def step(k, go_on, *c):
+        outs = handle(*seq.at(k), *c)
+        return [k + 1, outs[width] if flagged else go_on] + outs[:width]
+
+    zero = tf.zeros([], n.dtype)
+    out = tf.while_loop(test, step, [zero, tf.constant(True)] + init,
+                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals))
+    return carry.finish(list(out[2:]))
+
+
+def _python_for(iterable, body, state, extra_test):
+    for item in iterable:
+        state = body(item, *state)
+        if extra_test is not None and not extra_test(*state):
+            break
+    return state
+
+
+def _dataset_for(backend, ds, body, state, names, extra_test, shared):
+    structure = ds.element_spec
+    specs = tf.nest.flatten(structure)
+    if not all(isinstance(s, tf.TensorSpec) for s in specs):
+        raise errors.StagingError(
+            f"for loop at {errors.where(body)}: the dataset's elements ({structure}) are not "
+            f"all dense tensors, which a staged loop carries. Map them to tensors first.")
+    avals = [Aval(np.dtype(s.dtype.as_numpy_dtype), tuple(s.shape.as_list())) for s in specs]
+    carry = Carry(backend, tuple(state), names, shared, "for loop", body)
+    (handle,) = carry.trace(
+        lambda items, s: body(tf.nest.pack_sequence_as(structure, list(items)), *s), avals,
+        extra_test=extra_test)
+    init = tuple(carry.init())
+    width = len(init)
+    if extra_test is None:
+        out = ds.reduce(init, lambda c, elem: tuple(handle(*tf.nest.flatten(elem), *c)))
+        return carry.finish(list(out))
+
+    def scan_step(scanned, elem):
+        c, go_on = scanned[:width], scanned[width]
+        ran = tf.cond(go_on, lambda: tuple(handle(*tf.nest.flatten(elem), *c)),
+                      lambda: (*c, tf.constant(False)))
+        return ran, (ran[:width], go_on)  # the state after this element, and whether it ran
+
+    ran = ds.scan(init + (tf.constant(True),), scan_step).take_while(lambda c, ran: ran)
+    out = ran.reduce(init, lambda last, item: item[0])
+    return carry.finish(list(out))

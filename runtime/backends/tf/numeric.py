@@ -1,0 +1,134 @@
+"""The TensorFlow backend's side of ``numeric_builtins`` and ``numpy_calls``: builtins,
+``math`` and NumPy functions on graph tensors, and writes into tensors (``setitem``).
+
+``min``/``max``/``abs``/``round``/``int``/``float``/``bool`` and ``math.<f>`` become
+``tf.math`` ops; a NumPy function called with a graph tensor runs as the function of
+the same name in ``tf.experimental.numpy`` (``np.sqrt`` -> ``tnp.sqrt``), with
+TensorFlow's dtypes. A graph cannot raise a Python exception from an op, so a ``math``
+function outside its domain gives what TensorFlow gives (NaN, inf).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+from ...staging import numeric as numeric_builtins
+from ...staging.arg_writes import cannot_write, user_location, written_argument
+from ...staging.errors import StagingError
+from ...staging.numeric import name_of
+
+_TWINS = {"fabs": tf.abs, "floor": tf.floor, "ceil": tf.math.ceil, "trunc": tnp.fix,
+          "asin": tf.asin, "acos": tf.acos, "atan": tf.atan, "atan2": tf.atan2,
+          "pow": tf.pow, "erf": tf.math.erf, "erfc": tf.math.erfc, "sqrt": tf.sqrt,
+          "exp": tf.exp, "expm1": tf.math.expm1, "log": tf.math.log, "log1p": tf.math.log1p,
+          "isnan": tf.math.is_nan, "isinf": tf.math.is_inf, "isfinite": tf.math.is_finite}
+
+
+def _tensor(x):
+    return x if isinstance(x, tf.Tensor) else tf.convert_to_tensor(x)
+
+
+def _scalar(x):
+    x = _tensor(x)
+    if x.shape.rank != 0:
+        raise TypeError("only 0-dimensional tensors can be converted to Python scalars")
+    return x
+
+
+def _python_scalar(x, kind):
+    """``x`` as the tensor TensorFlow makes of a Python ``kind`` scalar."""
+    if kind is bool:
+        return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros([], x.dtype))
+    if kind is int:
+        if x.dtype.is_floating:
+            x = tnp.fix(x)
+        return x if x.dtype.is_integer else tf.cast(x, tf.int32)
+    return x if x.dtype.is_floating else tf.cast(x, tf.float32)
+
+
+def numeric(name: str, args, kwargs):
+    if name in ("min", "max"):
+        items = numeric_builtins.python_min_max(name, args, kwargs)
+        if items is None:
+            return (tf.reduce_min if name == "min" else tf.reduce_max)(args[0])
+        pair = tf.minimum if name == "min" else tf.maximum
+        best = _tensor(items[0])
+        for item in items[1:]:
+            other = _tensor(item)
+            dtype = best.dtype if best.dtype.size >= other.dtype.size else other.dtype
+            best = pair(tf.cast(best, dtype), tf.cast(other, dtype))
+        return best
+    if name == "abs":
+        return tf.abs(args[0])
+    if name == "where":
+        return tf.where(*args)
+    if name == "logical_or":
+        return tf.logical_or(*args)
+    if name == "round":
+        x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
+        if ndigits is not None:
+            return tnp.round(x, ndigits)
+        x = _tensor(x)
+        return x if x.dtype.is_integer else _python_scalar(tf.round(_scalar(x)), int)
+    if name in ("int", "float", "bool"):
+        return _python_scalar(_scalar(args[0]), {"int": int, "float": float, "bool": bool}[name])
+    if name.startswith("math."):
+        short = name[5:]
+        fn = _TWINS.get(short) or getattr(tnp, short)
+        values = [_scalar(a) for a in args]
+        if short not in ("isnan", "isinf", "isfinite"):
+            values = [v if v.dtype.is_floating else tf.cast(v, tf.float32) for v in values]
+        result = fn(*values)
+        kind = numeric_builtins.result_kind(short)
+        if kind is tuple:  # math.modf: two floats
+            return tuple(_python_scalar(r, float) for r in result)
+        return _python_scalar(result, kind)
+    if name in ("numpy.asarray", "numpy.array"):
+        return tnp.asarray(*args, **kwargs)
+    raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
+
+
+def numpy_call(fn, args, kwargs):
+    """``fn(*args, **kwargs)``, a NumPy callable with a graph tensor among the arguments:
+    ``tf.experimental.numpy``'s function of the same name."""
+    short = getattr(fn, "__name__", "")
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, np.ndarray):
+        twin = getattr(tnp.asarray(owner), short, None)
+    else:
+        twin = getattr(tnp, short, None) if (getattr(fn, "__module__", "") or "numpy") \
+            .startswith("numpy") or isinstance(fn, np.ufunc) else None
+    if twin is None or kwargs.get("out") is not None:
+        raise StagingError(
+            f"{name_of(fn)} at {user_location()} is called with a graph tensor under "
+            f"tf.function, and tf.experimental.numpy has no function of that name to run in "
+            f"its place (NumPy cannot compute on a graph tensor). Compute it with TensorFlow "
+            f"ops, or call it outside tf.function and pass the result in.")
+    return twin(*args, **kwargs)
+
+
+def setitem(target, index, value):
+    """``target[index] = value`` as a new tensor (``tf.tensor_scatter_nd_update`` on
+    the first axis); a Python container is updated in place, as Python does."""
+    if not isinstance(target, (tf.Tensor, np.ndarray)):
+        target[index] = value
+        return target
+    written = written_argument(target)
+    if written is not None:
+        raise cannot_write("tf.function", written, "TensorFlow tensors are immutable")
+    target = _tensor(target)
+    if isinstance(index, (int, np.integer)) or (
+            isinstance(index, tf.Tensor) and index.dtype.is_integer and index.shape.rank == 0):
+        n = target.shape[0] if target.shape[0] is not None else tf.shape(target)[0]
+        position = tf.cast(index, tf.int32)
+        position = tf.where(position < 0, position + n, position)
+        update = tf.cast(tf.broadcast_to(value, tf.shape(target)[1:]), target.dtype)
+        return tf.tensor_scatter_nd_update(target, tf.reshape(position, [1, 1]), update[None])
+    if isinstance(index, tf.Tensor) and index.dtype == tf.bool and index.shape == target.shape:
+        return tf.where(index, tf.cast(value, target.dtype), target)
+    raise StagingError(
+        f"item assignment at {user_location()}: a graph tensor is immutable and this index "
+        f"is not an integer or a boolean mask of the tensor's shape. Build the new tensor "
+        f"with tf.tensor_scatter_nd_update (or tf.where) and assign it.")
