@@ -69,7 +69,7 @@ JAX_COLUMNS = ["append, autograph + jit", "lax.scan + jit"]
 
 def run(quick: bool = False, skip=()) -> Table:
     table = Table(
-        "5. Collecting a loop's outputs: an RNN with append",
+        "6. Collecting a loop's outputs: an RNN with append",
         f"Seconds per call, T={T} steps of a [{B}, {D}] x [{D}, {H}] cell: median [25th, 75th "
         f"percentile] over interleaved repeats. Ratios above 1: the hand-written contestant "
         f"is slower than append.",

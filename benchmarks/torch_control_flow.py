@@ -106,7 +106,7 @@ def _first_call(fn, arg) -> float:
 
 def run(quick: bool = False, skip=()) -> Table:
     table = Table(
-        "5. PyTorch: data-dependent control flow",
+        "7. PyTorch: data-dependent control flow",
         "Seconds per call: median [25th, 75th percentile] over interleaved repeats; "
         "compile rows: the first call (dynamo, AOTAutograd with backend=\"aot_eager\"), "
         "one sample. Ratios above 1: the contestant is slower than autograph + compile.",

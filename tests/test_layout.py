@@ -29,6 +29,9 @@ ALLOWED_CIRCLES = {
     # argument write-back (writes) are asked by the backend and ask it for its ops.
     frozenset({"backends.numpy_graph.backend", "backends.numpy_graph.maybe_none",
                "backends.numpy_graph.writes"}),
+    # The JAX backend and its numeric twins: the backend hands builtins and item writes to
+    # numeric, whose masked selections ask the backend for its ops (one framework's room).
+    frozenset({"backends.jax.backend", "backends.jax.numeric"}),
     # A concrete function, the polymorphic function that holds its concrete functions,
     # and saving both (ConcreteFunction.save / Function.save; loading makes them again).
     frozenset({"backends.numpy_graph.concrete", "backends.numpy_graph.polymorphic",

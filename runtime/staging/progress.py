@@ -128,7 +128,7 @@ class _Watcher:
                 self.thread = threading.Thread(target=self.run, name="autograph-progress",
                                                daemon=True)
                 self.thread.start()
-            elif len(self.open) == 1:
+            elif all(w.done for w in self.open[:-1]):  # the oldest open work: wake to time it
                 self.wake.notify()
 
     def run(self) -> None:

@@ -147,4 +147,8 @@ KNOWN_GAPS = {
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
+    "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named[tensorflow]":
+        "list accumulation landed beside the TF backend: TensorFlow does not collect lists yet (its own ValueError, not the StagingError naming the list)",
+    "test_staging_errors.py::test_a_loop_variable_that_changes_shape_or_structure[tensorflow]":
+        "shape_invariants is not wired to TensorFlow yet: a shape change is TensorFlow's own ValueError",
 }

@@ -38,6 +38,10 @@ def test_is_tracing_probe():
 
 
 def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
+    _in_a_process_with_jax_only("_test_the_entry_test_follows_traces_forced_runs_and_graph_traces")
+
+
+def _test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
     from autograph.runtime.staging.mode import force_staged, tracing
 
     mode = ag__.mode
@@ -62,6 +66,10 @@ def test_the_entry_test_follows_traces_forced_runs_and_graph_traces():
 
 
 def test_the_hint_follows_jax_traces_in_every_thread_and_failed_traces():
+    _in_a_process_with_jax_only("_test_the_hint_follows_jax_traces_in_every_thread_and_failed_traces")
+
+
+def _test_the_hint_follows_jax_traces_in_every_thread_and_failed_traces():
     import threading
 
     mode = ag__.mode
@@ -161,3 +169,17 @@ def test_assert_message_with_a_traced_value():
     assert f(1.0) == 1.0
     with pytest.raises(Exception, match="AssertionError: 40.0"):
         jax.block_until_ready(f(20.0))
+
+
+def _in_a_process_with_jax_only(body: str) -> None:
+    """Run ``body`` of this module in a fresh interpreter: the hint it checks is about JAX
+    alone, and a framework that does not report its traces (PyTorch, TensorFlow), imported
+    by other tests in this worker, turns it off by design (``staging.mode``)."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    code = (f"import sys; sys.path[:0] = [{here!r}, {root!r}]; "
+            f"import test_jax_runtime as t; t.{body}()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -90,6 +90,9 @@ BLOCKED.update({(name, "numpy-xla"): blocker for (name, on), blocker in list(BLO
                 if on == "numpy"})
 XLA_ERRSTATE = ("np.errstate(... 'raise'): XLA has no floating-point error modes (refused "
                 "before compiling: a StagingError)")
+XLA_MASK = ("a write under a boolean mask: its shape depends on the mask's values (refused "
+            "before compiling: a StagingError)")
+XLA_MASK_TEXT = "indexing with a boolean array at"
 XLA_ROUNDING = ("XLA rounds differently in the last bits (its own math library, fused "
                 "multiply-adds): a message that shows a value after many iterations differs")
 BLOCKED.update({
@@ -102,7 +105,15 @@ BLOCKED.update({
         (XLA_ROUNDING, "Failed to converge after 6 iterations, value is"),
     ("scipy.optimize.newton (secant, maxiter)", "numpy-xla"):
         (XLA_ROUNDING, "Failed to converge after 6 iterations, value is"),
+    ("scipy.optimize.scalar_search_wolfe2", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),
+    ("sklearn._gradient_descent (t-SNE)", "numpy-xla"): (XLA_MASK, XLA_MASK_TEXT),
+    ("statsmodels.van_der_corput", "numpy-xla"):
+        ("a list grown in a staged loop: collected lists are not lowered to XLA yet (refused "
+         "before compiling: a StagingError)", "write_row at"),
 })
+BLOCKED.update({(name, "numpy-xla"): (XLA_MASK, XLA_MASK_TEXT) for name in (
+    "scipy.optimize._lsq.make_strictly_feasible", "scipy.optimize._lsq.make_strictly_feasible (rstep=0)",
+    "scipy.optimize._lsq.CL_scaling_vector", "scipy.optimize._lsq.reflective_transformation")})
 
 
 class KnownBlocker(Exception):

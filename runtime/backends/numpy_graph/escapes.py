@@ -48,9 +48,11 @@ class Bindings:
                 continue
 
     def restore(self) -> None:
-        """Rebind what the trace rebound; remove the globals it added."""
+        """Rebind what the trace rebound; remove the globals it added (but the runtime's,
+        under a name that is no identifier: conversion during the trace published it, and
+        the converted code it made reads it)."""
         if self.globals is not None:
-            for name in [n for n in self.globals if n not in self.before]:
+            for name in [n for n in self.globals if n not in self.before and n.isidentifier()]:
                 del self.globals[name]
             for name, value in self.before.items():
                 if self.globals.get(name, _GONE) is not value:

@@ -534,7 +534,11 @@ class TorchBackend(backends.Backend):
     def print_(self, args, sep, end, file, flush):
         """``ag.print`` of tensors under ``torch.compile``/``torch.export`` is refused:
         PyTorch 2.13's print operator prints nothing (or fails) inside ``cond`` and
-        ``while_loop`` bodies, and a Python ``print`` shows tracing tensors once."""
+        ``while_loop`` bodies, and a Python ``print`` shows tracing tensors once. Eager
+        tensors (no trace running) print as ``print`` prints them."""
+        if not is_tracing() and not any(_is_fake(a) for a in args):
+            print(*args, sep=sep, end=end, file=file, flush=flush)
+            return
         raise errors.StagingError(
             f"autograph.print at {_user_line()} prints a tensor while PyTorch traces "
             f"(torch.compile or torch.export), and a traced PyTorch program cannot print "
@@ -548,6 +552,12 @@ class TorchBackend(backends.Backend):
         from . import numeric as torch_numeric
 
         return torch_numeric.numeric(name, args, kwargs)
+
+
+def _is_fake(value) -> bool:
+    """A tensor of a trace (a fake or functional tensor), not an eager one."""
+    return isinstance(value, torch.Tensor) and type(value) is not torch.Tensor and \
+        not isinstance(value, torch.nn.Parameter)
 
 
 def _user_line() -> str:
