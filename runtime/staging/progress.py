@@ -79,6 +79,10 @@ def say(text: str) -> None:
         print(f"autograph: {text}", flush=True)
 
 
+def _finished() -> str:
+    return "(finished work)"
+
+
 class _Work:
     __slots__ = ("doing", "done", "start", "subject")
 
@@ -109,6 +113,7 @@ class long_work:
         work.done = True
         if _settings["level"] >= 1 and exc[0] is None:
             say(f"{self.did} {work.subject()} in {time.monotonic() - work.start:.3g} s")
+        work.subject = _finished  # the watcher may hold the work a while: keep nothing alive
 
 
 class _Watcher:

@@ -125,8 +125,6 @@ KNOWN_GAPS = {
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
     "test_raise_messages.py::test_value_as_the_exception_argument[tensorflow]":
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
-    "test_random_programs.py::test_random_program_matches_eager[tensorflow]":
-        "random programs mix Python ints and float tensors and read unassigned variables: the gaps above",
     "test_staged_raise.py::test_both_branches_raise[tensorflow]":
         "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
     "test_staged_raise.py::test_unassigned_variable_raises_only_when_read[tensorflow]":
