@@ -368,3 +368,29 @@ def reversed_bounds(start, stop, step):
                         "give the step as a Python int") from None
     n = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // -step
     return start + (n - 1) * step, start - step, -step
+
+
+class StagedEnumerate:
+    """``enumerate`` of a staged value: a staged loop's iterable; iterated in Python (a
+    generator expression), the plain ``enumerate``, unrolled. Each backend subclasses it
+    (and ``StagedZip``): the subclass is how ``backend_of`` knows whose it is."""
+
+    __slots__ = ("iterable", "start")
+
+    def __init__(self, iterable, start) -> None:
+        self.iterable, self.start = iterable, start
+
+    def __iter__(self):
+        return enumerate(self.iterable, self.start)
+
+
+class StagedZip:
+    """``zip`` of staged values (see ``StagedEnumerate``)."""
+
+    __slots__ = ("iterables", "strict")
+
+    def __init__(self, iterables: tuple, strict: bool) -> None:
+        self.iterables, self.strict = iterables, strict
+
+    def __iter__(self):
+        return zip(*self.iterables, strict=True) if self.strict else zip(*self.iterables)

@@ -30,7 +30,7 @@ from jax.extend.core import jaxpr_as_fun
 from ...staging import accumulate, backend as backends, errors, loop_options, masked
 from ...staging import raises as staged_raise
 from ...staging import state as staging
-from ...staging.loops import Carry, reversed_bounds
+from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
 
 _trace_ref = _core.trace_state_strong_ref
@@ -110,29 +110,16 @@ class _Range:
         return jnp.maximum(n, 0)
 
 
-class _Enumerate:
-    """``enumerate`` of a tracer: a staged loop's iterable; iterated in Python (a
-    generator expression), the plain ``enumerate``, unrolled."""
+class _Enumerate(StagedEnumerate):
+    """``enumerate`` of a tracer (``StagedEnumerate``)."""
 
-    __slots__ = ("iterable", "start")
-
-    def __init__(self, iterable, start) -> None:
-        self.iterable, self.start = iterable, start
-
-    def __iter__(self):
-        return enumerate(self.iterable, self.start)
+    __slots__ = ()
 
 
-class _Zip:
-    """``zip`` of tracers (see ``_Enumerate``)."""
+class _Zip(StagedZip):
+    """``zip`` of tracers (``StagedZip``)."""
 
-    __slots__ = ("iterables", "strict")
-
-    def __init__(self, iterables: tuple, strict: bool) -> None:
-        self.iterables, self.strict = iterables, strict
-
-    def __iter__(self):
-        return zip(*self.iterables, strict=True) if self.strict else zip(*self.iterables)
+    __slots__ = ()
 
 
 _STAGED_ITERABLES = (_Range, _Enumerate, _Zip)

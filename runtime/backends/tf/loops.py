@@ -17,7 +17,7 @@ import tensorflow as tf
 
 from ...staging import errors
 from ...staging import state as staging
-from ...staging.loops import Carry, reversed_bounds
+from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
 from .tensors import aval_of, invariants, is_tracing
 
@@ -58,29 +58,16 @@ def _common_int(*bounds):
     return tf.int64 if tf.int64 in dtypes else (dtypes.pop() if len(dtypes) == 1 else tf.int32)
 
 
-class Enumerate:
-    """``enumerate`` of a tensor: a staged loop's iterable; iterated in Python (a
-    generator expression), the plain ``enumerate``, unrolled."""
+class Enumerate(StagedEnumerate):
+    """``enumerate`` of a tensor (``StagedEnumerate``)."""
 
-    __slots__ = ("iterable", "start")
-
-    def __init__(self, iterable, start) -> None:
-        self.iterable, self.start = iterable, start
-
-    def __iter__(self):
-        return enumerate(self.iterable, self.start)
+    __slots__ = ()
 
 
-class Zip:
-    """``zip`` of tensors (see ``Enumerate``)."""
+class Zip(StagedZip):
+    """``zip`` of tensors (``StagedZip``)."""
 
-    __slots__ = ("iterables", "strict")
-
-    def __init__(self, iterables: tuple, strict: bool) -> None:
-        self.iterables, self.strict = iterables, strict
-
-    def __iter__(self):
-        return zip(*self.iterables, strict=True) if self.strict else zip(*self.iterables)
+    __slots__ = ()
 
 
 STAGED_ITERABLES = (Range, Enumerate, Zip)

@@ -45,7 +45,7 @@ from torch.utils import _pytree
 
 from ...staging import backend as backends, errors, raises as staged_raise
 from ...staging import state as staging
-from ...staging.loops import Carry, reversed_bounds
+from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 
 
@@ -296,16 +296,10 @@ class _Range:
         return torch.clamp(n, min=0).reshape(())
 
 
-class _Enumerate:
-    """``enumerate`` of a tensor (a staged loop's iterable)."""
+class _Enumerate(StagedEnumerate):
+    """``enumerate`` of a tensor (``StagedEnumerate``)."""
 
-    __slots__ = ("iterable", "start")
-
-    def __init__(self, iterable, start) -> None:
-        self.iterable, self.start = iterable, start
-
-    def __iter__(self):
-        return enumerate(self.iterable, self.start)
+    __slots__ = ()
 
 
 _STAGED_ITERABLES = (_Range, _Enumerate)
