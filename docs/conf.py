@@ -1,5 +1,7 @@
 """Sphinx configuration: the reference is generated from the installed package's docstrings
-(Google style, read by napoleon); every ``>>>`` example runs under ``sphinx-build -b doctest``."""
+(Google style, read by napoleon), one page per public name under ``api/`` (small
+hand-written pages, each with links to the guides; ``api.rst`` lists them with
+autosummary); every ``>>>`` example runs under ``sphinx-build -b doctest``."""
 
 import autograph
 
@@ -8,11 +10,22 @@ author = "the autograph authors"
 copyright = "2026, the autograph authors"
 release = version = autograph.__version__
 
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.doctest"]
+extensions = [
+    "sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.napoleon", "sphinx.ext.doctest",
+    "sphinx.ext.autosectionlabel",
+]
 exclude_patterns = ["_build"]
 
 autodoc_member_order = "bysource"
+# The pages under api/ are written by hand (each links to the guides): autosummary only
+# makes the tables of api.rst, it writes no files.
+autosummary_generate = False
+# Sections are linked as :ref:`page:Title`.
+autosectionlabel_prefix_document = True
 autodoc_typehints = "description"
+# Types are shown for the parameters a docstring describes (not for a class's private
+# constructor arguments or a method's *args).
+autodoc_typehints_description_target = "documented"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 

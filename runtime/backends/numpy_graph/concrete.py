@@ -164,13 +164,17 @@ class ConcreteFunction:
     # --- introspection --------------------------------------------------------------------
     @property
     def structured_input_signature(self):
+        """The ``TensorSpec`` of each array argument, and each Python argument's value,
+        in the order of the parameters."""
         return tuple(self.specs)
 
     @property
     def structured_outputs(self):
+        """What the function returns, as graph values in the same nesting."""
         return self.graph.outputs
 
     def pretty_signature(self) -> str:
+        """The parameters with their specs, and what it returns, as text."""
         lines = [f"{self.name}({', '.join(self.param_names)})", "  Args:"]
         for name, spec in zip(self.param_names, self.specs):
             lines.append(f"    {name}: {describe_spec(spec)}")

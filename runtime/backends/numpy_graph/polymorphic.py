@@ -214,7 +214,14 @@ class Function:
     """The callable ``autograph.function`` returns: a function that runs as graphs.
 
     Calling it runs the graph traced for the arguments' signature, tracing one
-    first if there is none. See ``autograph.function`` for the rules.
+    first if there is none. See ``autograph.function`` for the rules. On a
+    method, each instance gets a ``Function`` of its own (as with
+    ``tf.function``): each instance traces, and creates its
+    ``autograph.Variable``s, on its own.
+
+    Attributes:
+        python_function: The function it was made from, unconverted
+            (``autograph.to_code`` of the ``Function`` shows its converted code).
     """
 
     def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,
@@ -608,7 +615,7 @@ def function(fn: Optional[Callable[..., Any]] = None, *,
     signature run that code. A signature is the dtype and shape of each array
     argument and the value of each Python argument: Python values are fixed
     into the graph when it is traced (so are ``np.random`` draws and arrays
-    captured from outside, see the README's list of trace-time captures).
+    captured from outside: see the guide "What a trace captures").
 
     Args:
         fn: The function; omitted when only options are given.

@@ -70,14 +70,17 @@ class Variable:
 
     @property
     def dtype(self) -> np.dtype:
+        """The NumPy dtype, fixed when the variable is created."""
         return self.value.dtype
 
     @property
     def shape(self) -> tuple:
+        """The shape, fixed when the variable is created."""
         return self.value.shape
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return self.value.ndim
 
     def __repr__(self) -> str:
@@ -110,9 +113,12 @@ class Variable:
         return trace.wrap(self._read_in(state), state)
 
     def read_value(self):
+        """The current value: the array outside a trace, a read op (a symbolic array)
+        in a graph, which gives the value the variable has when the graph runs."""
         return self._current()
 
     def numpy(self) -> np.ndarray:
+        """A copy of the current value as a NumPy array (in a graph: as ``read_value``)."""
         state = trace.current()
         if state is not None:
             return self._current()
@@ -128,6 +134,11 @@ class Variable:
         self.value = new
 
     def assign(self, value):
+        """Store ``value``: now outside a trace, each time the graph runs inside one.
+
+        Returns the variable. Raises ``TypeError`` for an array whose dtype is of
+        another kind than the variable's (a float array into an int variable; a
+        Python number is cast), ``ValueError`` for another shape."""
         state = trace.current()
         if state is None:
             self._check(np.asarray(value).dtype, np.shape(value), value)
@@ -151,9 +162,12 @@ class Variable:
                              f"the new value has shape {tuple(shape)}.")
 
     def assign_add(self, delta):
+        """``assign(value + delta)``; in a traced function ``self.v += delta`` (or
+        ``v += delta`` on a ``global v``) does the same."""
         return self.assign(self._current() + delta)
 
     def assign_sub(self, delta):
+        """``assign(value - delta)``, as ``assign_add`` (``self.v -= delta``)."""
         return self.assign(self._current() - delta)
 
     # --- acting as an array -------------------------------------------------------------
