@@ -30,15 +30,17 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     """Convert a function so its control flow can become graph operations.
 
     On Python values the result behaves exactly like ``entity``; under a trace
-    (``autograph.function``, ``jax.jit``) its ``if``, ``while`` and ``for`` on
-    staged values become graph ops. Conversions are cached: converting the
-    same function again costs a dictionary lookup.
+    (``autograph.function``, ``jax.jit``, ``torch.compile`` or ``torch.export``,
+    ``tf.function``) its ``if``, ``while`` and ``for`` on staged values become
+    graph ops. Conversions are cached: converting the same function again costs a
+    dictionary lookup, and converting a converted function returns it.
 
     Args:
         entity: A function, nested function or closure, lambda, method (bound,
             unbound, static or class method), ``functools.partial`` or callable
             object; or a Keras layer or model, whose ``call`` (and that of every
-            user-defined layer in it) is converted in place.
+            user-defined layer in it) is converted in place; or a PyTorch
+            ``nn.Module``, whose ``forward`` is converted in place.
         recursive: Also convert the user functions ``entity`` calls, when the
             calls happen in staged code.
 

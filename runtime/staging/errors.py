@@ -33,11 +33,14 @@ class ConversionError(Exception):
 class StagingError(Exception):
     """Control flow on staged values that cannot be built into a graph.
 
-    Raised while tracing (``autograph.function``, ``jax.jit``) when a branch or
-    loop on a staged value cannot become a graph op: a dict key (or, under
-    ``jax.jit``, a variable) assigned in one branch only, a loop variable that
-    changes dtype or shape, a list a staged loop grows. The message names the
-    construct, the variable and the file:line, and says what to do.
+    Raised while tracing (``autograph.function``, ``jax.jit``, ``torch.export``,
+    ``tf.function``) when a branch or loop on a staged value cannot become a graph
+    op: a dict key or attribute (or, under JAX, PyTorch and TensorFlow, a variable)
+    assigned in one branch only, a loop variable that changes dtype (or, except on
+    the NumPy engine, shape), a list a staged loop grows that the backend cannot
+    collect (under JAX, without a bound). Every backend gives the same text
+    for the same mistake; the message names the construct, the variable and the
+    file:line, and says what to do.
 
     Example:
         >>> import numpy as np
