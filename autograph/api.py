@@ -47,7 +47,7 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     Returns:
         The converted callable, of the same kind as ``entity`` (a bound method
         for a bound method, a ``functools.partial`` for a partial); a Keras layer
-        or model is returned itself.
+        or model, or a PyTorch module, is returned itself.
 
     Raises:
         ConversionError: ``entity`` is not one of the kinds above (a builtin,

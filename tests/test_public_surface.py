@@ -88,6 +88,30 @@ def test_package_docstring_example_runs():
     assert runner.failures == 0
 
 
+@pytest.mark.parametrize("name", PUBLIC)
+def test_every_public_name_has_its_reference_page(name):
+    """docs/api/autograph.NAME.rst documents the name (an autodoc directive) and links to
+    the guides; api.rst lists it in a table and in its toctree."""
+    with open(os.path.join(ROOT, "docs", "api", f"autograph.{name}.rst"), encoding="utf-8") as f:
+        page = f.read()
+    assert re.search(rf"^\.\. auto(function|class|exception):: autograph\.{name}$", page, re.M)
+    assert ".. rubric:: See also" in page and (":doc:" in page or ":ref:" in page)
+    with open(os.path.join(ROOT, "docs", "api.rst"), encoding="utf-8") as f:
+        index = f.read()
+    assert re.search(rf"^   {name}$", index, re.M) and f"   api/autograph.{name}\n" in index
+
+
+def test_the_docs_name_no_internal_issue():
+    """Users cannot look up this project's internal issue numbers."""
+    pages = [os.path.join(ROOT, "README.md")] + [
+        os.path.join(folder, name) for folder, _, names in os.walk(os.path.join(ROOT, "docs"))
+        for name in names if name.endswith(".rst")]
+    texts = [open(page, encoding="utf-8").read() for page in pages]
+    texts += [inspect.getdoc(getattr(ag, name)) for name in PUBLIC]
+    for text in texts:
+        assert not re.search(r"\bissues? \d|\(issue", text, re.I), text[:80]
+
+
 @pytest.mark.parametrize("name", CALLABLES)
 def test_public_callables_have_type_hints(name):
     signature = inspect.signature(getattr(ag, name))

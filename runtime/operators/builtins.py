@@ -131,7 +131,12 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] =
     The builtin ``print`` in a traced function runs once, while tracing, and
     shows symbolic arrays. ``autograph.print`` becomes a graph op instead.
     Outside any trace it is the builtin ``print``. Inside a trace, the backend
-    of the first staged argument (or the tracing graph engine) stages it.
+    of the first staged argument (or the tracing graph engine) stages it: the
+    NumPy engine prints each time the graph runs, JAX through an ordered
+    ``jax.debug.callback``, TensorFlow with ``tf.print`` (standard output, or
+    ``sys.stderr`` if ``file`` is it); under ``torch.compile`` and
+    ``torch.export`` printing a tensor is a ``StagingError`` (PyTorch's traced
+    programs cannot print inside ``cond`` and ``while_loop``).
 
     Args:
         *args: What to print, as for ``print``.

@@ -613,9 +613,10 @@ def function(fn: Optional[Callable[..., Any]] = None, *,
     flow on arrays becomes graph ops), traces it with symbolic arrays and
     compiles the graph into straight-line NumPy code; later calls with the same
     signature run that code. A signature is the dtype and shape of each array
-    argument and the value of each Python argument: Python values are fixed
-    into the graph when it is traced (so are ``np.random`` draws and arrays
-    captured from outside: see the guide "What a trace captures").
+    argument and the value of each Python argument. Python values the function
+    reads (arguments, globals, attributes) and ``np.random`` draws are fixed into
+    the graph when it is traced; a NumPy array it reads from outside is read
+    each time the graph runs (the guide "What a trace captures" has the rules).
 
     Args:
         fn: The function; omitted when only options are given.
@@ -637,7 +638,9 @@ def function(fn: Optional[Callable[..., Any]] = None, *,
         A ``Function``; called with options only, a decorator that makes one.
 
     Raises:
-        TypeError: ``fn`` is a generator or coroutine function.
+        TypeError: ``fn`` is a generator or coroutine function; or, at a call, an
+            argument is a PyTorch or TensorFlow tensor (the message says to use
+            ``torch.compile`` or ``tf.function`` of ``autograph.convert(fn)``).
         ImportError: ``jit_compile=True`` and JAX is not installed.
 
     Example:
