@@ -16,9 +16,13 @@ class ConversionError(Exception):
     """A function could not be converted.
 
     Raised by ``convert``, ``to_graph`` and ``to_code`` (and reported by the
-    CLI) when the source is not available (a builtin, code made by ``exec``)
-    or cannot be read. The message names the function or file and line and
-    says what to do.
+    CLI) when the object is not a kind autograph converts (a builtin, a class),
+    its source is not available (code made by ``exec``), the source found is
+    not the code that runs (the file changed after its module was imported), or
+    the source cannot be read or converted (a syntax error, nesting thousands of
+    levels deep). The message names the function or file and line and says what
+    to do. A function that converted code calls and that cannot be converted is
+    called unconverted instead, with a warning naming it.
 
     Example:
         >>> import autograph as ag
