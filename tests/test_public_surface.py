@@ -81,6 +81,20 @@ def test_docstring_examples_run(name):
     assert runner.failures == 0
 
 
+@pytest.mark.parametrize("name", ["Function", "ConcreteFunction", "LoadedFunction"])
+def test_the_returned_classes_have_examples_that_run(name):
+    """What ``ag.function`` and ``ag.load`` return have reference pages too."""
+    from autograph.runtime.backends import numpy_graph
+
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    tests = doctest.DocTestFinder(recurse=False).find(getattr(numpy_graph, name), globs={})
+    assert tests and tests[0].examples
+    for test in tests:
+        runner.run(test)
+    assert runner.failures == 0
+    assert os.path.isfile(os.path.join(ROOT, "docs", "api", f"{name}.rst"))
+
+
 def test_package_docstring_example_runs():
     runner = doctest.DocTestRunner()
     for test in doctest.DocTestFinder(recurse=False).find(ag, globs={}):

@@ -29,6 +29,26 @@ class ConcreteFunction:
     it runs the graph; the arguments must fit the signature it was traced for.
     ``graph`` is the graph as data (``str(graph)`` is its text form), ``save``
     writes it to a file.
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def double(x):
+        ...     return x * 2
+        >>> concrete = double.get_concrete_function(ag.TensorSpec([None], np.float64))
+        >>> print(concrete.pretty_signature())
+        double(x)
+          Args:
+            x: float64 array, shape=(None,)
+          Returns:
+            float64 array, shape=(None,)
+        >>> concrete(np.arange(3.0))
+        array([0., 2., 4.])
+        >>> concrete(np.arange(3))
+        Traceback (most recent call last):
+        ...
+        TypeError: double(): argument 'x' must have dtype float64, got dtype int64.
     """
 
     def __init__(self, graph: Graph, fn, specs, param_names, name: str, layout=(),

@@ -222,6 +222,18 @@ class Function:
     Attributes:
         python_function: The function it was made from, unconverted
             (``autograph.to_code`` of the ``Function`` shows its converted code).
+
+    Example:
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def double(x):
+        ...     return x * 2
+        >>> concrete = double.get_concrete_function(ag.TensorSpec([None], np.float64))
+        >>> double(np.arange(3.0))   # fits the graph traced above: no new trace
+        array([0., 2., 4.])
+        >>> double.experimental_get_tracing_count()
+        1
     """
 
     def __init__(self, fn: Callable[..., Any], input_signature: Optional[Sequence[Any]] = None,

@@ -708,7 +708,26 @@ def _check_old_writes(graph: Graph, path) -> None:
 class LoadedFunction:
     """A saved ``autograph.function``, loaded: its graphs, and a call that runs the
     graph traced for the arguments (arrays by dtype and shape, Python values by
-    value), as the function did."""
+    value), as the function did.
+
+    Example:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import autograph as ag
+        >>> @ag.function
+        ... def double(x):
+        ...     return x * 2
+        >>> _ = double(np.ones(2))
+        >>> path = os.path.join(tempfile.mkdtemp(), "double.npz")
+        >>> double.save(path)
+        >>> loaded = ag.load(path)
+        >>> loaded(np.array([1.0, 5.0]))
+        array([ 2., 10.])
+        >>> loaded(np.array([1, 5]))   # no graph was traced for int64 arrays
+        Traceback (most recent call last):
+        ...
+        TypeError: double(): none of the 1 saved graphs was traced for these arguments ...
+    """
 
     def __init__(self, name: str, concrete_functions: list) -> None:
         self.__name__ = name
