@@ -17,6 +17,7 @@ from .runtime.operators import calls
 from .runtime.operators.calls import do_not_convert
 from .runtime.staging import backend as backends
 from .runtime.staging.errors import ConversionError
+from .runtime.staging.progress import logger
 from .runtime.staging.source_text import SourceText
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert"]
@@ -274,13 +275,15 @@ def _is_dispatch(stmt: Any) -> bool:
 
 
 def _convert_for_calls(fn: types.FunctionType) -> types.FunctionType:
-    """What ``ag__.converted`` uses: conversion that falls back to the original."""
+    """What ``ag__.converted`` uses: conversion that falls back to the original, and
+    says so once, on the ``autograph`` logger at WARNING (shown on stderr unless
+    ``logging`` is set up otherwise), as TensorFlow's AutoGraph does: a Python
+    warning would become an exception in code run with warnings as errors, and
+    change what the calling code does."""
     try:
         return conversion.convert(fn, recursive=True)
     except ConversionError as e:
-        import warnings
-
-        warnings.warn(f"autograph: calling {fn.__qualname__} unconverted: {e}", stacklevel=3)
+        logger.warning("autograph: calling %s unconverted: %s", fn.__qualname__, e)
         return fn
 
 

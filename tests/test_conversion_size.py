@@ -60,12 +60,19 @@ def checks(count: int, exit: str) -> str:
     return "\n".join(lines) + "\n    return x\n"
 
 
+def nested_ternaries(count: int) -> str:
+    """``a if c else b if c2 else ...``: each level nests the rest in its ``else``."""
+    chain = " else ".join(f"{i} if x > {i}" for i in range(count))
+    return f"def f(x):\n    return {chain} else -1\n"
+
+
 SOURCES = {
     "98 nested ifs (Python allows 99 levels)": (nested_ifs(98), [-1, 5, 200]),
     "an elif chain of 200": (elif_chain(200), [0, 150, 500]),
     "200 checks that raise": (checks(200, "raise"), [7, 500]),
     "200 checks that return": (checks(200, "return"), [150, 500]),
     "200 checks that continue": (checks(200, "continue"), [7, 500]),
+    "600 nested conditional expressions": (nested_ternaries(600), [-5, 300, 900]),
 }
 
 

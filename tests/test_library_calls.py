@@ -7,6 +7,7 @@ from __future__ import annotations
 import codecs
 import collections.abc
 import io
+import logging
 import os.path
 import sys
 import types
@@ -130,3 +131,24 @@ def test_code_an_installed_package_generates_is_library(monkeypatch):
         assert calls.is_library(namespace["raise_from"])
     finally:
         calls._origins.pop("installed_pkg", None)
+
+
+def test_a_user_function_without_source_is_called_unconverted_with_a_log_record(caplog):
+    """Converted code calling a function made by ``exec`` in the user's code (toolz's
+    tests make them) calls it as is and says so on the ``autograph`` logger, not as a
+    Python warning: under ``-W error`` a warning would raise inside the caller."""
+    namespace: dict = {"__name__": __name__}
+    exec(compile("def made(x):\n    return x + 1\n", "<made-by-exec>", "exec"), namespace)
+    made = namespace["made"]
+
+    def caller(x):
+        return made(x) * 2
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with force_staged(), caplog.at_level(logging.WARNING, logger="autograph"):
+            assert ag.convert(caller)(1) == 4
+    assert [r.getMessage() for r in caplog.records if r.name == "autograph"] == [
+        "autograph: calling made unconverted: cannot convert made: its source code is not "
+        "available (could not get source code). Define it in a file, or mark it with "
+        "autograph.do_not_convert."]

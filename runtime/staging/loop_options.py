@@ -4,8 +4,11 @@ The user writes ``ag.set_loop_options(maximum_iterations=N)`` as the first state
 of a loop (TensorFlow's name and signature). The converter takes that statement out
 of the loop body and passes its options to the loop (``ag__.for_loop(...,
 options=ag__.loop_options(maximum_iterations=N))``), evaluated before the loop, as
-TensorFlow's converter does. Called anywhere else, and in an unconverted function,
-it does nothing, so the function still runs as plain Python.
+TensorFlow's converter does. Called anywhere else it does nothing when the function
+runs as plain Python (as in the unconverted original), and is a ``StagingError`` while
+a trace runs: a staged loop would silently ignore options that change what it
+computes (``maximum_iterations`` stops it), so the call must move to the loop's first
+line.
 
 A loop that runs as Python ignores its options. A staged loop makes them
 ``current()`` while its backend builds it (``operators.control_flow``); what they mean:
@@ -21,9 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import sys
 from typing import Optional
 
 from . import errors
+from .mode import mode
 
 _current: contextvars.ContextVar[dict] = contextvars.ContextVar("autograph_loop_options",
                                                                  default={})
@@ -36,8 +41,8 @@ def set_loop_options(*, parallel_iterations: Optional[int] = None,
     """Options of the staged loop whose first statement this call is.
 
     The converter moves the call out of the loop and hands its options to the loop;
-    anywhere else it does nothing (so the function still runs as plain Python), and a
-    loop that runs as Python ignores them.
+    anywhere else it does nothing when the function runs as plain Python, and a loop
+    that runs as Python ignores them.
 
     Args:
         parallel_iterations: TensorFlow's; refused by backends that do not use it.
@@ -55,7 +60,8 @@ def set_loop_options(*, parallel_iterations: Optional[int] = None,
         None.
 
     Raises:
-        StagingError: when the loop is staged, an option its backend does not use.
+        StagingError: when the loop is staged, an option its backend does not use;
+            called while a trace runs anywhere but as a loop's first statement.
 
     Example:
         >>> import numpy as np
@@ -71,12 +77,23 @@ def set_loop_options(*, parallel_iterations: Optional[int] = None,
         >>> halvings(np.array(10.0))
         array([5.   , 2.5  , 1.25 , 0.625])
     """
+    if not mode.python and mode.staging():
+        caller = sys._getframe(1)
+        raise errors.StagingError(
+            f"set_loop_options at {errors.at_line(caller.f_code.co_filename, caller.f_lineno)}: "
+            "it is not the first statement of a for or while loop, so no loop takes its "
+            "options. Make it the loop's first statement.")
     return None
 
 
-def loop_options(**options) -> dict:
-    """The options the converter took from a loop's ``set_loop_options`` statement."""
-    set_loop_options(**options)  # the same keywords, and TypeError for an unknown one
+def loop_options(*, parallel_iterations: Optional[int] = None,
+                 swap_memory: Optional[bool] = None,
+                 maximum_iterations: Optional[int] = None,
+                 shape_invariants: Optional[list] = None) -> dict:
+    """The options the converter took from a loop's ``set_loop_options`` statement
+    (the same keywords: ``TypeError`` for an unknown one)."""
+    options = dict(parallel_iterations=parallel_iterations, swap_memory=swap_memory,
+                   maximum_iterations=maximum_iterations, shape_invariants=shape_invariants)
     return {k: v for k, v in options.items() if v is not None}
 
 

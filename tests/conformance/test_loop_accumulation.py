@@ -285,6 +285,26 @@ def test_set_loop_options_runs_as_python():
         ag.set_loop_options(maximum_iteration=3)
 
 
+def misplaced_option(x):
+    i = 0
+    while x > 0:
+        x = x - 1
+        ag.set_loop_options(maximum_iterations=3)
+        i += 1
+    return x, i
+
+
+def test_set_loop_options_not_first_is_refused_when_staged(backend):
+    """Not a loop's first statement, no loop takes the options: a staged loop would
+    silently run past the maximum_iterations asked for."""
+    assert misplaced_option(5) == (0, 5)  # plain Python: does nothing, as the original
+    assert ag.convert(misplaced_option)(5) == (0, 5)
+    assert backend.staging_error(misplaced_option, np.int32(5)) == (
+        f"set_loop_options at {backend.at(misplaced_option, 'ag.set_loop_options(maximum_iterations=3)')}: "
+        f"it is not the first statement of a for or while loop, so no loop takes its options. "
+        f"Make it the loop's first statement.")
+
+
 def grow_by_concatenate(xs, v):
     for x in xs:
         v = np.concatenate([v, x * v[-1:]])

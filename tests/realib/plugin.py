@@ -58,7 +58,7 @@ def _convert_class(cls, module_name, seen):
             fn = value.__func__
             if isinstance(fn, types.FunctionType) and fn.__module__ == module_name:
                 setattr(cls, name, type(value)(_convert(fn)))
-        elif isinstance(value, property):
+        elif type(value) is property and name != "__name__":  # a type's __name__ takes a str only
             parts = [getattr(value, p) for p in ("fget", "fset", "fdel")]
             parts = [_convert(p) if isinstance(p, types.FunctionType) and p.__module__ == module_name else p for p in parts]
             setattr(cls, name, property(*parts, value.__doc__))
