@@ -22,7 +22,7 @@ class ConversionError(Exception):
     the source cannot be read or converted (a syntax error, nesting thousands of
     levels deep). The message names the function or file and line and says what
     to do. A function that converted code calls and that cannot be converted is
-    called unconverted instead, with a warning naming it.
+    called unconverted instead, with a log line naming it (``autograph`` logger).
 
     Example:
         >>> import autograph as ag
