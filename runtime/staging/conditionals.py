@@ -54,6 +54,10 @@ class BranchJoin:
                 return t
             if label in staged_raise.dead_names():  # never read after the if: stays unbound
                 return Undefined(label)
+            if t is not MISSING and f is not MISSING and label in staged_raise.filled_names(
+                    0 if t_absent else 1):  # a raise's side, its handler assigns it first
+                t, f = (filler(f, self.backend), f) if t_absent else (t, filler(t, self.backend))
+                return self._join(label, t, f)
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
