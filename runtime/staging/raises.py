@@ -270,14 +270,14 @@ class Branches:
 
     _open: list = []
 
-    def __init__(self, backend, local_names=(), dead=()) -> None:
+    def __init__(self, backend, local_names=(), dead=(), leaves=((), ())) -> None:
         self.backend = backend
         self.raised = [False, False]
         self.branch = None
         self.local_names = frozenset(local_names)
         self.dead = frozenset(dead)
         self.running = 0
-        self.filled: list = [frozenset(), frozenset()]  # per side: see ``filled_names``
+        self.filled: list = [frozenset(side) for side in leaves]  # see ``filled_names``
 
     def __enter__(self):
         Branches._open.append(self)
@@ -332,7 +332,8 @@ def local_names() -> frozenset:
 def filled_names(side: int) -> frozenset:
     """The variables side ``side`` (0: true) of the staged ``if`` being built may leave
     unassigned: it ends in a raise whose handler assigns them before reading them
-    (``staged_handler``). The other side's values stand in (never read)."""
+    (``staged_handler``), or in a ``break`` and nothing reads them after the loop
+    (``leaves``). The other side's values stand in (never read)."""
     return Branches._open[-1].filled[side] if Branches._open else frozenset()
 
 
