@@ -16,6 +16,7 @@ with a run-time flag); elsewhere they are a ``StagingError``.
 
 from __future__ import annotations
 
+import collections
 import weakref
 from typing import Optional
 
@@ -146,14 +147,64 @@ def _number_and_array(t, ta, f, fa):
 
 
 _NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RECENT_TESTS: collections.deque = collections.deque(maxlen=8)  # unhashable tests (JAX tracers)
 
 
 def note_not_none_test(test, maybe) -> None:
     """``test`` is ``maybe is not None`` (a staged flag): see ``narrowed``."""
     try:
         _NOT_NONE_TESTS[test] = maybe
-    except TypeError:  # a value that cannot be referred to weakly: no narrowing
-        pass
+    except TypeError:  # unhashable: the last few, found by identity
+        _RECENT_TESTS.append((test, maybe))
+
+
+_KNOWN_NOW: list = []  # (maybe-None value, is None) the branches being traced know
+
+
+def known_none(value):
+    """True (False) if the branch being traced runs only where ``value`` (None on some
+    staged paths) is None (is not None): a branch of ``if value is None`` or ``if value
+    is not None``, so its uses there (a closure's too) see None or the value; else None."""
+    return next((none for known, none in reversed(_KNOWN_NOW) if known is value), None)
+
+
+def known_not_none(value) -> bool:
+    return known_none(value) is False
+
+
+def _tested(cond, branch: int):
+    """``(value, is None)`` for the maybe-None value ``if cond`` tests, in branch
+    ``branch``; or None."""
+    try:
+        tested = _NOT_NONE_TESTS.get(cond)
+    except TypeError:
+        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
+    if tested is not None:
+        return tested, branch == 1
+    found = next((maybe for test, maybe in _RECENT_NONE_TESTS if test is cond), None)
+    return None if found is None else (found, branch == 0)
+
+
+_RECENT_NONE_TESTS: collections.deque = collections.deque(maxlen=8)
+
+
+def note_none_test(test, maybe) -> None:
+    """``test`` is ``maybe is None`` (a staged flag of a backend that narrows uses)."""
+    _RECENT_NONE_TESTS.append((test, maybe))
+
+
+def _narrow(values: tuple, known) -> tuple:
+    """``values`` with the maybe-None value ``known[0]`` as the branch knows it: None
+    where it is None there (``known[1]``), else its value."""
+    maybe, none = known
+
+    def visit(x):
+        if x is maybe:
+            return None if none else x.value
+        if x.__class__ in (tuple, list):
+            return remake(x, [visit(v) for _, v in items(x)])
+        return x
+    return tuple(visit(v) for v in values)
 
 
 def narrowed(cond, state: tuple, branch: int) -> tuple:
@@ -163,8 +214,8 @@ def narrowed(cond, state: tuple, branch: int) -> tuple:
     value in the other, as eager Python knows there (``if s is None: s = 3``)."""
     try:
         tested = _NOT_NONE_TESTS.get(cond)
-    except TypeError:  # unhashable (a JAX tracer): no value of ours is None on some paths
-        tested = None
+    except TypeError:  # unhashable (a JAX tracer)
+        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
     none_branch = 1 if tested is not None else 0
     out = list(state)
     for i, value in enumerate(state):
@@ -190,11 +241,20 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         record: dict = {}
         inputs = narrowed(cond, state, branch)
 
-        def run(fn=fn, record=record, inputs=inputs):
-            out = fn(*inputs)
+        def run(fn=fn, record=record, inputs=inputs, branch=branch):
+            known = _tested(cond, branch)
+            if known is not None:
+                _KNOWN_NOW.append(known)
+            try:
+                out = fn(*inputs)
+            finally:
+                if known is not None:
+                    _KNOWN_NOW.pop()
             record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
             out = tuple(out)
             shared_now = tuple(side.get())
+            if known is not None:  # what the branch passes on of the tested value: narrowed
+                out, shared_now = _narrow(out, known), _narrow(shared_now, known)
             record["n"] = len(out)
             record["kept"] = same_objects(out, state)
             record["written"] = written = inplace.arrays.changed()  # arrays written into
