@@ -28,7 +28,7 @@ from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
 )
-from .undefined import Undefined
+from .undefined import MissingOnSomePaths, Undefined, pair_missing
 
 
 class BranchJoin:
@@ -62,6 +62,8 @@ class BranchJoin:
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
+            elif t is MISSING or f is MISSING or "." in label or "[" in label:
+                paired = _pair_missing(self.backend, label, t, f, t_absent)  # attribute, item
             if paired is None:
                 raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
                                                    self.where_fn)
@@ -134,6 +136,21 @@ class BranchJoin:
 
     def rebuild(self, outs) -> list:
         return [fill(t, outs) for t in self.template]
+
+
+def _pair_missing(backend, label, t, f, t_absent: bool):
+    """An attribute (or item) one branch assigns and the other leaves absent: with the
+    backend's run-time flag (uses raise where it is absent), or refused wherever it is
+    used (``MissingOnSomePaths``); None for a value neither can carry."""
+    absent, other = (t, f) if t_absent else (f, t)
+    if other.__class__ is not MissingOnSomePaths and backend.aval(other) is None:
+        return None
+    if other.__class__ is not MissingOnSomePaths:
+        paired = backend.pair_unbound(label, Undefined(label) if t_absent else t,
+                                      f if t_absent else Undefined(label))
+        if paired is not None:
+            return paired
+    return pair_missing(label, t, f, absent)
 
 
 def _number_and_array(t, ta, f, fa):
