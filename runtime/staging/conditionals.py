@@ -62,8 +62,8 @@ class BranchJoin:
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
-            elif t is MISSING or f is MISSING or "." in label or "[" in label:
-                paired = _pair_missing(self.backend, label, t, f, t_absent)  # attribute, item
+            elif "." in label and "[" not in label:  # an attribute (a missing key: KeyError)
+                paired = _pair_missing(self.backend, label, t, f, t_absent)
             if paired is None:
                 raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
                                                    self.where_fn)

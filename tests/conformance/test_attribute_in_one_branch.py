@@ -40,3 +40,17 @@ def test_reading_it_where_it_may_be_absent_is_refused(backend):
     text = backend.staging_error(reads_it_after, np.float64(3.0))
     assert "'self.width' is assigned on some staged paths only (one branch of an if" in text
     assert "Assign 'self.width' before the if statement" in text
+
+
+def asks_hasattr(x):
+    s = Search()
+    s.step(x)
+    return hasattr(s, "width")
+
+
+def test_hasattr_of_it_is_refused(backend):
+    assert backend.eager(asks_hasattr, np.float64(-3.0)) is False
+    assert backend.staging_error(asks_hasattr, np.float64(3.0)) == (
+        "hasattr(..., 'width'): the attribute is assigned on some staged paths only (one "
+        "branch of an if whose condition is a staged value), so whether it exists is known "
+        "only when the graph runs. Assign it before the if statement, or in both branches.")
