@@ -133,8 +133,6 @@ def pair_missing(label: str, t, f, absent):
         if x.__class__ is MissingOnSomePaths:
             return MissingOnSomePaths(x.flag, x.value, label)
         if x is absent:
-            from .state import filler
-
             return MissingOnSomePaths(True, other.value if other.__class__ is
                                       MissingOnSomePaths else other, label)
         return MissingOnSomePaths(False, x, label)
