@@ -27,6 +27,7 @@ class Context:
         self.recursive = recursive
         self.generated: set = set()  # ids of FunctionDefs made by passes
         self.extra_tests: dict = {}  # For node -> expression: loop goes on while it is true
+        self.break_loops: dict = {}  # a break flag -> the loop it leaves (break_statements)
         self.maybe_undefined: set = set()  # ids of Name loads that may be unbound
         self.locals: set = set()
         self.cells: set = set()  # locals that nested user functions or lambdas capture

@@ -37,6 +37,7 @@ class BreakStatements(transformer.Base):
         if not flags.contains(node, gast.Break, cross_loops=False):
             return [node] + orelse
         flag = self.ctx.namer.new("break_")
+        self.ctx.break_loops[flag] = node
         node.body = flags.guard(node.body, gast.Break, flag, self.ctx)
         stop = templates.replace_expr("ag__.not_(flag)", flag=flag)
         if isinstance(node, gast.While):

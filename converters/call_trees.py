@@ -2,7 +2,7 @@
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
 Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
-except ``range``/``enumerate``/``zip``/``len`` and the numeric ``min``/``max``/
+except ``range``/``enumerate``/``zip``/``len``/``hasattr`` and the numeric ``min``/``max``/
 ``abs``/``round``/``int``/``float``/``bool``: ``ag__.converted(range)(n)`` looks the
 name up at run time, as Python does, and gives the builtin's staged-aware twin
 (``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
@@ -28,7 +28,7 @@ from autograph import templates, transformer
 from autograph.runtime.operators.calls import LIBRARY_PACKAGES
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
-                             "int", "float", "bool", "divmod"})
+                             "int", "float", "bool", "divmod", "hasattr"})
 
 
 # Builtins that consume a generator expression: with a staged test, called through

@@ -46,6 +46,10 @@ class Conditionals(state.StagedControlFlow):
         dead = _dead_after(node, names, ctx)
         if dead:
             choose.keywords.append(gast.keyword(arg="dead", value=state.labels_tuple(dead, ctx)))
+        leaving = [_left_by_break(side, names, ctx) for side in (node.body, node.orelse)]
+        if any(leaving):
+            choose.keywords.append(gast.keyword(arg="leaves", value=gast.Tuple(
+                elts=[state.labels_tuple(side, ctx) for side in leaving], ctx=gast.Load())))
         in_place = shared.carry(node, node.body + node.orelse, choose, ctx)  # before nested constructs are lowered
         defs = [self.visit(d) for d in defs] + in_place
         call = templates.replace_expr("choose(state)", choose=choose, state=[templates.load(n) for n in names])
@@ -60,6 +64,24 @@ def _dead_after(node, names, ctx) -> list:
     live_out = ctx.liveness.live_out.get(node, set())
     certain = ctx.definedness.at_entry.get(node, (frozenset(), frozenset()))[0]
     return [n for n in names if n not in live_out and n not in certain and n in ctx.locals]
+
+
+def _left_by_break(side, names, ctx) -> list:
+    """State variables a side that ends in a lowered ``break`` (``break_ = True``) may
+    leave unassigned: plain locals nothing reads after the loop it leaves (the rest of
+    the loop is guarded by the flag, so nothing reads them on that path)."""
+    last = side[-1] if side else None
+    if not (isinstance(last, gast.Assign) and len(last.targets) == 1
+            and isinstance(last.targets[0], gast.Name) and last.targets[0].id in ctx.break_loops
+            and isinstance(last.value, gast.Constant) and last.value.value is True):
+        return []
+    flag = last.targets[0].id
+    after = ctx.liveness.live_out.get(ctx.break_loops[flag])
+    if after is None:
+        return []
+    plain = [n for n in names if n in ctx.locals and n not in ctx.cells]
+    return [n for n in plain + sorted(ctx.landing - set(names))  # (landing: cells for handlers)
+            if n != flag and n not in after]
 
 
 def transform(node, ctx) -> None:

@@ -9,7 +9,7 @@ from .operators.builtins import augitem, enumerate_, len_, print_, range_, setit
 from .operators.calls import converted, do_not_convert
 from .operators.choices import getitem, is_none, is_not_none
 from .staging.errors import StagingError
-from .staging.raises import handled_by
+from .staging.raises import handled_by, staged_handler
 from .operators.control_flow import (
     Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, staged, while_from, while_loop,
     while_stmt,
@@ -31,7 +31,7 @@ __all__ = [
     "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
     "getitem", "is_none", "is_not_none",
-    "StagingError", "handled_by",
+    "StagingError", "handled_by", "staged_handler",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
     "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",

@@ -14,7 +14,7 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..staging import accumulate, backend as backends
+from ..staging import accumulate, backend as backends, errors
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from .choices import read_item
@@ -56,6 +56,23 @@ def len_(value):
     if backend is None:
         return len(value)
     return backend.len_(value)
+
+
+def hasattr_(obj, name):
+    """``hasattr(obj, name)``: an attribute a staged ``if`` assigned on one side only
+    (carried with a flag, ``conditionals``) exists on some run-time paths only, which
+    a Python bool cannot say: a StagingError."""
+    try:
+        value = getattr(obj, name)
+    except AttributeError:
+        return False
+    if getattr(value.__class__, "checked_read", None) is not None:
+        raise errors.StagingError(
+            f"hasattr(..., {name!r}): the attribute is assigned on some staged paths only "
+            f"(one branch of an if whose condition is a staged value), so whether it exists "
+            f"is known only when the graph runs. Assign it before the if statement, or in "
+            f"both branches.")
+    return True
 
 
 def setitem(target, index, value):

@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional, TypeVar
 from ..staging import converted as _converted, errors
 from ..staging.arg_writes import user_location
 from ..staging.backend import staged_leaf
-from .builtins import enumerate_, len_, range_, zip_
+from .builtins import enumerate_, hasattr_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,7 +53,7 @@ LIBRARY_PACKAGES = frozenset(
     {"autograph", "numpy", "scipy", "jax", "jaxlib", "tensorflow", "keras", "torch",
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
-_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_}
+_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 

@@ -12,19 +12,29 @@ from __future__ import annotations
 import numpy as np
 
 from ..staging import errors
-from ..staging.conditionals import note_not_none_test
+from ..staging.conditionals import known_none, note_none_test, note_not_none_test
 from ..staging.backend import backend_of, staged_leaf
 
 
 def is_none(value):
     test = getattr(value.__class__, "is_none", None)
-    return value is None if test is None else test(value)
+    if test is None:
+        return value is None
+    known = known_none(value)
+    if known is not None:  # a branch that runs only where it is (not) None
+        return known
+    result = test(value)
+    note_none_test(result, value)  # a staged if on it knows which branch sees None
+    return result
 
 
 def is_not_none(value):
     test = getattr(value.__class__, "is_none", None)
     if test is None:
         return value is not None
+    known = known_none(value)
+    if known is not None:
+        return not known
     from .expressions import not_
 
     result = not_(test(value))

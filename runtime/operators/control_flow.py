@@ -42,7 +42,7 @@ from ..staging.conditionals import stage_if
 from ..staging.loops import stage_while
 
 
-def branch(cond, body, orelse, names, shared=None, dead=()):
+def branch(cond, body, orelse, names, shared=None, dead=(), leaves=((), ())):
     """What ``if cond:`` runs: the function the generated code then calls with the state::
 
         (y,) = ag__.branch(x > 0, if_body, else_body, ('y',))(y)
@@ -54,16 +54,18 @@ def branch(cond, body, orelse, names, shared=None, dead=()):
     ``cond`` gives a function that traces both branches into the backend's cond
     op; every name in ``names`` must then be defined by both, except those in ``dead``:
     variables that may be unassigned when the ``if`` starts and that nothing reads after
-    it (the converter's liveness), which stay unassigned where one branch leaves them so.
+    it (the converter's liveness), which stay unassigned where one branch leaves them so;
+    ``leaves[side]``: those a side that ends in a ``break`` may leave unassigned (nothing
+    reads them after the loop).
     """
     if cond.__class__ is bool or backend_of(cond) is None:
         if cond:
             return body
         return _keep if orelse is None else orelse
-    return lambda *state: if_stmt(cond, body, orelse, state, names, shared, dead)
+    return lambda *state: if_stmt(cond, body, orelse, state, names, shared, dead, leaves)
 
 
-def if_stmt(cond, body, orelse, state, names, shared=None, dead=()):
+def if_stmt(cond, body, orelse, state, names, shared=None, dead=(), leaves=((), ())):
     """``body(*state) if cond else orelse(*state)``; ``orelse`` None keeps ``state``.
 
     A staged ``cond`` traces both branches into the backend's cond op; every name
@@ -74,7 +76,7 @@ def if_stmt(cond, body, orelse, state, names, shared=None, dead=()):
             return body(*state)
         return state if orelse is None else orelse(*state)
     landing = shared[3] if shared is not None and len(shared) > 3 else ()
-    branches = staged_raise.Branches(backend, names[:len(state)] + tuple(landing), dead)
+    branches = staged_raise.Branches(backend, names[:len(state)] + tuple(landing), dead, leaves)
     body = branches.catching(body, 0, len(state))
     orelse = branches.catching(orelse or _keep, 1, len(state))
     with branches:

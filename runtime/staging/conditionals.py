@@ -16,6 +16,7 @@ with a run-time flag); elsewhere they are a ``StagingError``.
 
 from __future__ import annotations
 
+import collections
 import weakref
 from typing import Optional
 
@@ -27,7 +28,7 @@ from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
 )
-from .undefined import Undefined
+from .undefined import MissingOnSomePaths, Undefined, pair_missing
 
 
 class BranchJoin:
@@ -54,9 +55,15 @@ class BranchJoin:
                 return t
             if label in staged_raise.dead_names():  # never read after the if: stays unbound
                 return Undefined(label)
+            if t is not MISSING and f is not MISSING and label in staged_raise.filled_names(
+                    0 if t_absent else 1):  # a raise's side, its handler assigns it first
+                t, f = (filler(f, self.backend), f) if t_absent else (t, filler(t, self.backend))
+                return self._join(label, t, f)
             paired = None
             if t is not MISSING and f is not MISSING and label in staged_raise.local_names():
                 paired = self.backend.pair_unbound(label, t, f)  # a run-time flag, or None
+            elif "." in label and "[" not in label:  # an attribute (a missing key: KeyError)
+                paired = _pair_missing(self.backend, label, t, f, t_absent)
             if paired is None:
                 raise errors.defined_in_one_branch(label, "false" if t_absent else "true",
                                                    self.where_fn)
@@ -131,6 +138,21 @@ class BranchJoin:
         return [fill(t, outs) for t in self.template]
 
 
+def _pair_missing(backend, label, t, f, t_absent: bool):
+    """An attribute (or item) one branch assigns and the other leaves absent: with the
+    backend's run-time flag (uses raise where it is absent), or refused wherever it is
+    used (``MissingOnSomePaths``); None for a value neither can carry."""
+    absent, other = (t, f) if t_absent else (f, t)
+    if other.__class__ is not MissingOnSomePaths and backend.aval(other) is None:
+        return None
+    if other.__class__ is not MissingOnSomePaths:
+        paired = backend.pair_unbound(label, Undefined(label) if t_absent else t,
+                                      f if t_absent else Undefined(label))
+        if paired is not None:
+            return paired
+    return pair_missing(label, t, f, absent)
+
+
 def _number_and_array(t, ta, f, fa):
     """A Python number on one side and an array of known shape on the other (``d = 0`` /
     ``d = dy``): the array's type, as NumPy promotes a Python number with an array; the
@@ -142,14 +164,64 @@ def _number_and_array(t, ta, f, fa):
 
 
 _NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RECENT_TESTS: collections.deque = collections.deque(maxlen=8)  # unhashable tests (JAX tracers)
 
 
 def note_not_none_test(test, maybe) -> None:
     """``test`` is ``maybe is not None`` (a staged flag): see ``narrowed``."""
     try:
         _NOT_NONE_TESTS[test] = maybe
-    except TypeError:  # a value that cannot be referred to weakly: no narrowing
-        pass
+    except TypeError:  # unhashable: the last few, found by identity
+        _RECENT_TESTS.append((test, maybe))
+
+
+_KNOWN_NOW: list = []  # (maybe-None value, is None) the branches being traced know
+
+
+def known_none(value):
+    """True (False) if the branch being traced runs only where ``value`` (None on some
+    staged paths) is None (is not None): a branch of ``if value is None`` or ``if value
+    is not None``, so its uses there (a closure's too) see None or the value; else None."""
+    return next((none for known, none in reversed(_KNOWN_NOW) if known is value), None)
+
+
+def known_not_none(value) -> bool:
+    return known_none(value) is False
+
+
+def _tested(cond, branch: int):
+    """``(value, is None)`` for the maybe-None value ``if cond`` tests, in branch
+    ``branch``; or None."""
+    try:
+        tested = _NOT_NONE_TESTS.get(cond)
+    except TypeError:
+        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
+    if tested is not None:
+        return tested, branch == 1
+    found = next((maybe for test, maybe in _RECENT_NONE_TESTS if test is cond), None)
+    return None if found is None else (found, branch == 0)
+
+
+_RECENT_NONE_TESTS: collections.deque = collections.deque(maxlen=8)
+
+
+def note_none_test(test, maybe) -> None:
+    """``test`` is ``maybe is None`` (a staged flag of a backend that narrows uses)."""
+    _RECENT_NONE_TESTS.append((test, maybe))
+
+
+def _narrow(values: tuple, known) -> tuple:
+    """``values`` with the maybe-None value ``known[0]`` as the branch knows it: None
+    where it is None there (``known[1]``), else its value."""
+    maybe, none = known
+
+    def visit(x):
+        if x is maybe:
+            return None if none else x.value
+        if x.__class__ in (tuple, list):
+            return remake(x, [visit(v) for _, v in items(x)])
+        return x
+    return tuple(visit(v) for v in values)
 
 
 def narrowed(cond, state: tuple, branch: int) -> tuple:
@@ -159,8 +231,8 @@ def narrowed(cond, state: tuple, branch: int) -> tuple:
     value in the other, as eager Python knows there (``if s is None: s = 3``)."""
     try:
         tested = _NOT_NONE_TESTS.get(cond)
-    except TypeError:  # unhashable (a JAX tracer): no value of ours is None on some paths
-        tested = None
+    except TypeError:  # unhashable (a JAX tracer)
+        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
     none_branch = 1 if tested is not None else 0
     out = list(state)
     for i, value in enumerate(state):
@@ -186,11 +258,20 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         record: dict = {}
         inputs = narrowed(cond, state, branch)
 
-        def run(fn=fn, record=record, inputs=inputs):
-            out = fn(*inputs)
+        def run(fn=fn, record=record, inputs=inputs, branch=branch):
+            known = _tested(cond, branch)
+            if known is not None:
+                _KNOWN_NOW.append(known)
+            try:
+                out = fn(*inputs)
+            finally:
+                if known is not None:
+                    _KNOWN_NOW.pop()
             record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
             out = tuple(out)
             shared_now = tuple(side.get())
+            if known is not None:  # what the branch passes on of the tested value: narrowed
+                out, shared_now = _narrow(out, known), _narrow(shared_now, known)
             record["n"] = len(out)
             record["kept"] = same_objects(out, state)
             record["written"] = written = inplace.arrays.changed()  # arrays written into

@@ -145,11 +145,56 @@ class handled_by:
         return f"the try statement at {where}"
 
     def __enter__(self):
+        self.depth = len(Branches._open)  # staged ifs opened after this: in the body
         _trys().append(self)
         return self
 
     def __exit__(self, *exc) -> None:
         _trys().remove(self)
+
+
+def staged_handler(exc, types, stageable, safe, line: int):
+    """A ``raise exc`` that ends the body of a ``try`` at ``line`` through ``if``
+    statements only (``converters.try_statements``): the index of the handler (of
+    ``types``) that catches it when its branch is staged, else ``exc`` (Python raises it).
+
+    Nothing of the body runs after such a raise, so the branch need not raise: it
+    gives the index as a flag (the try's ``caught`` variable), and the ``else`` clause
+    runs that handler, staged, on the flag, with the values the branch had at the
+    raise, as eager Python runs it. Variables the handler assigns before reading
+    (``safe[i]``) may stay unassigned on that side (``filled_names``).
+    """
+    trys = _trys()
+    entry = trys[-1] if trys else None
+    if entry is None or len(Branches._open) <= getattr(entry, "depth", len(Branches._open)):
+        return exc  # no staged if between the try and the raise: Python raises it
+    kind = exc if isinstance(exc, type) else type(exc)
+    i = next((k for k, t in enumerate(types) if _catches(t, kind)), None)
+    if i is None:
+        return exc  # not this try's: a run-time check of the branch, as before
+    if not stageable[i]:
+        raise errors.StagingError(
+            f"raise in a staged branch at {_line_of(sys._getframe(1))}: {entry.where()} "
+            f"handles its {kind.__name__} with a handler that reads the exception or "
+            f"raises it again, and the condition is a staged value: the graph can run a "
+            f"handler on a flag, but cannot give it the exception. Drop the 'as' name, "
+            f"or check the condition on Python values.")
+    Branches._open[-1].caught(safe[i])
+    return i
+
+
+def _catches(handler_types, kind) -> bool:
+    if handler_types is None:
+        return True
+    try:
+        return issubclass(kind, handler_types)
+    except TypeError:
+        return False
+
+
+def _line_of(frame) -> str:
+    text = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}" + (f" (`{text}`)" if text else "")
 
 
 def _trys() -> list:
@@ -225,12 +270,14 @@ class Branches:
 
     _open: list = []
 
-    def __init__(self, backend, local_names=(), dead=()) -> None:
+    def __init__(self, backend, local_names=(), dead=(), leaves=((), ())) -> None:
         self.backend = backend
         self.raised = [False, False]
         self.branch = None
         self.local_names = frozenset(local_names)
         self.dead = frozenset(dead)
+        self.running = 0
+        self.filled: list = [frozenset(side) for side in leaves]  # see ``filled_names``
 
     def __enter__(self):
         Branches._open.append(self)
@@ -244,6 +291,7 @@ class Branches:
         self.branch = self.branch or fn
 
         def run(*args):
+            self.running = side
             try:
                 return fn(*args)
             except Exception as exc:
@@ -266,6 +314,10 @@ class Branches:
         run.__wrapped__ = fn
         return run
 
+    def caught(self, names) -> None:
+        """The side running ended in a raise its ``try`` handles (``staged_handler``)."""
+        self.filled[self.running] = self.filled[self.running] | frozenset(names)
+
     def check(self) -> None:
         """After the backend built the op: both sides raised -> so does the ``if``."""
         if all(self.raised):
@@ -275,6 +327,14 @@ class Branches:
 def local_names() -> frozenset:
     """The plain variables of the staged ``if`` being built (see ``Branches``)."""
     return Branches._open[-1].local_names if Branches._open else frozenset()
+
+
+def filled_names(side: int) -> frozenset:
+    """The variables side ``side`` (0: true) of the staged ``if`` being built may leave
+    unassigned: it ends in a raise whose handler assigns them before reading them
+    (``staged_handler``), or in a ``break`` and nothing reads them after the loop
+    (``leaves``). The other side's values stand in (never read)."""
+    return Branches._open[-1].filled[side] if Branches._open else frozenset()
 
 
 def dead_names() -> frozenset:

@@ -9,6 +9,8 @@ Python would have raised: ``UnboundLocalError`` for a local.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import sys
 
 
@@ -91,3 +93,47 @@ def retval(value):
         return None
     finish = getattr(value.__class__, "finish_return", None)  # staged_return.Pending
     return value if finish is None else finish(value)
+
+
+class MissingOnSomePaths(NamedTuple):
+    """An attribute or item one branch of a staged ``if`` assigns and the other leaves
+    absent (``self.width`` set after an early return), on a backend that carries no
+    run-time "unassigned" flag it could raise from: ``flag`` is true where it is absent.
+    Nothing may use it (a StagingError naming it); a program that never reads it on
+    the staged paths after the ``if`` runs as eagerly."""
+
+    flag: Any
+    value: Any
+    name: str
+
+
+def _refuse_missing(self, *args, **kwargs):
+    from .errors import StagingError
+
+    raise StagingError(
+        f"'{self.name}' is assigned on some staged paths only (one branch of an if whose "
+        f"condition is a staged value) and is used here; the compiled code cannot raise the "
+        f"AttributeError eager Python raises on the other paths. Assign '{self.name}' before "
+        f"the if statement, or in both branches.")
+
+
+for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
+              "mod", "pow", "matmul", "neg", "pos", "abs", "lt", "le", "gt", "ge", "eq", "ne",
+              "and", "or", "invert", "bool", "float", "int", "index", "iter", "getitem", "len",
+              "array", "array_ufunc", "array_function", "jax_array"):
+    setattr(MissingOnSomePaths, f"__{_name}__", _refuse_missing)
+MissingOnSomePaths.__getattr__ = _refuse_missing
+MissingOnSomePaths.__hash__ = object.__hash__
+MissingOnSomePaths.checked_read = _refuse_missing
+
+
+def pair_missing(label: str, t, f, absent):
+    """Both sides of an attribute one side leaves ``absent``, as MissingOnSomePaths."""
+    def side(x, other):
+        if x.__class__ is MissingOnSomePaths:
+            return MissingOnSomePaths(x.flag, x.value, label)
+        if x is absent:
+            return MissingOnSomePaths(True, other.value if other.__class__ is
+                                      MissingOnSomePaths else other, label)
+        return MissingOnSomePaths(False, x, label)
+    return side(t, f), side(f, t)

@@ -26,8 +26,9 @@ HARNESS = os.path.join(HERE, "harness.py")
 STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX needs "
               "set_loop_options(maximum_iterations=N), which verbatim code does not have")
-ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (self.brackt, set "
-                   "after an early return taken on a staged status)")
+ATTR_ONE_BRANCH = ("an attribute assigned after an early return taken on a staged status "
+                   "(self.stage), read on a later call: carried with a flag that a read "
+                   "cannot check (a StagingError)")
 
 # First blocker of each (case, backend) pair that does not match eager today, and a
 # piece of its signature: the error's text or the copied line it is raised from (a
@@ -35,7 +36,7 @@ ATTR_ONE_BRANCH = ("an attribute assigned in one branch of a staged if only (sel
 # (a mechanism landed, the next one shows) fails with its new error.
 BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
-        (ATTR_ONE_BRANCH, "'self.brackt' is defined in the false branch only"),
+        (ATTR_ONE_BRANCH, "'self.stage' is None on some staged paths"),
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
         ("next() of a generator expression with a staged test inside a try that handles its "
          "StopIteration (a graph cannot run the handler: a StagingError)",
@@ -68,8 +69,8 @@ BLOCKED.update({
     ("scipy.optimize.newton (Newton, maxiter)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.optimize.newton (secant, maxiter)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.integrate.validate_first_step", "jax"): (JAX_RAISE, "raise ValueError("),
-    ("scipy.integrate.solve_bdf_system", "jax"): (JAX_NONE, "'dy_norm_old' is None"),
-    ("scipy.integrate.solve_collocation_system", "jax"): (JAX_NONE, "'dW_norm_old' is None"),
+    ("scipy.integrate.solve_collocation_system", "jax"):
+        (JAX_NONE, "'rate' is None on some staged paths and a value on others, and is returned"),
     ("sklearn._get_first_singular_vectors_power_method", "jax"):
         ("next() of a generator expression with a staged test and no default (JAX cannot "
          "raise StopIteration when the compiled function runs: a StagingError)",
