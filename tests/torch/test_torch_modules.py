@@ -54,10 +54,6 @@ def test_gate_compiled_fullgraph_both_branches():
 def test_gate_exported_holds_the_cond(strict, tmp_path):
     torch.manual_seed(0)
     m = ag.convert(Gate())
-    if strict:
-        pytest.xfail("torch 2.13: strict export of a module whose forward is a nonstrict_trace "
-                     "region fails inside PyTorch (TypeError: cannot create weak reference to "
-                     "'TreeSpec' object)")
     ep = torch.export.export(m, (X_POS,), strict=strict)
     assert "torch.ops.higher_order.cond" in ep.graph_module.code
     path = tmp_path / "gate.pt2"
