@@ -126,7 +126,8 @@ def run(quick: bool = False, skip=()) -> Table:
     budget, repeats = (0.002, 3) if quick else (0.02, 15)
     # one-time costs (dynamo's first compile, autograph's framework probes, which load
     # the TensorFlow backend when dynamo looks for TensorFlow) stay out of the compile rows
-    _first_call(_compile(ag.convert(_warm_up)), torch.ones(()))
+    if not quick:
+        _first_call(_compile(ag.convert(_warm_up)), torch.ones(()))
     for label, plain, by_hand, arg in workloads()[:1] if quick else workloads():
         converted, written = _compile(ag.convert(plain)), _compile(by_hand)
         compile_times = {"autograph + compile": Stats((_first_call(converted, arg),)),
