@@ -54,10 +54,6 @@ def test_gate_compiled_fullgraph_both_branches():
 def test_gate_exported_holds_the_cond(strict, tmp_path):
     torch.manual_seed(0)
     m = ag.convert(Gate())
-    if strict:
-        pytest.xfail("torch 2.13: strict export of a module whose forward is a nonstrict_trace "
-                     "region fails inside PyTorch (TypeError: cannot create weak reference to "
-                     "'TreeSpec' object)")
     ep = torch.export.export(m, (X_POS,), strict=strict)
     assert "torch.ops.higher_order.cond" in ep.graph_module.code
     path = tmp_path / "gate.pt2"
@@ -180,6 +176,34 @@ def test_gradients_through_cond_and_while_loop_equal_eager():
         f(w1, x).backward()
         c(w2, x).backward()
         torch.testing.assert_close(w2.grad, w1.grad)
+
+
+def test_gradients_through_loops_whose_carry_starts_constant_equal_eager():
+    """A carry that starts as a constant (``h = zeros``) and comes to depend on a
+    tensor that requires grad: PyTorch 2.13's while_loop backward alone would give
+    ``w`` the gradient of the last iteration only."""
+    def rnn(xs, w):
+        h = torch.zeros(xs.shape[1])
+        for x in xs:
+            h = torch.tanh(h * w + x)
+        return h.sum()
+
+    def grow(x, w):
+        y = torch.zeros(4)
+        while y.abs().sum() < 50:
+            y = y * w + x
+        return y.sum()
+
+    torch.manual_seed(0)
+    for fn, first in ((rnn, torch.randn(5, 3)), (grow, X_POS)):
+        c = compiled(ag.convert(fn))
+        for w in (1.5, 2.0):
+            got_w, want_w = (torch.tensor(w, requires_grad=True) for _ in range(2))
+            got_x, want_x = (first.clone().requires_grad_() for _ in range(2))
+            c(got_x, got_w).backward()
+            fn(want_x, want_w).backward()
+            torch.testing.assert_close(got_w.grad, want_w.grad)
+            torch.testing.assert_close(got_x.grad, want_x.grad)
 
 
 def test_explain_reports_one_graph_and_no_break():
