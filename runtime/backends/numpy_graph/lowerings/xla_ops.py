@@ -295,7 +295,16 @@ def binop(op: Op, values):
         values = cast_all(values, (a, b), dtype)
     if op.target in ("//", "%"):
         return _by_zero(fn(*values), values[1])
+    if op.target == "**" and _constant(b) == 2 and out.dtype == common_dtype((a,)):
+        return jnp.square(values[0])  # as NumPy's x ** 2 (XLA's pow is a slow exp-log)
     return fn(*values)
+
+
+def _constant(obj):
+    """The Python number ``obj`` is while lowering (a literal or a constant), or None."""
+    if obj.__class__ is Value:
+        obj = obj.const if obj.shape == () else None
+    return obj if obj.__class__ in (int, float) or isinstance(obj, np.generic) else None
 
 
 def _by_zero(result, divisor):

@@ -173,8 +173,10 @@ def reduction(op, name: str, value: Ragged, axis, keepdims, dtype):
     fill = _REDUCTIONS[name]
     if fill is None:  # max/min: the dtype's far end, so a padding row never wins
         fill = _far_end(buf.dtype, name == "max")
-    result = getattr(jnp, name)(jnp.where(valid, buf, jnp.asarray(fill, buf.dtype)), axis=axis)
-    return result.astype(dtype)
+    kept = jnp.where(valid, buf, jnp.asarray(fill, buf.dtype))
+    if name in ("sum", "prod"):  # accumulated in the result's dtype, as NumPy does
+        return getattr(jnp, name)(kept, axis=axis, dtype=dtype)
+    return getattr(jnp, name)(kept, axis=axis).astype(dtype)
 
 
 def reduction_name(op):
