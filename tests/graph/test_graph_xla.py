@@ -237,6 +237,7 @@ def test_a_for_over_an_array_is_one_scan_and_stops_at_a_raise(capsys):
     xs = np.arange(6.0).reshape(3, 2)
     compiled = ag.function(scaled, jit_compile=True)
     np.testing.assert_array_equal(compiled(xs, 2.0), scaled(xs, 2.0))
+    np.testing.assert_array_equal(compiled(xs[:0], 2.0), np.zeros(2))  # no trip
     bad = xs.copy()
     bad[1] = -1.0
     with pytest.raises(ValueError, match=r"^negative row \[-1. -1.\]$"):

@@ -528,7 +528,7 @@ class _Program:
             # loop iterates over one), which XLA runs without a test per trip
             def scan_step(loop, item):
                 carry, st = loop
-                if desc[0] != "iter":
+                if desc[0] != "iter" or not length:  # (no trip: a stand-in item)
                     item = item_at(item)
                 new, _, st = trip(item, carry, st)
                 return (new, st), None
