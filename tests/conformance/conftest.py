@@ -193,6 +193,16 @@ class NumpyXla(NumpyEngine):
     def function(self, fn):
         return ag.function(fn, jit_compile=True)
 
+    def unbounded_list(self, fn, append: str, loop: str) -> str:
+        """The refusal of a list a staged loop appends to an unbounded number of times."""
+        return (f"autograph.function(jit_compile=True): the list appended to at "
+                f"{self.at(fn, append)} grows in the staged {loop.split()[0]} loop at "
+                f"{self.at(fn, loop)}, which runs a number of times known only at run time, "
+                f"and XLA compiles for fixed shapes. Write ag.set_loop_options("
+                f"maximum_iterations=N) as the first statement of the loop (the list then "
+                f"holds at most N items per append), or call it without jit_compile=True "
+                f"(its NumPy graph runs it).")
+
 
 class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
@@ -422,21 +432,14 @@ XLA_REFUSES = dict.fromkeys([
     "test_try_arithmetic.py::test_handler_assigns_a_fallback",
     "test_try_arithmetic.py::test_first_matching_handler_and_else",
 ], "np.errstate regions (and a try catching FloatingPointError) are refused under XLA")
-# What landed beside the XLA lowering and is not lowered yet: each is a StagingError naming
-# the op and the user's line before compiling (never a value), strict: lowering it fails here.
-XLA_NOT_YET_FILES = {"test_mask_writes.py"}
 XLA_REFUSES.update(dict.fromkeys([
     "test_number_and_string_joins.py::test_warn_with_a_message_a_staged_if_chose",
     "test_library_glue.py::test_np_require",
+], "landed beside the XLA lowering and not lowered yet (a StagingError before compiling)"))
+XLA_REFUSES.update(dict.fromkeys([
     "test_staging_errors.py::test_a_loop_variable_that_changes_shape_or_structure",
-    "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named",
-] + [f"test_loop_accumulation.py::test_{name}" for name in (
-    "a_growing_concatenate_accumulator", "nested_loops_collect_their_own_lists",
-    "a_list_of_run_time_length_is_returned", "an_rnn_collects_its_states",
-    "a_static_trip_count_gives_a_python_list", "a_while_with_a_data_dependent_stop",
-    "appends_in_both_branches_of_a_staged_if", "two_lists_in_one_loop",
-    "several_appends_of_tuples_per_iteration", "beam_search_bookkeeping",
-    "items_this_iteration_appended", "van_der_corput_verbatim")], "landed beside the XLA lowering and not lowered yet (a StagingError before compiling)"))
+    "test_loop_accumulation.py::test_a_growing_concatenate_accumulator",
+], "a loop variable that changes shape is refused under XLA (a StagingError before compiling)"))
 
 
 # The TensorFlow backend runs the files of the suite it was checked against when it
@@ -468,9 +471,6 @@ def pytest_collection_modifyitems(config, items):
             continue
         elif chosen == "numpy-xla":
             reason = XLA_REFUSES.get(item.nodeid.partition("[")[0].rpartition("/")[2])
-            if path in XLA_NOT_YET_FILES:
-                reason = ("collected lists (write_row) and mask writes are not lowered to XLA "
-                          "yet: a StagingError before compiling")
             if reason:
                 item.add_marker(pytest.mark.xfail(raises=ag.StagingError, strict=True, reason=reason))
         kept.append(item)

@@ -289,6 +289,10 @@ def grows_a_list(x):
 
 
 def test_a_list_grown_in_a_staged_loop_is_named(backend):
+    if backend.name == "numpy-xla":  # a buffer XLA compiles needs a bound
+        assert backend.staging_error(grows_a_list, np.int32(3)) == backend.unbounded_list(
+            grows_a_list, "out.append(i)", "while i < x:")
+        return
     if not backend.pads_lists:  # collected with a run-time length (issue 29)
         backend.check(grows_a_list, np.int32(3))
         return

@@ -18,8 +18,6 @@ XLA_FILES = {"test_graph_differential", "test_graph_function", "test_graph_run_e
 
 # test file::function[case] -> why it fails under XLA, and the exception it fails with
 XLA_REFUSES: dict = {
-    "test_graph_differential.py::test_graph_matches_python[numpy-xla-indexing":
-        ("x[x > 0.5] has a shape that depends on the values: refused", ag.StagingError),
     "test_graph_seeds.py::test_polymorphic_function[numpy-xla":
         ("a string array has no XLA dtype: refused", ag.StagingError),
     "test_graph_run_errors.py::test_a_numpy_warning_while_the_graph_runs_points_at_the_use"

@@ -90,19 +90,35 @@ def _line(fn, text: str) -> str:
     raise AssertionError(text)
 
 
-def test_a_boolean_mask_is_refused_before_compiling():
-    def masked_mean(x):
-        return x[x > 0].mean()
+def test_a_boolean_mask_selection_runs_and_what_needs_its_length_is_refused():
+    """``x[m]`` is a buffer and a run-time count under XLA: elementwise work, reductions,
+    writes under the mask and returning it run; an op that needs its length while
+    compiling is refused before compiling, naming the line."""
+    def masked(x):
+        m = x > 0
+        y = np.zeros_like(x)
+        y[m] = np.sqrt(x[m])
+        return x[m].mean(), x[m].max(), len(x[m]), y, x[m] * 2, x[: len(x[m])]
 
+    def sorted_selection(x):
+        return np.sort(x[x > 0])
+
+    for x in (np.arange(-2.0, 4.0), np.array([1.0, -1.0, 3.0])):
+        actual, expected = ag.function(masked, jit_compile=True)(x), masked(x)
+        for a, e in zip(actual, expected):
+            np.testing.assert_array_equal(a, e)
+            assert np.asarray(a).dtype == np.asarray(e).dtype
+    with pytest.raises(ValueError, match="^zero-size array to reduction operation maximum"):
+        ag.function(masked, jit_compile=True)(-np.ones(3))
     with pytest.raises(ag.StagingError) as info:
-        ag.function(masked_mean, jit_compile=True)(np.arange(4.0))
+        ag.function(sorted_selection, jit_compile=True)(np.arange(4.0))
     assert str(info.value) == (
-        f"autograph.function(jit_compile=True): indexing with a boolean array at "
-        f"{_line(masked_mean, 'return x[x > 0].mean()')} has an output shape that depends on "
-        f"the values of the mask, and XLA compiles for fixed shapes. Call it through "
-        f"autograph.function without jit_compile=True (its NumPy graph runs it), or keep the "
-        f"shape: np.where(mask, x, 0), or a masked sum: (x * mask).sum().")
-    assert ag.function(masked_mean)(np.arange(4.0)) == 2.0  # the NumPy graph runs it
+        f"autograph.function(jit_compile=True): a value of run-time length (a boolean-mask "
+        f"selection, a slice with a staged bound, or a list a staged loop collected) at "
+        f"{_line(sorted_selection, 'return np.sort(x[x > 0])')} is read by `np.sort(t3)`, "
+        f"which needs its length when compiling, and XLA compiles for fixed shapes. Compute "
+        f"elementwise, reduce it (sum, mean, max, min, prod, any, all) or index it with an "
+        f"integer, or call it without jit_compile=True (its NumPy graph runs it).")
 
 
 def test_a_raising_errstate_is_refused_and_a_quiet_one_runs():
@@ -204,3 +220,53 @@ def test_without_jax_the_option_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError) as info:
         ag.function(lambda x: x, jit_compile=True)
     assert "pip install 'autograph-transpiler[jax]'" in str(info.value)
+
+
+def test_a_for_over_an_array_is_one_scan_and_stops_at_a_raise(capsys):
+    """A ``for`` over an array with no break is a ``lax.scan``; a raise in it still
+    raises at the first failing trip, and effects after it do not happen."""
+    def scaled(xs, w):
+        total = np.zeros(2)
+        for x in xs:
+            if x.sum() < 0:
+                raise ValueError(f"negative row {x}")
+            total = total + x * w
+            ag.print("total", total.sum())
+        return total
+
+    xs = np.arange(6.0).reshape(3, 2)
+    compiled = ag.function(scaled, jit_compile=True)
+    np.testing.assert_array_equal(compiled(xs, 2.0), scaled(xs, 2.0))
+    np.testing.assert_array_equal(compiled(xs[:0], 2.0), np.zeros(2))  # no trip
+    bad = xs.copy()
+    bad[1] = -1.0
+    with pytest.raises(ValueError, match=r"^negative row \[-1. -1.\]$"):
+        compiled(bad, 2.0)
+    assert capsys.readouterr().out == "total 2.0\ntotal 12.0\ntotal 30.0\n" * 2 + \
+        "total 2.0\n"  # compiled, eager, then compiled up to the raise
+
+
+def test_a_saved_function_loads_compiled_by_xla(tmp_path):
+    def bounded(x, n):
+        seen = [x]
+        i = 0
+        while i < n:
+            ag.set_loop_options(maximum_iterations=5)
+            x = x * 2
+            seen.append(x)
+            i += 1
+        if n < 0:
+            raise ValueError("n must not be negative")
+        return np.stack(seen)
+
+    function = ag.function(bounded)
+    function(np.float32(1.5), np.int64(2))
+    path = tmp_path / "bounded.npz"
+    function.save(path)
+    loaded = ag.load(path, jit_compile=True)
+    for n in (0, 3, 7):
+        out = loaded(np.float32(1.5), np.int64(n))
+        np.testing.assert_array_equal(out, bounded(np.float32(1.5), n)[:6])
+        assert out.dtype == np.float32
+    with pytest.raises(ValueError, match="^n must not be negative$"):
+        loaded(np.float32(1.5), np.int64(-1))

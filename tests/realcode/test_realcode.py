@@ -91,30 +91,21 @@ BLOCKED.update({(name, "numpy-xla"): blocker for (name, on), blocker in list(BLO
                 if on == "numpy"})
 XLA_ERRSTATE = ("np.errstate(... 'raise'): XLA has no floating-point error modes (refused "
                 "before compiling: a StagingError)")
-XLA_MASK = ("a write under a boolean mask: its shape depends on the mask's values (refused "
-            "before compiling: a StagingError)")
-XLA_MASK_TEXT = "indexing with a boolean array at"
 XLA_ROUNDING = ("XLA rounds differently in the last bits (its own math library, fused "
                 "multiply-adds): a message that shows a value after many iterations differs")
 BLOCKED.update({
     ("scipy.optimize._cubicmin", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),
     ("scipy.optimize._quadmin", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),
-    ("numpy.polynomial.polyutils.trimseq", "numpy-xla"):
-        ("a slice with staged bounds: its shape depends on the values (refused before "
-         "compiling: a StagingError)", "a slice with staged bounds at"),
     ("scipy.optimize.newton (Newton, maxiter)", "numpy-xla"):
         (XLA_ROUNDING, "Failed to converge after 6 iterations, value is"),
     ("scipy.optimize.newton (secant, maxiter)", "numpy-xla"):
         (XLA_ROUNDING, "Failed to converge after 6 iterations, value is"),
     ("scipy.optimize.scalar_search_wolfe2", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),
-    ("sklearn._gradient_descent (t-SNE)", "numpy-xla"): (XLA_MASK, XLA_MASK_TEXT),
     ("statsmodels.van_der_corput", "numpy-xla"):
-        ("a list grown in a staged loop: collected lists are not lowered to XLA yet (refused "
-         "before compiling: a StagingError)", "write_row at"),
+        ("a list grown in a staged loop that runs a number of times known only at run time: "
+         "XLA needs a bound, ag.set_loop_options(maximum_iterations=N) (refused before "
+         "compiling: a StagingError)", "grows in the staged for loop at"),
 })
-BLOCKED.update({(name, "numpy-xla"): (XLA_MASK, XLA_MASK_TEXT) for name in (
-    "scipy.optimize._lsq.make_strictly_feasible", "scipy.optimize._lsq.make_strictly_feasible (rstep=0)",
-    "scipy.optimize._lsq.CL_scaling_vector", "scipy.optimize._lsq.reflective_transformation")})
 
 
 class KnownBlocker(Exception):

@@ -556,12 +556,15 @@ def _read_archive(path) -> dict:
                      f"({problem}).")
 
 
-def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
+def load(path: Any, jit_compile: bool = False) -> Union[ConcreteFunction, LoadedFunction]:
     """Load a saved graph or function, compiled again, without its Python source.
 
     Args:
         path: A file written by ``ConcreteFunction.save`` or ``Function.save``
             (a path or an open binary file).
+        jit_compile: Compile each graph with XLA through JAX, as
+            ``autograph.function(jit_compile=True)`` does (the file is the same:
+            how a graph runs is chosen when it is loaded).
 
     Returns:
         For a saved concrete function, a ``ConcreteFunction``; for a saved
@@ -579,6 +582,8 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
             ``math``'s or a builtin, an unknown op, method or dtype); or names an
             exception class, named tuple or module that is not imported here
             (loading imports nothing). Nothing from the file runs before this.
+        ImportError: ``jit_compile=True`` and JAX is not installed.
+        StagingError: ``jit_compile=True`` and a graph holds an op XLA cannot run.
 
     Example:
         >>> import os, tempfile
@@ -594,26 +599,31 @@ def load(path: Any) -> Union[ConcreteFunction, LoadedFunction]:
         >>> loaded(np.array(5))
         array(10)
     """
+    if jit_compile:
+        from .polymorphic import _require_jax
+
+        _require_jax()
     arrays = _read_archive(path)
     text = arrays.pop("__graph__", None)
     if text is None or text.dtype.kind != "U" or text.shape:
         raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
     try:
         document = json.loads(str(text))
-        return _load_document(document, arrays, path)
+        return _load_document(document, arrays, path, jit_compile)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError,
             json.JSONDecodeError) as exc:
         raise ValueError(f"autograph.load: {path} is damaged: its graph is not one autograph "
                          f"writes ({type(exc).__name__}: {str(exc):.80}).") from None
 
 
-def _load_document(document: dict, arrays: dict, path):
+def _load_document(document: dict, arrays: dict, path, jit_compile: bool):
     form = document.get("format")
     if form in (FORMAT, "autograph-graph-1"):
-        return _load_graph(document, arrays, {}, path)
+        return _load_graph(document, arrays, {}, path, jit_compile)
     if form in (FUNCTION_FORMAT, "autograph-function-1"):
         variables: dict = {}
-        return LoadedFunction(document["name"], [_load_graph(d, arrays, variables, path)
+        return LoadedFunction(document["name"], [_load_graph(d, arrays, variables, path,
+                                                             jit_compile)
                                                  for d in document["functions"]])
     if isinstance(form, str) and form.startswith("autograph-"):
         raise ValueError(f"autograph.load: {path} was saved in format {form!r}, by a newer "
@@ -623,7 +633,8 @@ def _load_document(document: dict, arrays: dict, path):
     raise ValueError(f"autograph.load: {path} is not a saved autograph graph.")
 
 
-def _load_graph(document: dict, arrays: dict, variables: dict, path) -> ConcreteFunction:
+def _load_graph(document: dict, arrays: dict, variables: dict, path,
+                jit_compile: bool = False) -> ConcreteFunction:
     """One graph; ``variables`` (key -> Variable) is shared by the graphs of one file."""
     from .polymorphic import TensorSpec
     from .variables import Variable
@@ -679,7 +690,8 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path) -> Concrete
     boundary = _boundary(reader, document.get("boundary"))
     if not boundary and document["format"] != FORMAT:
         _check_old_writes(graph, path)
-    concrete = ConcreteFunction(graph, compile_function(graph, layout, boundary), specs,
+    concrete = ConcreteFunction(graph, compile_function(graph, layout, boundary,
+                                                        jit_compile=jit_compile), specs,
                                 document["params"], document["name"], layout, boundary)
     concrete.variables = list(graph.captured)
     return concrete

@@ -5,7 +5,12 @@ by XLA once per concrete function (``jax.jit``; again per shape where the signat
 The lowering walks the typed graph and calls ``jax.numpy`` for each op (``xla_ops``: with
 NumPy's dtypes kept); ``cond`` becomes ``lax.cond``, ``while`` and ``for`` become
 ``lax.while_loop`` (the loop's test is evaluated at the end of each trip, inside the body,
-so a test with effects threads them like the body does), item assignment ``.at[].set``.
+so a test with effects threads them like the body does) — a ``for`` over an array with no
+``break`` becomes ``lax.scan`` over it, the program ``jax.jit(ag.convert(f))`` gives —, item
+assignment ``.at[].set``, a row of a list a staged loop collects ``.at[i].set``
+into a buffer bounded by the loop's trip count or ``maximum_iterations`` (unbounded:
+refused). A value whose first dimension is known only at run time (``x[mask]``,
+``x[:n]``, a collected list) is a buffer and a count (``xla_ragged``).
 Blocks are lexically scoped in the IR, as they are in Python closures, so a branch or
 loop body reads the values of enclosing blocks through the closure ``lax`` traces.
 
@@ -34,9 +39,10 @@ from ..ir import Value, VarRef, map_values
 from ..numeric import errstate_enter, errstate_exit
 from ..raising import raise_copy
 from ..render import Namer, expr
-from . import xla_ops
+from . import xla_ops, xla_ragged
 from .common import argument_leaves, fetch, output_values, rebuild, refuse, walk
 from .xla_ops import OPTION
+from .xla_ragged import Ragged
 
 _SIMPLE = ("call", "binop", "unop", "method", "attr", "getitem", "pycast")
 _LINALG = {np.linalg.inv: "Singular matrix", np.linalg.solve: "Singular matrix",
@@ -72,6 +78,11 @@ class _Site:
         if self.kind == "index":
             index, axis, size = (int(v) for v in values)
             return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
+        if self.kind == "count":
+            given, wanted = (int(v) for v in values)
+            return ValueError(f"NumPy boolean array indexing assignment cannot assign {given} "
+                              f"input values to the {wanted} output values where the mask is "
+                              f"true")
         return type(self.exc)(*self.exc.args)
 
     def throw(self, values):
@@ -154,8 +165,17 @@ class _Program:
                              "without jit_compile=True.")
             self._site((id(op), 0), _Site("assert", op, slots=[(message.dtype, message.shape)]
                                           if staged else []))
-        elif kind in ("getitem", "setitem") and _staged_ints(op.args[1]):
+        elif kind in ("getitem", "setitem") and _staged_ints(op.args[1]) or (
+                kind == "getitem" and xla_ragged.leading_unknown(op.args[0])
+                and op.args[1].__class__ is int):
             self._site((id(op), 0), _Site("index", op, slots=[(np.int64, ())] * 3))
+        elif kind == "setitem" and xla_ops.mask_of(op.args[1]) is not None:
+            self._site((id(op), 0), _Site("count", op, slots=[(np.int64, ())] * 2))
+        elif xla_ragged.reduction_name(op) in xla_ragged.NO_IDENTITY and op.args and \
+                xla_ragged.leading_unknown(op.args[0]):
+            name = xla_ragged.NO_IDENTITY[xla_ragged.reduction_name(op)]
+            self._site((id(op), 0), _Site("fixed", op, ValueError(
+                f"zero-size array to reduction operation {name} which has no identity")))
         elif kind == "call" and target in _LINALG:
             self._site((id(op), 0), _Site("fixed", op, np.linalg.LinAlgError(_LINALG[target])))
         elif kind == "call" and getattr(target, "__module__", None) == "math":
@@ -244,9 +264,14 @@ class _Program:
 
     # --- simple ops -------------------------------------------------------------------
     def _simple(self, op, env, state):
-        kind = op.kind
         args = self.resolve(env, op.args)
         kwargs = self.resolve(env, op.kwargs)
+        if xla_ragged.contains(args) or xla_ragged.contains(kwargs) or _makes_ragged(op):
+            return self._ragged(op, args, kwargs, state)
+        return self._compute(op, args, kwargs, state)
+
+    def _compute(self, op, args, kwargs, state):
+        kind = op.kind
         if kind == "binop":
             return xla_ops.binop(op, args), state
         if kind == "unop":
@@ -271,6 +296,49 @@ class _Program:
         for j, (bad, _) in enumerate(xla_ops.math_failure(op, args, result)):
             state = self.fail(state, self.site_of[(id(op), j)], bad)
         return result, state
+
+    def _ragged(self, op, args, kwargs, state):
+        """An op that makes or reads a value of run-time length (``xla_ragged``)."""
+        kind, key, raw = op.kind, id(op), op.args
+        if kind == "getitem":
+            x, index = args
+            if xla_ops.staged_stop(op):  # x[:n] and y[:n] have one length if x and y do
+                if x.__class__ is not Ragged:
+                    key = ("stop", raw[1].stop.id, jnp.shape(x)[0])
+                return xla_ragged.prefix(x, index.stop, key), state
+            mask = xla_ops.mask_of(raw[1])
+            if x.__class__ is not Ragged and mask is not None:  # one mask, one length
+                return xla_ragged.select(x, index, ("mask", mask.id) if mask.__class__ is Value
+                                         else key), state
+            if x.__class__ is Ragged and (raw[1].__class__ is int or raw[1].__class__ is Value
+                                          and raw[1].dtype.kind in "iu" and not raw[1].shape):
+                row, bad, payload = xla_ragged.item(x, index)
+                return row, self.fail(state, self.site_of[(id(op), 0)], bad, payload)
+            raise xla_ragged.refused(op, "is indexed with something other than one integer",
+                                     "Index it with an integer, or reduce it")
+        name = xla_ragged.reduction_name(op)
+        if name is not None and args[0].__class__ is Ragged and not xla_ragged.contains(args[1:]):
+            rest = list(args[1:]) + [None] * 3
+            axis = kwargs.get("axis", rest[0])
+            if name in xla_ragged.NO_IDENTITY:
+                state = self.fail(state, self.site_of[(id(op), 0)], args[0].n == 0)
+            return xla_ragged.reduction(op, name, args[0], axis, kwargs.get("keepdims", False),
+                                        op.outputs[0].dtype), state
+        if kind == "call" and op.target is len and args[0].__class__ is Ragged:
+            return args[0].n, state
+        if kind == "call" and op.target is np.concatenate and kwargs.get("axis", 0) == 0 \
+                and len(args) == 1 and args[0].__class__ in (tuple, list):
+            return xla_ragged.concatenate(args[0], key), state
+        if _elementwise(op) and not xla_ragged.contains(kwargs):
+            values, (n, same) = xla_ragged.operands(op, raw, args)
+            result, state = self._compute(op, values, kwargs, state)
+            if result.__class__ is tuple:
+                return tuple(Ragged(r, n, same) for r in result), state
+            return Ragged(result, n, same), state
+        raise xla_ragged.refused(op, f"is read by {_describe(op)}, which needs its length "
+                                     f"when compiling", "Compute elementwise, reduce it (sum, "
+                                     "mean, max, min, prod, any, all) or index it with an "
+                                     "integer")
 
     def _check_index(self, op, x, index, state):
         """An integer index out of bounds: NumPy's IndexError (XLA would clamp it)."""
@@ -299,8 +367,14 @@ class _Program:
 
     def _setitem(self, op, env, state):
         target, index, value = self.resolve(env, op.args)
+        if target.__class__ is Ragged or index.__class__ is Ragged:
+            raise xla_ragged.refused(op, "is written into, or indexes a write", "Write into a "
+                                     "whole array, under a mask")
         x = jnp.asarray(target)
         mask = xla_ops.mask_of(op.args[1])
+        if mask is not None and (value.__class__ is Ragged or not xla_ops.where_fits(op)):
+            new, bad, payload = xla_ragged.scatter(x, index, value)
+            return new, self.fail(state, self.site_of[(id(op), 0)], bad, payload)
         if mask is not None:
             m = jnp.asarray(index if index.__class__ is not tuple else index[0])
             m = jnp.reshape(m, m.shape + (1,) * (x.ndim - m.ndim))
@@ -374,10 +448,24 @@ class _Program:
             label = "true" if bool(np.asarray(self.get(env, pred))) else "false"
             results, state = self._run_block(op.blocks[label], env, state, outs)
         else:
-            results, state = lax.cond(
-                xla_ops.truth(self.get(env, pred)),
-                lambda st: self._run_block(op.blocks["true"], env, st, outs),
-                lambda st: self._run_block(op.blocks["false"], env, st, outs), state)
+            def branch(label, bounds=None):
+                def run(st):
+                    results, st = self._run_block(op.blocks[label], env, st, outs)
+                    if bounds is not None:
+                        results = [r if b is None else xla_ragged.padded(r, b)
+                                   for r, b in zip(results, bounds)]
+                    return results, st
+                return run
+
+            bounds = None
+            if any(xla_ragged.leading_unknown(o) for o in outs):
+                # a value of run-time length leaves the if: both branches give it as one
+                # buffer of the larger bound (a branch may give a plain array, or none)
+                shapes = [jax.eval_shape(branch(label), state)[0] for label in ("true", "false")]
+                bounds = [max(t.shape[0], f.shape[0]) if xla_ragged.leading_unknown(o) else None
+                          for o, t, f in zip(outs, *shapes)]
+            results, state = lax.cond(xla_ops.truth(self.get(env, pred)),
+                                      branch("true", bounds), branch("false", bounds), state)
         for out, r in zip(outs, results):
             env[out.id] = r
         return state
@@ -420,17 +508,37 @@ class _Program:
         length, item_at, state = self._iteration(op, desc, env, state)
         start = [_fit(self.get(env, x), p) for x, p in zip(inits, params)]
 
-        def step(loop):
-            i, carry, _, st = loop
+        def trip(item, carry, st):
             inner = dict(env)
-            _bind_pattern(body.pattern, item_at(i), inner)
+            _bind_pattern(body.pattern, item, inner)
             inner.update((p.id, c) for p, c in zip(params, carry))
             st = self.block(body, inner, st)
             new = [_fit(self.get(inner, r), p) for r, p in zip(results, params)]
             _same_shapes(op, new, start, params)
             go = xla_ops.truth(self.get(inner, body.results[-1])) if extra else jnp.array(True)
+            return new, go, st
+
+        def step(loop):
+            i, carry, _, st = loop
+            new, go, st = trip(item_at(i), carry, st)
             return i + 1, new, go, st
 
+        if not extra and length.__class__ is int:
+            # a known trip count and no break: a scan (over the array itself when the
+            # loop iterates over one), which XLA runs without a test per trip
+            def scan_step(loop, item):
+                carry, st = loop
+                if desc[0] != "iter" or not length:  # (no trip: a stand-in item)
+                    item = item_at(item)
+                new, _, st = trip(item, carry, st)
+                return (new, st), None
+
+            xs = jnp.asarray(self.get(env, desc[1])) if desc[0] == "iter" and length \
+                else jnp.arange(length)
+            (carry, state), _ = lax.scan(scan_step, (start, state), xs, length=length)
+            for out, c in zip(op.outputs, carry):
+                env[out.id] = c
+            return state
         loop = (jnp.int64(0), start, jnp.array(True), state)
         _, carry, _, state = lax.while_loop(
             lambda lp: (lp[0] < length) & lp[2] & (lp[3]["err"] == 0), step, loop)
@@ -470,6 +578,22 @@ class _Program:
         raise ValueError(f"unknown iteration {kind!r}")
 
 
+def _makes_ragged(op) -> bool:
+    """``x[mask]`` or ``x[:n]`` (staged ``n``): a value of run-time length."""
+    return op.kind == "getitem" and (xla_ops.staged_stop(op) or (
+        op.args[1].__class__ is not tuple and xla_ops.mask_of(op.args[1]) is not None))
+
+
+def _elementwise(op) -> bool:
+    """An op that keeps the rows of its operands at their places."""
+    kind, target = op.kind, op.target
+    if kind in ("binop", "unop"):
+        return target in xla_ops.ELEMENTWISE_BINOPS or target in ("-", "+", "~", "abs")
+    if kind == "call":
+        return isinstance(target, np.ufunc) or target in xla_ragged.ELEMENTWISE_CALLS
+    return kind == "method" and target in xla_ragged.ELEMENTWISE_METHODS
+
+
 def _staged_ints(index) -> bool:
     items = index if index.__class__ is tuple else (index,)
     return any(i.__class__ is Value and i.const is None and i.dtype.kind in "iu" for i in items)
@@ -499,6 +623,8 @@ def _same_shapes(op, new, start, params) -> None:
 
 def _fit(x, value: Value):
     """``x`` as ``value``'s dtype (and shape, where a weak scalar stands for it)."""
+    if x.__class__ is Ragged:
+        return x if x.dtype == value.dtype else x.astype(value.dtype)
     x = jnp.asarray(x)
     if x.dtype != value.dtype:
         x = x.astype(value.dtype)
@@ -538,6 +664,10 @@ def _describe(op) -> str:
     return op.kind
 
 
+def _on_host(value):
+    return xla_ragged.host(value) if value.__class__ is Ragged else value
+
+
 def _host_print(op):
     """A host function printing ``op``'s items, the staged ones given as arguments."""
     staged = [a.__class__ is Value and a.const is None for a in op.args]
@@ -545,7 +675,7 @@ def _host_print(op):
 
     def show(*values):
         values = iter(values)
-        items = [_python(next(values), a.weak) if s else
+        items = [_python(_on_host(next(values)), a.weak) if s else
                  (np.asarray(a.const) if a.__class__ is Value else a)
                  for a, s in zip(op.args, staged)]
         file = kwargs.get("file")
@@ -593,7 +723,7 @@ def compile_graph(graph, layout):
             err = int(state["err"])
             if err:
                 program.sites[err - 1].throw([np.asarray(p) for p in state["pay"][err - 1]])
-        return rebuild(structure, iter(outs), np.array)
+        return rebuild(structure, iter(outs), xla_ragged.host)
 
     run.__autograph_source__ = None
     return run
@@ -616,7 +746,8 @@ def _plain(program, structure):
                 outs = jitted(*inputs)
         except StagingError as error:  # raised while lowering: without JAX's notes
             raise StagingError(str(error)) from None
-        return np.array(outs[0]) if single else rebuild(structure, iter(outs), np.array)
+        return xla_ragged.host(outs[0]) if single else rebuild(structure, iter(outs),
+                                                                  xla_ragged.host)
 
     run.__autograph_source__ = None
     return run

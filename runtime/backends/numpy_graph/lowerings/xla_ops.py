@@ -25,7 +25,8 @@ from ..ir import Op, Value
 from ..numeric import catch_enter, catch_exit, errstate_enter, errstate_exit
 from ..raising import raise_copy
 from ..render import qualname
-from .common import refuse, walk
+from ..rows import write_row
+from .common import refuse, walk, where
 
 OPTION = "autograph.function(jit_compile=True)"
 _NO_JIT = "Call it through autograph.function without jit_compile=True (its NumPy graph runs it)"
@@ -38,6 +39,7 @@ _BINARY = {
     "<=": jnp.less_equal, ">": jnp.greater, ">=": jnp.greater_equal,
 }
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+ELEMENTWISE_BINOPS = frozenset(_BINARY) - {"@"}
 # math.<name> -> jax.numpy's name, where they differ
 _MATH = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh",
          "acosh": "arccosh", "atanh": "arctanh", "atan2": "arctan2", "pow": "power",
@@ -95,10 +97,32 @@ def refusal(graph):
             op = value.op
             return _refused(op, f"a {value.dtype.name} value",
                                    "has a dtype XLA does not have")
+    error = _unbounded_list(graph.body)
+    if error is not None:
+        return error
     for op, in_loop in walk(graph.body):
         error = _refuse_op(op)
         if error is not None:
             return error
+    return None
+
+
+def _unbounded_list(block, loop=None):
+    """The refusal of a list a staged loop appends to with no bound on its length: the
+    NumPy engine grows its buffer at run time; XLA needs the bound when it compiles."""
+    for op in block.ops:
+        if op.kind == "call" and op.target is write_row and op.args[0].shape[0] is None:
+            return refuse(OPTION, "the list appended to", op, f"grows in the staged "
+                          f"{loop.kind} loop at {where(loop)}, which runs a number of times "
+                          f"known only at run time, and XLA compiles for fixed shapes",
+                          "Write ag.set_loop_options(maximum_iterations=N) as the first "
+                          "statement of the loop (the list then holds at most N items per "
+                          "append), or call it without jit_compile=True (its NumPy graph "
+                          "runs it).")
+        for sub in op.blocks.values():
+            error = _unbounded_list(sub, op if op.kind in ("for", "while") else loop)
+            if error is not None:
+                return error
     return None
 
 
@@ -120,7 +144,7 @@ def _refuse_op(op: Op):
                                    "which XLA does not have (it never warns or raises on "
                                    "floating-point errors)",
                                    _NO_JIT + ", or remove the np.errstate region.")
-        if target is raise_copy or target is builtins.len:
+        if target is raise_copy or target is builtins.len or target is write_row:
             return None
         name = qualname(target) if callable(target) else repr(target)
         if target in _VALUE_SHAPE:
@@ -138,17 +162,17 @@ def _refuse_op(op: Op):
     if kind == "method" and target in _METHODS_REFUSED:
         return _refused(op, f"the array method {target}()", _METHODS_REFUSED[target],
                                _NO_JIT + ".")
-    if kind == "getitem" and mask_of(op.args[1]) is not None:
+    if kind == "getitem" and op.args[1].__class__ is tuple and mask_of(op.args[1]) is not None:
         return _refused(op, "indexing with a boolean array", "has an output shape that "
                                "depends on the values of the mask, and XLA compiles for fixed "
                                "shapes", _NO_JIT + ", or keep the shape: np.where(mask, x, 0), "
                                "or a masked sum: (x * mask).sum().")
-    if kind in ("getitem", "setitem") and _staged_slice(op.args[1]):
+    if kind in ("getitem", "setitem") and _staged_slice(op.args[1]) and not staged_stop(op):
         return _refused(op, "a slice with staged bounds", "has an output shape that "
                                "depends on the values of its bounds, and XLA compiles for "
                                "fixed shapes", _NO_JIT + ", or take a fixed-size window with "
                                "np.take(x, start + np.arange(size)).")
-    if kind == "setitem" and mask_of(op.args[1]) is not None and not _where_fits(op):
+    if kind == "setitem" and op.args[1].__class__ is tuple and mask_of(op.args[1]) is not None:
         return _refused(op, "assigning through a boolean mask", "takes as many values as "
                         "the mask has True entries, a number XLA does not know when it "
                         "compiles", _NO_JIT + ", or assign one value: x = np.where(mask, v, x).")
@@ -158,7 +182,7 @@ def _refuse_op(op: Op):
     return None
 
 
-def _where_fits(op: Op) -> bool:
+def where_fits(op: Op) -> bool:
     """``x[mask] = v`` is ``np.where(mask, v, x)``: the index is the mask alone, over the
     leading dimensions of ``x``, and ``v`` broadcasts to the dimensions after them."""
     target, index, value = op.args
@@ -190,6 +214,13 @@ def mask_of(index):
         if isinstance(item, np.ndarray) and item.dtype == np.bool_ and item.shape:
             return item
     return None
+
+
+def staged_stop(op: Op) -> bool:
+    """``x[:n]`` with a staged ``n``: a value of run-time length (``xla_ragged``)."""
+    index = op.args[1]
+    return op.kind == "getitem" and index.__class__ is slice and index.start is None \
+        and index.step is None and index.stop.__class__ is Value
 
 
 def _staged_slice(index) -> bool:
@@ -264,7 +295,16 @@ def binop(op: Op, values):
         values = cast_all(values, (a, b), dtype)
     if op.target in ("//", "%"):
         return _by_zero(fn(*values), values[1])
+    if op.target == "**" and _constant(b) == 2 and out.dtype == common_dtype((a,)):
+        return jnp.square(values[0])  # as NumPy's x ** 2 (XLA's pow is a slow exp-log)
     return fn(*values)
+
+
+def _constant(obj):
+    """The Python number ``obj`` is while lowering (a literal or a constant), or None."""
+    if obj.__class__ is Value:
+        obj = obj.const if obj.shape == () else None
+    return obj if obj.__class__ in (int, float) or isinstance(obj, np.generic) else None
 
 
 def _by_zero(result, divisor):
@@ -314,6 +354,9 @@ def call(op: Op, args, kwargs):
     fn = op.target
     if fn is builtins.len:
         return jnp.shape(args[0])[0]
+    if fn is write_row:  # a row of a list's buffer, bounded (``_unbounded_list``)
+        rows = jnp.asarray(args[0])
+        return rows.at[args[1]].set(jnp.asarray(args[2]).astype(rows.dtype))
     jfn = twin(fn)
     if isinstance(fn, np.ufunc) and fn.nin >= 2 and not kwargs.get("dtype"):
         out = op.outputs[0] if op.outputs else None
