@@ -15,12 +15,6 @@ KNOWN_GAPS = {
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_writes_into_arrays_made_in_the_function[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
-    "test_constructs.py::test_for_loops[tensorflow-enumerate_zip-args14]":
-        "a Python int loop counter meets a float tensor (x * i): TensorFlow has no weak types and int32 * float32 is a TypeError, as under TensorFlow's own AutoGraph",
-    "test_constructs.py::test_while_loops[tensorflow-handed_over-arg4]":
-        "a Python int loop counter meets a float tensor (x * i): TensorFlow has no weak types and int32 * float32 is a TypeError, as under TensorFlow's own AutoGraph",
-    "test_constructs.py::test_while_loops[tensorflow-handed_over-arg5]":
-        "a Python int loop counter meets a float tensor (x * i): TensorFlow has no weak types and int32 * float32 is a TypeError, as under TensorFlow's own AutoGraph",
     "test_fall_off_end.py::test_a_loop_only_a_return_leaves[tensorflow]":
         "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
     "test_fall_off_end.py::test_a_tuple_holding_none_or_nothing[tensorflow]":
@@ -67,23 +61,9 @@ KNOWN_GAPS = {
         "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
     "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it[tensorflow]":
         "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_staged_index_into_a_list[tensorflow]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_staged_index_into_a_list_of_mixed_items[tensorflow]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[tensorflow--1]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[tensorflow-1]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
     "test_numeric_builtins.py::test_asarray_copy_is_a_copy[tensorflow]":
         "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
     "test_numeric_builtins.py::test_asarray_of_a_list_of_staged_values_is_a_stack[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
-    "test_numeric_builtins.py::test_int_float_bool_are_casts[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
-    "test_numeric_builtins.py::test_math_functions[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
-    "test_numeric_builtins.py::test_math_in_staged_branches[tensorflow]":
         "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
     "test_numeric_builtins.py::test_round[tensorflow]":
         "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",

@@ -32,6 +32,7 @@ from ...staging import backend as backends, errors
 from ...staging import state as staging
 from ...staging.state import Aval
 from . import loops, numeric
+from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
     SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
 )
@@ -43,13 +44,14 @@ class Traced:
 
     def __init__(self, fn, avals) -> None:
         def flat(*args):
-            return [tf.convert_to_tensor(x) for x in fn(*args)]
+            return [tf.convert_to_tensor(x) for x in fn(*rewrap(args, avals))]
 
         self.function = tf.function(flat, autograph=False).get_concrete_function(
             *[spec(a) for a in avals])
 
     def __call__(self, *args) -> list:
-        out = self.function._call_flat(list(args), self.function.captured_inputs)
+        out = self.function._call_flat([strong(a) for a in args],
+                                       self.function.captured_inputs)
         return [] if out is None else list(out)
 
 
@@ -83,7 +85,7 @@ class TfBackend(backends.Backend):
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
 
     def owns_type(self, cls: type) -> bool:
-        return issubclass(cls, (SymbolicTensor, tf.data.Dataset, *loops.STAGED_ITERABLES))
+        return issubclass(cls, (SymbolicTensor, Weak, tf.data.Dataset, *loops.STAGED_ITERABLES))
 
     def is_tracing(self) -> bool:
         return is_tracing()
@@ -95,6 +97,10 @@ class TfBackend(backends.Backend):
 
     def cast(self, x, aval: Aval):
         dtype = as_tf_dtype(aval.dtype)
+        if aval.weak:  # a Python number: a Weak of its kind
+            return Weak.of(x if x.__class__ is Weak or staging.is_number(x) else
+                           tf.convert_to_tensor(x), kind_of(dtype))
+        x = strong(x)
         if isinstance(x, tf.Tensor):
             return x if x.dtype == dtype else tf.cast(x, dtype)
         if staging.is_number(x) or isinstance(x, (np.ndarray, np.generic)):
@@ -133,7 +139,9 @@ class TfBackend(backends.Backend):
             tf.cond(pred, lambda: (finish[0](t()), tf.constant(0))[1],
                     lambda: (finish[1](f()), tf.constant(0))[1])
             return []
-        return list(tf.cond(pred, lambda: finish[0](t()), lambda: finish[1](f())))
+        out = tf.cond(pred, lambda: [strong(x) for x in finish[0](t())],
+                      lambda: [strong(x) for x in finish[1](f())])
+        return rewrap(out, avals)
 
     def while_loop(self, test, body, init) -> list:
         if not init:
@@ -142,9 +150,9 @@ class TfBackend(backends.Backend):
                 "change between iterations. Assign the variables the condition reads in the "
                 "loop body.")
         avals = [aval_of(x) for x in init]
-        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c), list(init),
-                            shape_invariants=invariants(avals))
-        return list(out) if isinstance(out, (list, tuple)) else [out]
+        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c),
+                            [strong(x) for x in init], shape_invariants=invariants(avals))
+        return rewrap(out if isinstance(out, (list, tuple)) else [out], avals)
 
     # -- what staging leaves to the framework
 

@@ -18,19 +18,34 @@ from ...staging import numeric as numeric_builtins
 from ...staging.arg_writes import cannot_write, user_location, written_argument
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
+from .weak import Weak, strong
 
 _TWINS = {"fabs": tf.abs, "floor": tf.floor, "ceil": tf.math.ceil, "trunc": tnp.fix,
           "asin": tf.asin, "acos": tf.acos, "atan": tf.atan, "atan2": tf.atan2,
           "pow": tf.pow, "erf": tf.math.erf, "erfc": tf.math.erfc, "sqrt": tf.sqrt,
           "exp": tf.exp, "expm1": tf.math.expm1, "log": tf.math.log, "log1p": tf.math.log1p,
-          "isnan": tf.math.is_nan, "isinf": tf.math.is_inf, "isfinite": tf.math.is_finite}
+          "isnan": tf.math.is_nan, "isinf": tf.math.is_inf, "isfinite": tf.math.is_finite,
+          "copysign": lambda a, b: tf.where(
+              tf.logical_or(b < 0, tf.logical_and(tf.equal(b, 0), 1 / b < 0)),
+              -tf.abs(a), tf.abs(a)),
+          "modf": lambda x: (x - tnp.fix(x), tnp.fix(x))}
 
 
 def _tensor(x):
     return x if isinstance(x, tf.Tensor) else tf.convert_to_tensor(x)
 
 
+def _floating(x):
+    """A tensor or ``Weak`` as a float tensor (a Python number as a Python float)."""
+    if x.__class__ is Weak:
+        return Weak.of(x, float).tensor if x.kind is not complex else x.tensor
+    x = _tensor(x)
+    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float64)
+
+
 def _scalar(x):
+    if x.__class__ is Weak:
+        return x
     x = _tensor(x)
     if x.shape.rank != 0:
         raise TypeError("only 0-dimensional tensors can be converted to Python scalars")
@@ -38,14 +53,13 @@ def _scalar(x):
 
 
 def _python_scalar(x, kind):
-    """``x`` as the tensor TensorFlow makes of a Python ``kind`` scalar."""
+    """``x`` (a scalar tensor) as the Python ``kind`` number it stands for: a ``Weak``."""
+    x = strong(x)
     if kind is bool:
-        return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros([], x.dtype))
-    if kind is int:
-        if x.dtype.is_floating:
-            x = tnp.fix(x)
-        return x if x.dtype.is_integer else tf.cast(x, tf.int32)
-    return x if x.dtype.is_floating else tf.cast(x, tf.float32)
+        return Weak(x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros([], x.dtype)), bool)
+    if kind is int and x.dtype.is_floating:
+        x = tnp.fix(x)
+    return Weak.of(x, kind)
 
 
 def numeric(name: str, args, kwargs):
@@ -70,6 +84,8 @@ def numeric(name: str, args, kwargs):
         x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
         if ndigits is not None:
             return tnp.round(x, ndigits)
+        if x.__class__ is Weak:
+            return x if x.kind is int else _python_scalar(tf.round(x.tensor), int)
         x = _tensor(x)
         return x if x.dtype.is_integer else _python_scalar(tf.round(_scalar(x)), int)
     if name in ("int", "float", "bool"):
@@ -77,9 +93,7 @@ def numeric(name: str, args, kwargs):
     if name.startswith("math."):
         short = name[5:]
         fn = _TWINS.get(short) or getattr(tnp, short)
-        values = [_scalar(a) for a in args]
-        if short not in ("isnan", "isinf", "isfinite"):
-            values = [v if v.dtype.is_floating else tf.cast(v, tf.float32) for v in values]
+        values = [_floating(_scalar(a)) for a in args]
         result = fn(*values)
         kind = numeric_builtins.result_kind(short)
         if kind is tuple:  # math.modf: two floats
