@@ -139,6 +139,9 @@ class Backend:
     # The ``set_loop_options`` a staged loop on this backend may be given; the staging
     # core stops a loop after ``maximum_iterations`` itself (a counter in its carry).
     loop_options = frozenset({"maximum_iterations"})
+    # Does a loop variable whose shape changes need ``shape_invariants`` (TensorFlow's
+    # rule), where ``unknown_dims`` would otherwise make the changing dimensions run-time?
+    needs_shape_invariants = False
 
     def rows(self, aval):
         """A new buffer of ``aval`` (``[capacity, *item shape]``; capacity None where

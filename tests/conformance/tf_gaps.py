@@ -5,8 +5,6 @@ passing fails the suite until it is taken off this list."""
 KNOWN_GAPS = {
     "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
-    "test_array_writes.py::test_list_items_written_with_a_staged_index[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_updates_the_array[tensorflow]":
@@ -127,6 +125,4 @@ KNOWN_GAPS = {
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named[tensorflow]":
         "list accumulation landed beside the TF backend: TensorFlow does not collect lists yet (its own ValueError, not the StagingError naming the list)",
-    "test_staging_errors.py::test_a_loop_variable_that_changes_shape_or_structure[tensorflow]":
-        "shape_invariants is not wired to TensorFlow yet: a shape change is TensorFlow's own ValueError",
 }

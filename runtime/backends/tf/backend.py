@@ -40,9 +40,10 @@ from .tensors import (
 class Traced:
     """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
 
-    __slots__ = ("function",)
+    __slots__ = ("function", "avals")
 
     def __init__(self, fn, avals) -> None:
+        self.avals = avals
         def flat(*args):
             return [tf.convert_to_tensor(x) for x in fn(*rewrap(args, avals))]
 
@@ -82,6 +83,9 @@ class TfBackend(backends.Backend):
 
     name = "tensorflow"
     unknown_dims = True  # TensorFlow shapes may hold None
+    needs_shape_invariants = True  # a loop variable's shape changes only where the user says
+    loop_options = frozenset({"maximum_iterations", "shape_invariants", "parallel_iterations",
+                              "swap_memory"})
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
 
     def owns_type(self, cls: type) -> bool:
@@ -149,9 +153,10 @@ class TfBackend(backends.Backend):
                 "while loop on a staged condition carries no tensor: its condition cannot "
                 "change between iterations. Assign the variables the condition reads in the "
                 "loop body.")
-        avals = [aval_of(x) for x in init]
+        avals = body.avals  # the carry's (None where set_loop_options' shape_invariants say)
         out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c),
-                            [strong(x) for x in init], shape_invariants=invariants(avals))
+                            [strong(x) for x in init], shape_invariants=invariants(avals),
+                            **loops.while_options())
         return rewrap(out if isinstance(out, (list, tuple)) else [out], avals)
 
     # -- what staging leaves to the framework

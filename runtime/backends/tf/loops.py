@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from ...staging import errors
+from ...staging import errors, loop_options
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
@@ -171,8 +171,15 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
 
     zero = tf.zeros([], n.dtype)
     out = tf.while_loop(test, step, [zero, tf.constant(True)] + init,
-                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals))
+                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals),
+                        **while_options())
     return carry.finish(rewrap(out[2:], carry.avals))
+
+
+def while_options() -> dict:
+    """The ``set_loop_options`` this loop passes on to ``tf.while_loop`` as they are."""
+    options = loop_options.current()
+    return {k: options[k] for k in ("parallel_iterations", "swap_memory") if k in options}
 
 
 def _python_for(iterable, body, state, extra_test):
