@@ -28,7 +28,7 @@ import sys
 import numpy as np
 import tensorflow as tf
 
-from ...staging import backend as backends, errors
+from ...staging import accumulate, backend as backends, errors
 from ...staging import state as staging
 from ...staging.state import Aval
 from . import loops, numeric
@@ -185,6 +185,27 @@ class TfBackend(backends.Backend):
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
 
+    # -- lists a staged loop appends to (``accumulate``)
+
+    def write_row(self, rows, index, value):
+        """``rows`` with row ``index`` set to ``value``; a buffer of a run-time capacity
+        (it starts with no rows) doubles first where ``index`` is past its end."""
+        rows, index = strong(rows), tf.cast(strong(index), tf.int32)
+        value = tf.cast(strong(value), rows.dtype)
+        if rows.shape[0] is not None:  # a static capacity
+            return tf.tensor_scatter_nd_update(rows, tf.reshape(index, [1, 1]), value[None])
+        n = tf.shape(rows, out_type=tf.int32)[0]
+        grown = tf.where(index < n, n, tf.maximum(2 * n, index + 1))
+        pad = tf.concat([[grown - n], tf.shape(rows, out_type=tf.int32)[1:]], 0)
+        rows = tf.concat([rows, tf.zeros(pad, rows.dtype)], 0)
+        return tf.tensor_scatter_nd_update(rows, tf.reshape(index, [1, 1]), value[None])
+
+    def read_row(self, rows, index):
+        return tf.gather(strong(rows), tf.cast(strong(index), tf.int32))
+
+    def rows_upto(self, rows, count):
+        return strong(rows)[:tf.cast(strong(count), tf.int32)]
+
     # -- builtins
 
     def range_(self, start, stop, step):
@@ -220,6 +241,15 @@ class TfBackend(backends.Backend):
     def numpy_call(self, fn, args, kwargs):
         return numeric.numpy_call(fn, args, kwargs)
 
+
+def _collected_as_tensor(value, dtype=None, name=None, as_ref=False):
+    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op,
+    or returned from the ``tf.function``: its items stacked (``tf.stack(lst)``)."""
+    stacked = value.stacked()
+    return stacked if dtype is None else tf.cast(stacked, dtype)
+
+
+tf.register_tensor_conversion_function(accumulate.Collected, _collected_as_tensor)
 
 backend = TfBackend()
 backends.register(backend)

@@ -155,6 +155,8 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
         return _dataset_for(backend, iterable, body, state, names, extra_test, shared)
     carry = Carry(backend, tuple(state), names, shared, "for loop", body)
     seq = _sequence(iterable)
+    trips = tf.get_static_value(seq.length)
+    carry.trips = None if trips is None else int(trips)  # a static trip count
     (handle,) = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
                             extra_test=extra_test)
     init = [strong(x) for x in carry.init()]

@@ -104,11 +104,30 @@ def numeric(name: str, args, kwargs):
     raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
 
 
+_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
+
+
+def _shape_only(args, kwargs) -> bool:
+    """Only the first argument is a graph tensor, of a static shape: ``np.zeros_like(x)``
+    reads only what the trace knows."""
+    if not args or not isinstance(strong(args[0]), tf.Tensor) or \
+            not strong(args[0]).shape.is_fully_defined():
+        return False
+    rest = list(args[1:]) + list(kwargs.values())
+    return not any(isinstance(strong(leaf), tf.Tensor) for leaf in tf.nest.flatten(rest))
+
+
 def numpy_call(fn, args, kwargs):
     """``fn(*args, **kwargs)``, a NumPy callable with a graph tensor among the arguments:
     ``tf.experimental.numpy``'s function of the same name."""
     short = getattr(fn, "__name__", "")
     owner = getattr(fn, "__self__", None)
+    if short in _LIKE and owner is None and _shape_only(args, kwargs):
+        # a NumPy array the user makes, as eagerly: mutable, with views that share it
+        first = strong(args[0])
+        prototype = np.broadcast_to(np.zeros((), first.dtype.as_numpy_dtype),
+                                    first.shape.as_list())
+        return fn(prototype, *args[1:], **kwargs)
     if isinstance(owner, np.ndarray):
         twin = getattr(tnp.asarray(owner), short, None)
     else:
