@@ -90,8 +90,6 @@ KNOWN_GAPS = {
         "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
     "test_numpy_calls.py::test_ufunc_methods[tensorflow]":
         "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
-    "test_printing.py::test_prints_come_in_program_order[tensorflow]":
-        "ag.print of an eager tensor prints tf.Tensor(...) (Python's print) while tf.print shows the value",
     "test_raise_messages.py::test_f_string_with_format_specs_and_repr[tensorflow]":
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
     "test_raise_messages.py::test_percent_conversions_of_numbers[tensorflow]":

@@ -9,7 +9,8 @@ Eager tensors are concrete values and run as Python.
 
 Staging itself (joining branches, settling loop carries, errors) is ``staging``'s;
 this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
-number is weak: ``int32``/``float32`` unless it joins a wider dtype), casts, and ops:
+number is weak: carried as a ``weak.Weak``, a scalar tensor that takes the dtype of the
+tensor it meets, as the number would eagerly), casts, and ops:
 ``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
 every staged ``for`` (``loops``). Each body is traced once per settling step into a
 concrete function (TensorFlow's handle of a traced graph), which the op calls: nested
@@ -122,11 +123,11 @@ class TfBackend(backends.Backend):
         return predicate(cond)
 
     def trace(self, fns, avals) -> list:
-        """Each of ``fns`` traced on placeholders of ``avals``. TensorFlow has no weak
-        types: a Python number the loop carries (a weak ``Aval``) is first an int32 or
-        float32 placeholder, and where an op refuses that dtype next to a tensor of
-        another (``total += x`` for int64 ``x``), it takes that tensor's dtype, as the
-        number would eagerly; the staging core then settles the carry on it."""
+        """Each of ``fns`` traced on placeholders of ``avals`` (a weak one: a ``Weak``).
+        Where an op still refuses a Python number's dtype next to a tensor of another
+        (a TensorFlow function that converts its arguments separately), the number takes
+        that tensor's dtype, as it would eagerly; the staging core then settles the
+        carry on it."""
         for _ in range(4):
             try:
                 return [Traced(fn, avals) for fn in fns]
