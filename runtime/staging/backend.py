@@ -107,6 +107,11 @@ class Backend:
     def len_(self, value):
         return len(value)
 
+    def unrolled(self, value):
+        """What iterating ``value`` in Python gives (a generator expression over it):
+        by default ``value`` itself, iterable where the framework knows its length."""
+        return value
+
     def getitem(self, target, index):
         """``target[index]`` for a staged ``index`` (a local's item read in converted
         code); a backend with static shapes may answer a boolean mask with

@@ -32,16 +32,10 @@ KNOWN_GAPS = {
         "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
     "test_fall_off_end.py::test_under_a_staged_if[tensorflow]":
         "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_generator_reductions.py::test_any_all_sum[tensorflow]":
-        "next()/any()/all()/sum() of generator expressions over graph tensors: not yet on the TF backend",
     "test_generator_reductions.py::test_next_first_match[tensorflow]":
-        "next()/any()/all()/sum() of generator expressions over graph tensors: not yet on the TF backend",
-    "test_generator_reductions.py::test_next_inside_a_try_that_handles_stop_iteration_is_refused[tensorflow]":
-        "next()/any()/all()/sum() of generator expressions over graph tensors: not yet on the TF backend",
+        _EAGER_METHODS,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[tensorflow]":
-        "next()/any()/all()/sum() of generator expressions over graph tensors: not yet on the TF backend",
-    "test_generator_reductions.py::test_tuple_targets[tensorflow]":
-        "next()/any()/all()/sum() of generator expressions over graph tensors: not yet on the TF backend",
+        _EAGER_METHODS,
     "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch--3.0]":
         _EAGER_METHODS,
     "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch-3.0]":

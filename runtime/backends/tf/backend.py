@@ -227,6 +227,17 @@ class TfBackend(backends.Backend):
             return n if n is not None else tf.shape(value)[0]
         return len(value)
 
+    def unrolled(self, value):
+        """A graph tensor's rows (``tf.unstack``) where its length is static, as eagerly
+        iterating it gives them; else the tensor (TensorFlow's own refusal)."""
+        if isinstance(value, tf.Tensor) and value.shape.rank and value.shape[0] is not None:
+            return tf.unstack(value)
+        if isinstance(value, loops.Zip):
+            return list(zip(*(self.unrolled(it) for it in value.iterables)))
+        if isinstance(value, loops.Enumerate):
+            return list(enumerate(self.unrolled(value.iterable), value.start))
+        return value
+
     def setitem(self, target, index, value):
         return numeric.setitem(target, index, value)
 
