@@ -57,9 +57,9 @@ KNOWN_GAPS = {
     "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it[tensorflow]":
         "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
     "test_numeric_builtins.py::test_asarray_copy_is_a_copy[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
+        "tf.experimental.numpy's asarray takes no copy= keyword",
     "test_numeric_builtins.py::test_asarray_of_a_list_of_staged_values_is_a_stack[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
+        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_numeric_builtins.py::test_round[tensorflow]":
         "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
     "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition[tensorflow]":
@@ -105,11 +105,11 @@ KNOWN_GAPS = {
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
     "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[tensorflow]":
-        "TensorFlow's op errors (dtype mismatch) come before the staging core's pinned message",
+        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf[tensorflow]":
-        "TensorFlow's op errors (dtype mismatch) come before the staging core's pinned message",
+        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_staging_errors.py::test_branches_that_differ[tensorflow]":
-        "TensorFlow's op errors (dtype mismatch) come before the staging core's pinned message",
+        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
