@@ -175,6 +175,8 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] =
     """
     backend = first_backend(args) or backends.tracing_now()
     if backend is None:
+        # an eager TensorFlow tensor shows its value, as tf.print (its staged form) shows it
+        args = [a.numpy() if a.__class__.__name__ == "EagerTensor" else a for a in args]
         print(*args, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
         return None
     return backend.print_(args, sep, end, file, flush)

@@ -62,6 +62,8 @@ def getitem(seq, index, label: str = "the sequence"):
     stacked = backend.numeric("numpy.asarray", (list(seq),), {})
     if backend_of(stacked) is None:  # only Python numbers: a constant of the graph
         stacked = backend.cast(stacked, backend.aval(stacked))
+    if kinds == {"python int"} or kinds == {"python float"}:  # the item is a Python number
+        return backend.cast(stacked[index], backend.aval(seq[0]))
     return stacked[index]
 
 
@@ -78,7 +80,7 @@ def _kind(item):
     dtype, shape = getattr(item, "dtype", None), getattr(item, "shape", None)
     if dtype is None or shape is None:
         return None
-    return f"{np.dtype(dtype).name}{list(shape)}"
+    return f"{np.dtype(getattr(dtype, 'as_numpy_dtype', dtype)).name}{list(shape)}"
 
 
 

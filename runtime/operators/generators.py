@@ -41,7 +41,8 @@ def generator_call(fn, iterable, test, element, star, *args, **kwargs):
         test_of, element_of = (lambda x: test(*x)), (lambda x: element(*x))
     else:
         test_of, element_of = test, element
-    items = iter(iterable)
+    backend = backend_of(iterable)
+    items = iter(iterable if backend is None else backend.unrolled(iterable))
     kind = {any: "any", all: "all", sum: "sum", next: "next"}.get(fn)
     if kind is None:
         return fn((element_of(x) for x in items if test_of(x)), *args, **kwargs)

@@ -107,6 +107,11 @@ class Backend:
     def len_(self, value):
         return len(value)
 
+    def unrolled(self, value):
+        """What iterating ``value`` in Python gives (a generator expression over it):
+        by default ``value`` itself, iterable where the framework knows its length."""
+        return value
+
     def getitem(self, target, index):
         """``target[index]`` for a staged ``index`` (a local's item read in converted
         code); a backend with static shapes may answer a boolean mask with
@@ -139,6 +144,9 @@ class Backend:
     # The ``set_loop_options`` a staged loop on this backend may be given; the staging
     # core stops a loop after ``maximum_iterations`` itself (a counter in its carry).
     loop_options = frozenset({"maximum_iterations"})
+    # Does a loop variable whose shape changes need ``shape_invariants`` (TensorFlow's
+    # rule), where ``unknown_dims`` would otherwise make the changing dimensions run-time?
+    needs_shape_invariants = False
 
     def rows(self, aval):
         """A new buffer of ``aval`` (``[capacity, *item shape]``; capacity None where

@@ -184,6 +184,20 @@ def loop_shape_changed(name: str, construct: str, fn, before: str, after: str,
     )
 
 
+def loop_shape_needs_invariant(name: str, construct: str, fn, before: str, after: str,
+                               shape: tuple, backend: str) -> StagingError:
+    """A loop variable whose shape changes, on a backend that takes a shape invariant."""
+    dims = ", ".join("None" if d is None else str(d) for d in shape)
+    dims = f"({dims},)" if len(shape) == 1 else f"({dims})"
+    return StagingError(
+        f"{construct} at {where(fn)}: {subject(name)} is {before} before the loop but {after} "
+        f"after one iteration; {backend} keeps a loop variable's shape unless the loop is given "
+        f"one that may change. Write ag.set_loop_options(shape_invariants=[({name}, "
+        f"{dims})]) as the first statement of the loop (None: a dimension that changes), or "
+        f"append the pieces to a list (parts.append(x)) and concatenate them after the loop."
+    )
+
+
 def branch_mismatch(name: str, fn, true_desc: str, false_desc: str) -> StagingError:
     parts = _IfParts(fn)
     return StagingError(

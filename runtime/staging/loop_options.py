@@ -16,8 +16,12 @@ A loop that runs as Python ignores its options. A staged loop makes them
 - ``maximum_iterations``: the loop stops after at most N iterations, as TensorFlow's
   loops do; it bounds the lists the loop appends to (``accumulate``) and lets JAX run a
   ``while`` as a bounded scan that ``jax.grad`` can reverse;
-- ``shape_invariants``, ``parallel_iterations``, ``swap_memory``: TensorFlow's; a
-  backend that does not use an option given refuses it (``Backend.loop_options``).
+- ``shape_invariants``: ``[(variable, shape), ...]``, TensorFlow's: the variable (the
+  same object before the loop) is carried with that shape, None where a dimension
+  may change from one iteration to the next (a backend whose loop variables keep
+  their shapes otherwise: ``Backend.needs_shape_invariants``);
+- ``parallel_iterations``, ``swap_memory``: TensorFlow's; a backend that does not use
+  an option given refuses it (``Backend.loop_options``).
 """
 
 from __future__ import annotations
@@ -110,6 +114,22 @@ def building(options):
         yield
     finally:
         _current.reset(token)
+
+
+def invariant_shape(options: dict, value, construct: str, where_fn):
+    """The shape ``shape_invariants`` gives the loop variable whose value before the loop
+    is ``value`` (the same object), as a tuple with None for a dimension that may
+    change, or None if it gives none."""
+    for pair in options.get("shape_invariants") or ():
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise errors.StagingError(
+                f"{construct} at {errors.where(where_fn)}: set_loop_options(shape_invariants="
+                f"...) takes a list of (variable, shape) pairs, not {pair!r}.")
+        if pair[0] is value:
+            shape = pair[1]
+            dims = shape.as_list() if hasattr(shape, "as_list") else shape
+            return tuple(None if d is None else int(d) for d in dims)
+    return None
 
 
 def check(options: dict, backend, construct: str, where_fn) -> None:

@@ -84,7 +84,18 @@ class Carry:
         if is_node(x):
             return remake(x, [self._spec(v) for _, v in items(x)])
         aval = self.backend.aval(x)
-        return x if aval is None else self._spec(_Seed(aval, x))
+        if aval is None:
+            return x
+        shape = loop_options.invariant_shape(self.options, x, self.construct, self.where_fn)
+        if shape is not None:  # set_loop_options(shape_invariants=...) names it
+            if len(shape) != len(aval.shape) or any(
+                    d is not None and d != a for d, a in zip(shape, aval.shape)):
+                raise errors.StagingError(
+                    f"{self.construct} at {errors.where(self.where_fn)}: the shape invariant "
+                    f"{shape} does not hold for the value {describe(x, self.backend)} before "
+                    f"the loop. Give a shape with None for the dimensions that change.")
+            aval = aval._replace(shape=shape)
+        return self._spec(_Seed(aval, x))
 
     def init(self) -> list:
         """The op's initial carry: each leaf's value before the loop, cast."""
@@ -289,6 +300,10 @@ class Carry:
                 and out.shape != aval.shape:
             if backend.unknown_dims:  # the dimensions that change become run-time ones
                 shape = tuple(a if a == o else None for a, o in zip(aval.shape, out.shape))
+                if backend.needs_shape_invariants:
+                    raise errors.loop_shape_needs_invariant(
+                        label, self.construct, self.where_fn, str(aval),
+                        describe(value, backend), shape, backend.name)
                 joined = carry_aval(aval._replace(shape=shape), out)
             elif carry_aval(aval, out._replace(shape=aval.shape)) is not None:
                 raise errors.loop_shape_changed(label, self.construct, self.where_fn, str(aval),

@@ -233,7 +233,16 @@ def structure_changes(xs):
 
 def test_a_loop_variable_that_changes_shape_or_structure(backend):
     where = backend.at(shape_changes, "while x > 1:")
-    if not backend.pads_lists:  # run-time dimensions where the shape changes (issue 29)
+    if backend.name == "tensorflow":  # TensorFlow's rule: only where shape_invariants says
+        text = backend.staging_error(shape_changes, np.float32(8), np.zeros(2, np.float32),
+                                     xp=backend.xp)
+        assert text == (
+            f"while loop at {where}: 'y' is float32[2] before the loop but float32[4] after "
+            f"one iteration; tensorflow keeps a loop variable's shape unless the loop is given "
+            f"one that may change. Write ag.set_loop_options(shape_invariants=[(y, (None,))]) "
+            f"as the first statement of the loop (None: a dimension that changes), or append "
+            f"the pieces to a list (parts.append(x)) and concatenate them after the loop.")
+    elif not backend.pads_lists:  # run-time dimensions where the shape changes (issue 29)
         backend.check(shape_changes, np.float32(8), np.zeros(2, np.float32), xp=backend.xp)
     else:
         text = backend.staging_error(shape_changes, np.float32(8), np.zeros(2, np.float32),

@@ -9,7 +9,8 @@ Eager tensors are concrete values and run as Python.
 
 Staging itself (joining branches, settling loop carries, errors) is ``staging``'s;
 this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
-number is weak: ``int32``/``float32`` unless it joins a wider dtype), casts, and ops:
+number is weak: carried as a ``weak.Weak``, a scalar tensor that takes the dtype of the
+tensor it meets, as the number would eagerly), casts, and ops:
 ``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
 every staged ``for`` (``loops``). Each body is traced once per settling step into a
 concrete function (TensorFlow's handle of a traced graph), which the op calls: nested
@@ -28,10 +29,11 @@ import sys
 import numpy as np
 import tensorflow as tf
 
-from ...staging import backend as backends, errors
+from ...staging import accumulate, backend as backends, errors
 from ...staging import state as staging
 from ...staging.state import Aval
 from . import loops, numeric
+from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
     SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
 )
@@ -39,17 +41,19 @@ from .tensors import (
 class Traced:
     """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
 
-    __slots__ = ("function",)
+    __slots__ = ("function", "avals")
 
     def __init__(self, fn, avals) -> None:
+        self.avals = avals
         def flat(*args):
-            return [tf.convert_to_tensor(x) for x in fn(*args)]
+            return [tf.convert_to_tensor(x) for x in fn(*rewrap(args, avals))]
 
         self.function = tf.function(flat, autograph=False).get_concrete_function(
             *[spec(a) for a in avals])
 
     def __call__(self, *args) -> list:
-        out = self.function._call_flat(list(args), self.function.captured_inputs)
+        out = self.function._call_flat([strong(a) for a in args],
+                                       self.function.captured_inputs)
         return [] if out is None else list(out)
 
 
@@ -80,10 +84,13 @@ class TfBackend(backends.Backend):
 
     name = "tensorflow"
     unknown_dims = True  # TensorFlow shapes may hold None
+    needs_shape_invariants = True  # a loop variable's shape changes only where the user says
+    loop_options = frozenset({"maximum_iterations", "shape_invariants", "parallel_iterations",
+                              "swap_memory"})
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
 
     def owns_type(self, cls: type) -> bool:
-        return issubclass(cls, (SymbolicTensor, tf.data.Dataset, *loops.STAGED_ITERABLES))
+        return issubclass(cls, (SymbolicTensor, Weak, tf.data.Dataset, *loops.STAGED_ITERABLES))
 
     def is_tracing(self) -> bool:
         return is_tracing()
@@ -95,6 +102,10 @@ class TfBackend(backends.Backend):
 
     def cast(self, x, aval: Aval):
         dtype = as_tf_dtype(aval.dtype)
+        if aval.weak:  # a Python number: a Weak of its kind
+            return Weak.of(x if x.__class__ is Weak or staging.is_number(x) else
+                           tf.convert_to_tensor(x), kind_of(dtype))
+        x = strong(x)
         if isinstance(x, tf.Tensor):
             return x if x.dtype == dtype else tf.cast(x, dtype)
         if staging.is_number(x) or isinstance(x, (np.ndarray, np.generic)):
@@ -112,11 +123,11 @@ class TfBackend(backends.Backend):
         return predicate(cond)
 
     def trace(self, fns, avals) -> list:
-        """Each of ``fns`` traced on placeholders of ``avals``. TensorFlow has no weak
-        types: a Python number the loop carries (a weak ``Aval``) is first an int32 or
-        float32 placeholder, and where an op refuses that dtype next to a tensor of
-        another (``total += x`` for int64 ``x``), it takes that tensor's dtype, as the
-        number would eagerly; the staging core then settles the carry on it."""
+        """Each of ``fns`` traced on placeholders of ``avals`` (a weak one: a ``Weak``).
+        Where an op still refuses a Python number's dtype next to a tensor of another
+        (a TensorFlow function that converts its arguments separately), the number takes
+        that tensor's dtype, as it would eagerly; the staging core then settles the
+        carry on it."""
         for _ in range(4):
             try:
                 return [Traced(fn, avals) for fn in fns]
@@ -133,7 +144,9 @@ class TfBackend(backends.Backend):
             tf.cond(pred, lambda: (finish[0](t()), tf.constant(0))[1],
                     lambda: (finish[1](f()), tf.constant(0))[1])
             return []
-        return list(tf.cond(pred, lambda: finish[0](t()), lambda: finish[1](f())))
+        out = tf.cond(pred, lambda: [strong(x) for x in finish[0](t())],
+                      lambda: [strong(x) for x in finish[1](f())])
+        return rewrap(out, avals)
 
     def while_loop(self, test, body, init) -> list:
         if not init:
@@ -141,10 +154,11 @@ class TfBackend(backends.Backend):
                 "while loop on a staged condition carries no tensor: its condition cannot "
                 "change between iterations. Assign the variables the condition reads in the "
                 "loop body.")
-        avals = [aval_of(x) for x in init]
-        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c), list(init),
-                            shape_invariants=invariants(avals))
-        return list(out) if isinstance(out, (list, tuple)) else [out]
+        avals = body.avals  # the carry's (None where set_loop_options' shape_invariants say)
+        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c),
+                            [strong(x) for x in init], shape_invariants=invariants(avals),
+                            **loops.while_options())
+        return rewrap(out if isinstance(out, (list, tuple)) else [out], avals)
 
     # -- what staging leaves to the framework
 
@@ -172,6 +186,27 @@ class TfBackend(backends.Backend):
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
 
+    # -- lists a staged loop appends to (``accumulate``)
+
+    def write_row(self, rows, index, value):
+        """``rows`` with row ``index`` set to ``value``; a buffer of a run-time capacity
+        (it starts with no rows) doubles first where ``index`` is past its end."""
+        rows, index = strong(rows), tf.cast(strong(index), tf.int32)
+        value = tf.cast(strong(value), rows.dtype)
+        if rows.shape[0] is not None:  # a static capacity
+            return tf.tensor_scatter_nd_update(rows, tf.reshape(index, [1, 1]), value[None])
+        n = tf.shape(rows, out_type=tf.int32)[0]
+        grown = tf.where(index < n, n, tf.maximum(2 * n, index + 1))
+        pad = tf.concat([[grown - n], tf.shape(rows, out_type=tf.int32)[1:]], 0)
+        rows = tf.concat([rows, tf.zeros(pad, rows.dtype)], 0)
+        return tf.tensor_scatter_nd_update(rows, tf.reshape(index, [1, 1]), value[None])
+
+    def read_row(self, rows, index):
+        return tf.gather(strong(rows), tf.cast(strong(index), tf.int32))
+
+    def rows_upto(self, rows, count):
+        return strong(rows)[:tf.cast(strong(count), tf.int32)]
+
     # -- builtins
 
     def range_(self, start, stop, step):
@@ -192,6 +227,17 @@ class TfBackend(backends.Backend):
             return n if n is not None else tf.shape(value)[0]
         return len(value)
 
+    def unrolled(self, value):
+        """A graph tensor's rows (``tf.unstack``) where its length is static, as eagerly
+        iterating it gives them; else the tensor (TensorFlow's own refusal)."""
+        if isinstance(value, tf.Tensor) and value.shape.rank and value.shape[0] is not None:
+            return tf.unstack(value)
+        if isinstance(value, loops.Zip):
+            return list(zip(*(self.unrolled(it) for it in value.iterables)))
+        if isinstance(value, loops.Enumerate):
+            return list(enumerate(self.unrolled(value.iterable), value.start))
+        return value
+
     def setitem(self, target, index, value):
         return numeric.setitem(target, index, value)
 
@@ -207,6 +253,15 @@ class TfBackend(backends.Backend):
     def numpy_call(self, fn, args, kwargs):
         return numeric.numpy_call(fn, args, kwargs)
 
+
+def _collected_as_tensor(value, dtype=None, name=None, as_ref=False):
+    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op,
+    or returned from the ``tf.function``: its items stacked (``tf.stack(lst)``)."""
+    stacked = value.stacked()
+    return stacked if dtype is None else tf.cast(stacked, dtype)
+
+
+tf.register_tensor_conversion_function(accumulate.Collected, _collected_as_tensor)
 
 backend = TfBackend()
 backends.register(backend)

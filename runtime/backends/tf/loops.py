@@ -15,17 +15,19 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from ...staging import errors
+from ...staging import errors, loop_options
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
 from .tensors import aval_of, invariants, is_tracing
+from .weak import rewrap, strong
 
 
 class Range:
     """``range(start, stop, step)`` with tensor bounds; ``for_stmt`` loops over it."""
 
     def __init__(self, start, stop, step):
+        start, stop, step = strong(start), strong(stop), strong(step)
         for bound in (start, stop, step):
             dtype = tf.convert_to_tensor(bound).dtype
             if not dtype.is_integer:
@@ -83,21 +85,26 @@ class _Sequence:
 
 def _sequence(iterable) -> _Sequence:
     if isinstance(iterable, tf.Tensor) and iterable.op.type == "Range":
-        iterable = Range(*iterable.op.inputs)  # tf.range(...): loop over its bounds
-    if isinstance(iterable, Range):
-        r = iterable
+        # tf.range(...): loop over its bounds; its items are tensors of its dtype
+        r = Range(*iterable.op.inputs)
         return _Sequence(r.length(), [Aval(np.dtype(r.start.dtype.as_numpy_dtype), ())],
                          lambda k: [r.start + tf.cast(k, r.start.dtype) * r.step], _first)
+    if isinstance(iterable, range):
+        iterable = Range(iterable.start, iterable.stop, iterable.step)
+    if isinstance(iterable, Range):  # range(...): its items are Python ints (``Weak``)
+        r = iterable
+        return _Sequence(r.length(), [_PYTHON_INT],
+                         lambda k: [tf.cast(r.start + tf.cast(k, r.start.dtype) * r.step,
+                                            tf.int64)], _first)
     if isinstance(iterable, Enumerate):
         inner = _sequence(iterable.iterable)
-        start = iterable.start
-        return _Sequence(inner.length, [Aval(np.dtype(np.int32), ())] + inner.avals,
-                         lambda k: [tf.cast(k, tf.int32) + start] + inner.at(k),
+        start = strong(iterable.start)
+        return _Sequence(inner.length, [_PYTHON_INT] + inner.avals,
+                         lambda k: [tf.cast(k, tf.int64) + tf.cast(start, tf.int64)]
+                         + inner.at(k),
                          lambda leaves: (leaves[0], inner.make(leaves[1:])))
     if isinstance(iterable, Zip):
         return _zip([_sequence(it) for it in iterable.iterables], iterable.strict)
-    if isinstance(iterable, range):
-        iterable = tf.range(iterable.start, iterable.stop, iterable.step)
     x = iterable if isinstance(iterable, tf.Tensor) else tf.convert_to_tensor(iterable)
     if x.shape.rank == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -105,6 +112,9 @@ def _sequence(iterable) -> _Sequence:
     n = x.shape[0] if x.shape[0] is not None else tf.shape(x, out_type=tf.int32)[0]
     return _Sequence(tf.convert_to_tensor(n, tf.int32), [aval._replace(shape=aval.shape[1:])],
                      lambda k: [tf.gather(x, k)], _first)
+
+
+_PYTHON_INT = Aval(np.dtype(np.int64), (), True)
 
 
 def _first(leaves):
@@ -145,9 +155,11 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
         return _dataset_for(backend, iterable, body, state, names, extra_test, shared)
     carry = Carry(backend, tuple(state), names, shared, "for loop", body)
     seq = _sequence(iterable)
+    trips = tf.get_static_value(seq.length)
+    carry.trips = None if trips is None else int(trips)  # a static trip count
     (handle,) = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
                             extra_test=extra_test)
-    init = carry.init()
+    init = [strong(x) for x in carry.init()]
     flagged = extra_test is not None
     n = seq.length
     width = len(init)
@@ -161,8 +173,15 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
 
     zero = tf.zeros([], n.dtype)
     out = tf.while_loop(test, step, [zero, tf.constant(True)] + init,
-                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals))
-    return carry.finish(list(out[2:]))
+                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals),
+                        **while_options())
+    return carry.finish(rewrap(out[2:], carry.avals))
+
+
+def while_options() -> dict:
+    """The ``set_loop_options`` this loop passes on to ``tf.while_loop`` as they are."""
+    options = loop_options.current()
+    return {k: options[k] for k in ("parallel_iterations", "swap_memory") if k in options}
 
 
 def _python_for(iterable, body, state, extra_test):
@@ -185,11 +204,11 @@ def _dataset_for(backend, ds, body, state, names, extra_test, shared):
     (handle,) = carry.trace(
         lambda items, s: body(tf.nest.pack_sequence_as(structure, list(items)), *s), avals,
         extra_test=extra_test)
-    init = tuple(carry.init())
+    init = tuple(strong(x) for x in carry.init())
     width = len(init)
     if extra_test is None:
         out = ds.reduce(init, lambda c, elem: tuple(handle(*tf.nest.flatten(elem), *c)))
-        return carry.finish(list(out))
+        return carry.finish(rewrap(out, carry.avals))
 
     def scan_step(scanned, elem):
         c, go_on = scanned[:width], scanned[width]
@@ -199,4 +218,4 @@ def _dataset_for(backend, ds, body, state, names, extra_test, shared):
 
     ran = ds.scan(init + (tf.constant(True),), scan_step).take_while(lambda c, ran: ran)
     out = ran.reduce(init, lambda last, item: item[0])
-    return carry.finish(list(out))
+    return carry.finish(rewrap(out, carry.avals))

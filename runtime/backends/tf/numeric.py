@@ -18,19 +18,34 @@ from ...staging import numeric as numeric_builtins
 from ...staging.arg_writes import cannot_write, user_location, written_argument
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
+from .weak import Weak, strong
 
 _TWINS = {"fabs": tf.abs, "floor": tf.floor, "ceil": tf.math.ceil, "trunc": tnp.fix,
           "asin": tf.asin, "acos": tf.acos, "atan": tf.atan, "atan2": tf.atan2,
           "pow": tf.pow, "erf": tf.math.erf, "erfc": tf.math.erfc, "sqrt": tf.sqrt,
           "exp": tf.exp, "expm1": tf.math.expm1, "log": tf.math.log, "log1p": tf.math.log1p,
-          "isnan": tf.math.is_nan, "isinf": tf.math.is_inf, "isfinite": tf.math.is_finite}
+          "isnan": tf.math.is_nan, "isinf": tf.math.is_inf, "isfinite": tf.math.is_finite,
+          "copysign": lambda a, b: tf.where(
+              tf.logical_or(b < 0, tf.logical_and(tf.equal(b, 0), 1 / b < 0)),
+              -tf.abs(a), tf.abs(a)),
+          "modf": lambda x: (x - tnp.fix(x), tnp.fix(x))}
 
 
 def _tensor(x):
     return x if isinstance(x, tf.Tensor) else tf.convert_to_tensor(x)
 
 
+def _floating(x):
+    """A tensor or ``Weak`` as a float tensor (a Python number as a Python float)."""
+    if x.__class__ is Weak:
+        return Weak.of(x, float).tensor if x.kind is not complex else x.tensor
+    x = _tensor(x)
+    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float64)
+
+
 def _scalar(x):
+    if x.__class__ is Weak:
+        return x
     x = _tensor(x)
     if x.shape.rank != 0:
         raise TypeError("only 0-dimensional tensors can be converted to Python scalars")
@@ -38,14 +53,13 @@ def _scalar(x):
 
 
 def _python_scalar(x, kind):
-    """``x`` as the tensor TensorFlow makes of a Python ``kind`` scalar."""
+    """``x`` (a scalar tensor) as the Python ``kind`` number it stands for: a ``Weak``."""
+    x = strong(x)
     if kind is bool:
-        return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros([], x.dtype))
-    if kind is int:
-        if x.dtype.is_floating:
-            x = tnp.fix(x)
-        return x if x.dtype.is_integer else tf.cast(x, tf.int32)
-    return x if x.dtype.is_floating else tf.cast(x, tf.float32)
+        return Weak(x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros([], x.dtype)), bool)
+    if kind is int and x.dtype.is_floating:
+        x = tnp.fix(x)
+    return Weak.of(x, kind)
 
 
 def numeric(name: str, args, kwargs):
@@ -70,6 +84,8 @@ def numeric(name: str, args, kwargs):
         x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
         if ndigits is not None:
             return tnp.round(x, ndigits)
+        if x.__class__ is Weak:
+            return x if x.kind is int else _python_scalar(tf.round(x.tensor), int)
         x = _tensor(x)
         return x if x.dtype.is_integer else _python_scalar(tf.round(_scalar(x)), int)
     if name in ("int", "float", "bool"):
@@ -77,9 +93,7 @@ def numeric(name: str, args, kwargs):
     if name.startswith("math."):
         short = name[5:]
         fn = _TWINS.get(short) or getattr(tnp, short)
-        values = [_scalar(a) for a in args]
-        if short not in ("isnan", "isinf", "isfinite"):
-            values = [v if v.dtype.is_floating else tf.cast(v, tf.float32) for v in values]
+        values = [_floating(_scalar(a)) for a in args]
         result = fn(*values)
         kind = numeric_builtins.result_kind(short)
         if kind is tuple:  # math.modf: two floats
@@ -90,11 +104,30 @@ def numeric(name: str, args, kwargs):
     raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
 
 
+_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
+
+
+def _shape_only(args, kwargs) -> bool:
+    """Only the first argument is a graph tensor, of a static shape: ``np.zeros_like(x)``
+    reads only what the trace knows."""
+    if not args or not isinstance(strong(args[0]), tf.Tensor) or \
+            not strong(args[0]).shape.is_fully_defined():
+        return False
+    rest = list(args[1:]) + list(kwargs.values())
+    return not any(isinstance(strong(leaf), tf.Tensor) for leaf in tf.nest.flatten(rest))
+
+
 def numpy_call(fn, args, kwargs):
     """``fn(*args, **kwargs)``, a NumPy callable with a graph tensor among the arguments:
     ``tf.experimental.numpy``'s function of the same name."""
     short = getattr(fn, "__name__", "")
     owner = getattr(fn, "__self__", None)
+    if short in _LIKE and owner is None and _shape_only(args, kwargs):
+        # a NumPy array the user makes, as eagerly: mutable, with views that share it
+        first = strong(args[0])
+        prototype = np.broadcast_to(np.zeros((), first.dtype.as_numpy_dtype),
+                                    first.shape.as_list())
+        return fn(prototype, *args[1:], **kwargs)
     if isinstance(owner, np.ndarray):
         twin = getattr(tnp.asarray(owner), short, None)
     else:

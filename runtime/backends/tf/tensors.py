@@ -1,6 +1,6 @@
 """What the TensorFlow backend's modules share about tensors: whether TensorFlow is
-building a graph, the ``Aval`` of a leaf (a Python number as TensorFlow converts it,
-marked weak), dtypes and specs, a staged condition as a scalar bool, loop shape
+building a graph, the ``Aval`` of a leaf (a Python number, or a ``Weak`` standing for
+one, marked weak), dtypes and specs, a staged condition as a scalar bool, loop shape
 invariants."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from tensorflow.python.framework import ops as _ops
 
 from ...staging import state as staging
 from ...staging.state import Aval
+from .weak import DTYPES, Weak
 
 executing_eagerly = _context.executing_eagerly
 SymbolicTensor = _ops.SymbolicTensor
@@ -26,12 +27,14 @@ def is_graph_tensor(x) -> bool:
     return x.__class__ is SymbolicTensor or isinstance(x, SymbolicTensor)
 
 
-# A Python number as TensorFlow converts it: int32 (int64 when it does not fit), float32.
-_WEAK = {bool: np.dtype(np.bool_), float: np.dtype(np.float32), complex: np.dtype(np.complex128)}
+# A Python number carried by a graph: a ``Weak`` of its kind's dtype.
+_WEAK = {kind: np.dtype(dtype.as_numpy_dtype) for kind, dtype in DTYPES.items()}
 
 
 def aval_of(x):
-    """The ``Aval`` of a tensor, NumPy value or Python number, else None."""
+    """The ``Aval`` of a tensor, NumPy value or Python number (weak), else None."""
+    if x.__class__ is Weak:
+        return Aval(np.dtype(x.dtype.as_numpy_dtype), (), True)
     if isinstance(x, tf.Tensor):
         dtype = x.dtype
         if dtype in (tf.resource, tf.variant) or x.shape.rank is None:
@@ -40,9 +43,8 @@ def aval_of(x):
     if isinstance(x, (np.ndarray, np.generic)):
         return Aval(x.dtype, x.shape, False)
     if staging.is_number(x):
-        if x.__class__ is int:
-            fits = -2 ** 31 <= x < 2 ** 31
-            return Aval(np.dtype(np.int32 if fits else np.int64), (), True)
+        if x.__class__ is int and not -2 ** 63 <= x < 2 ** 63:
+            return None  # no graph dtype holds it: it stays a Python int
         return Aval(_WEAK[x.__class__], (), True)
     return None
 
