@@ -524,8 +524,11 @@ class TorchBackend(backends.Backend):
     def setitem(self, target, index, value):
         """``target[index] = value`` on a copy of ``target``: a staged branch or loop
         body may not write into a tensor it did not make."""
-        if isinstance(target, torch.Tensor):
-            new = target.clone()
+        if isinstance(target, torch.Tensor) or (
+                isinstance(target, np.ndarray) and target.dtype in _TO_TORCH
+                and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
+            # a NumPy array that takes a traced value becomes a tensor of its dtype
+            new = target.clone() if isinstance(target, torch.Tensor) else torch.tensor(target)
             new[index] = value
             return new
         target[index] = value
@@ -552,6 +555,11 @@ class TorchBackend(backends.Backend):
         from . import numeric as torch_numeric
 
         return torch_numeric.numeric(name, args, kwargs)
+
+    def numpy_call(self, fn, args, kwargs):
+        from . import numpy_twins
+
+        return numpy_twins.call(fn, args, kwargs)
 
 
 def _is_fake(value) -> bool:
