@@ -56,13 +56,13 @@ def numeric(name: str, args, kwargs):
         return _as_python(_scalar(args[0]), {"int": int, "float": float, "bool": bool}[name])
     if name.startswith("math."):
         short = name[5:]
-        fn = _TWINS.get(short) or getattr(torch, short)
         values = [_scalar(a).to(torch.float64) if not isinstance(a, torch.Tensor) else _scalar(a)
                   for a in args]
         kind = numeric_builtins.result_kind(short)
         if kind is tuple:  # math.modf: (fractional, integral) parts
             whole = torch.trunc(values[0])
             return _as_python(values[0] - whole, float), _as_python(whole, float)
+        fn = _TWINS.get(short) or getattr(torch, short)
         return _as_python(fn(*values), kind)
     if name in ("numpy.asarray", "numpy.array"):
         return _asarray(name, *args, **kwargs)
