@@ -260,8 +260,8 @@ class Torch(Backend):
 
         self.torch = self.xp = torch
 
-    def asarray(self, value):
-        return self.torch.as_tensor(np.asarray(value))
+    def asarray(self, value):  # a copy: eager PyTorch writes into its tensors in place
+        return self.torch.tensor(np.asarray(value))
 
     def to_numpy(self, value):
         if isinstance(value, self.torch.Tensor):
@@ -278,8 +278,16 @@ class Torch(Backend):
                 full[i] = a
             return converted(*full, **kwargs)
 
-        staged = self._staged(call)
-        return lambda: staged(*(args[i] for i in traced))
+        tensors = [args[i] for i in traced]
+        if self.mode == "traced":
+            staged = self._staged(call)
+        else:  # a test's later inputs run the program the first one made: every branch
+            key = (self.mode, fn, repr([a for i, a in enumerate(args) if i not in traced]),
+                   repr(kwargs), tuple((tuple(t.shape), t.dtype) for t in tensors))
+            staged = _TORCH_PROGRAMS.get(key)
+            if staged is None:
+                staged = _TORCH_PROGRAMS[key] = self._staged(call)
+        return lambda: staged(*tensors)
 
     def function(self, fn):
         converted = ag.convert(fn)
@@ -306,8 +314,12 @@ class Torch(Backend):
 
             strict = self.mode == "exported-strict"
 
+            program = []
+
             def staged(*tensors):
-                return torch.export.export(Program(), tensors, strict=strict).module()(*tensors)
+                if not program:
+                    program.append(torch.export.export(Program(), tensors, strict=strict).module())
+                return program[0](*tensors)
 
         def run(*tensors):
             try:
@@ -317,10 +329,37 @@ class Torch(Backend):
         return run
 
 
+# One compiled or exported program per mode, function and signature, for the session:
+# the cases of a parametrized test (one input each) run the program the first one made.
+_TORCH_PROGRAMS: dict = {}
+
+
+class TorchCompiled(Torch):
+    """``torch.compile(fullgraph=True, backend="aot_eager")`` of the converted function,
+    compiled once per function and signature (``TORCH_MODE_CASES``)."""
+
+    mode = "compiled"
+
+
+class TorchExported(Torch):
+    """Non-strict ``torch.export.export`` of the converted function, exported once per
+    function and signature and run on each input the cases give (``TORCH_MODE_CASES``)."""
+
+    mode = "exported"
+
+
+class TorchExportedStrict(Torch):
+    """Strict ``torch.export.export`` (dynamo reads the converted code)."""
+
+    mode = "exported-strict"
+
+
 def _user_error(error: BaseException) -> BaseException:
     """The user's exception inside the ones PyTorch wraps it in while compiling."""
     while type(error).__module__.startswith("torch."):
-        inner = getattr(error, "inner_exception", None) or error.__cause__
+        # dynamo reports an error of a non-strict region (the converted function) as
+        # its own "Unsupported output type", raised while handling the user's
+        inner = getattr(error, "inner_exception", None) or error.__cause__ or error.__context__
         if inner is None:
             break
         error = inner
@@ -403,22 +442,28 @@ class Tensorflow(Backend):
 
 
 BACKENDS = {"numpy": NumpyEngine, "numpy-xla": NumpyXla, "jax": Jax, "torch": Torch,
-            "tensorflow": Tensorflow}
+            "torch-compile": TorchCompiled, "torch-export": TorchExported,
+            "torch-export-strict": TorchExportedStrict, "tensorflow": Tensorflow}
 
-# The torch backend runs these files of the suite (a PyTorch trace costs seconds a case;
-# the whole suite would take far longer than the suite's time budget), and what it cannot
-# do yet in them is an expected failure, with the reason.
-TORCH_FILES = {"test_constructs.py", "test_closures.py", "test_guarded_iterations.py",
-               "test_conformance_smoke.py", "test_output_containers.py"}
-_WEAK = ("PyTorch has no weak types: a Python float carried through a staged construct is a "
-         "float32 tensor, which does not take a float64 array's dtype as a Python float does")
-_OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
-            "back after a PyTorch trace (it holds the tracing tensor)")
-TORCH_XFAIL = {
-    "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
-    "test_guarded_iterations.py::test_attribute_after_a_staged_break": _OBJECTS,
-    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
+# The torch backend runs the whole suite but these files, and what it cannot do is an
+# expected failure (strict: a case that starts passing fails the suite), with the reason.
+# Its other modes (compile, export) cost seconds a program: they run a few cases, each
+# compiled or exported program run on every input the cases give (every branch).
+TORCH_SKIP_FILES = {
+    "test_random_programs.py": "65 random programs traced at ~1 s each would double the "
+                               "torch share of the suite; tests/torch runs PyTorch's modes",
 }
+_CONSTRUCTS = ("test_constructs.py::test_conditionals[sign-", "test_constructs.py::test_and_or_not[",
+               "test_constructs.py::test_while_loops[while_break-",
+               "test_constructs.py::test_for_loops[for_break-",
+               "test_constructs.py::test_for_loops[traced_range-")
+TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the backend)
+    "torch-compile": ("test_conformance_smoke.py::",) + _CONSTRUCTS,
+    "torch-export": ("test_conformance_smoke.py::test_collatz",
+                     "test_conformance_smoke.py::test_assert_message") + _CONSTRUCTS,
+    "torch-export-strict": ("test_conformance_smoke.py::test_collatz",),
+}
+from torch_gaps import TORCH_XFAIL, TORCH_MODE_XFAIL  # noqa: E402  tests/conformance/torch_gaps.py
 
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
@@ -447,19 +492,23 @@ TF_NOT_YET: set = set()
 
 
 def pytest_collection_modifyitems(config, items):
-    """Each backend's share of the suite and its known gaps: torch runs ``TORCH_FILES``
-    (with ``TORCH_XFAIL``), TensorFlow all but ``TF_NOT_YET`` (its gaps are marked by the
+    """Each backend's share of the suite and its known gaps: torch runs all but
+    ``TORCH_SKIP_FILES``, its other modes ``TORCH_MODE_CASES`` (with ``torch_gaps``), TensorFlow all but ``TF_NOT_YET`` (its gaps are marked by the
     fixture, from ``tf_gaps``), ``numpy-xla`` everything (with ``XLA_REFUSES``)."""
     kept, dropped = [], []
     for item in items:
         callspec = getattr(item, "callspec", None)
         chosen = callspec.params.get("backend") if callspec is not None else None
         path = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
-        if chosen == "torch":
-            if path not in TORCH_FILES:
+        if chosen is not None and chosen.startswith("torch"):
+            case = f"{path}::{item.name}".replace(f"[{chosen}-", "[").replace(f"[{chosen}]", "")
+            if path in TORCH_SKIP_FILES or (
+                    chosen != "torch" and not case.startswith(TORCH_MODE_CASES[chosen])):
                 dropped.append(item)
                 continue
-            reason = TORCH_XFAIL.get(f"{path}::{item.originalname}")
+            name = item.name.replace(f"[{chosen}", "[torch")  # the traced mode's id
+            reason = TORCH_MODE_XFAIL.get(chosen, {}).get(f"{path}::{item.originalname}") or \
+                TORCH_XFAIL.get(f"{path}::{name}") or TORCH_XFAIL.get(f"{path}::{item.originalname}")
             if reason is not None:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
         elif chosen == "tensorflow" and path in TF_NOT_YET:

@@ -261,9 +261,15 @@ def _differentiable(carried: tuple, operands: tuple) -> tuple:
 
 
 def _graph(fn, operands):
-    """``fn`` traced into a graph of its operands: what an operator replays, later
-    too (its backward), when the tensors ``fn`` read from outside are gone."""
-    return materialize_as_graph(fn, tuple(operands))
+    """What an operator is given for ``fn``. Where autograd records the operator (an
+    operand requires grad), ``fn`` traced into a graph of its operands: the operator
+    replays it later (its backward), when the variables ``fn`` reads have moved on.
+    Otherwise ``fn`` itself, which the operator traces once while it is called (a
+    graph made first would be traced again there: 3-4x the time of a case)."""
+    if torch.is_grad_enabled() and any(
+            isinstance(o, torch.Tensor) and o.requires_grad for o in operands):
+        return materialize_as_graph(fn, tuple(operands))
+    return fn
 
 
 def _outside(handles, skip=()) -> list:
@@ -539,8 +545,11 @@ class TorchBackend(backends.Backend):
     def setitem(self, target, index, value):
         """``target[index] = value`` on a copy of ``target``: a staged branch or loop
         body may not write into a tensor it did not make."""
-        if isinstance(target, torch.Tensor):
-            new = target.clone()
+        if isinstance(target, torch.Tensor) or (
+                isinstance(target, np.ndarray) and target.dtype in _TO_TORCH
+                and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
+            # a NumPy array that takes a traced value becomes a tensor of its dtype
+            new = target.clone() if isinstance(target, torch.Tensor) else torch.tensor(target)
             new[index] = value
             return new
         target[index] = value
@@ -567,6 +576,11 @@ class TorchBackend(backends.Backend):
         from . import numeric as torch_numeric
 
         return torch_numeric.numeric(name, args, kwargs)
+
+    def numpy_call(self, fn, args, kwargs):
+        from . import numpy_twins
+
+        return numpy_twins.call(fn, args, kwargs)
 
 
 def _is_fake(value) -> bool:

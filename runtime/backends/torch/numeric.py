@@ -56,14 +56,39 @@ def numeric(name: str, args, kwargs):
         return _as_python(_scalar(args[0]), {"int": int, "float": float, "bool": bool}[name])
     if name.startswith("math."):
         short = name[5:]
-        fn = _TWINS.get(short) or getattr(torch, short)
         values = [_scalar(a).to(torch.float64) if not isinstance(a, torch.Tensor) else _scalar(a)
                   for a in args]
         kind = numeric_builtins.result_kind(short)
         if kind is tuple:  # math.modf: (fractional, integral) parts
             whole = torch.trunc(values[0])
             return _as_python(values[0] - whole, float), _as_python(whole, float)
+        fn = _TWINS.get(short) or getattr(torch, short)
         return _as_python(fn(*values), kind)
+    if name in ("numpy.asarray", "numpy.array"):
+        return _asarray(name, *args, **kwargs)
     if name in ("where", "logical_or"):
         return getattr(torch, name)(*args)
     raise TypeError(f"torch: {name}() of a traced tensor is not supported")
+
+
+def _asarray(name, obj, dtype=None, *, copy=None, ndmin=0, order=None, like=None):
+    """``np.asarray``/``np.array`` with a tracing tensor in ``obj``: PyTorch's NumPy
+    (``torch._numpy``) makes the array, with NumPy's dtypes; a list or tuple of tensors
+    is their stack. ``np.array`` copies, as does ``copy=True``."""
+    import numpy as np
+    import torch._numpy as tnp
+
+    def make(item):
+        if isinstance(item, (list, tuple)):
+            return tnp.stack([make(i) for i in item])
+        return tnp.asarray(item)
+
+    array = make(obj)
+    if dtype is not None:
+        array = array.astype(np.dtype(dtype).name)
+    tensor = array.tensor
+    if copy or (name == "numpy.array" and copy is None and tensor is obj):
+        tensor = tensor.clone()
+    for _ in range(ndmin - tensor.dim()):
+        tensor = tensor.unsqueeze(0)
+    return tensor
