@@ -93,6 +93,23 @@ def weights_changed_after_use(x):
     return y, x @ w
 
 
+def read_in_branch_changed_after(x):
+    w = np.ones(2, F)
+    if x > 0:
+        y = x * w
+    else:
+        y = x - w
+    w[0] = 5
+    return y, x * w
+
+
+def int64_counter_read_twice(xs):
+    i = np.array(0)
+    first = xs[i]
+    i += 2
+    return first, xs[i]
+
+
 def array_loop_counter(xs):
     acc = F(0.0)
     i = np.array(0)
@@ -102,18 +119,13 @@ def array_loop_counter(xs):
     return acc
 
 
-_JAX_KEEPS_FIRST_READ = (
-    "jax.jit keeps the value of its first read of a NumPy array in a trace (it caches the "
-    "constant by the array's id), so a later in-place change is not seen; plain jax.jit does "
-    "the same, and the change is made by NumPy's own operators, which autograph does not see")
-
-
 def test_a_concrete_array_is_read_by_value(backend):
-    if backend.name == "jax":
-        pytest.xfail(_JAX_KEEPS_FIRST_READ)
     backend.check(scale_changed_after_use, F(1.0))
     backend.check(weights_changed_after_use, np.ones((2, 2), F))
     backend.check(array_loop_counter, np.arange(3.0, dtype=F))
+    backend.check(int64_counter_read_twice, np.arange(3.0, dtype=F))
+    for x in (F(1.0), F(-1.0)):
+        backend.check(read_in_branch_changed_after, x)
 
 
 # --- 3. writes through a view reach the base, and the base's writes reach its views
