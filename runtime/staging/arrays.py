@@ -28,7 +28,7 @@ import types
 
 import numpy as np
 
-from . import converted, errors
+from . import converted, errors, holders
 from .arg_writes import GENERATED, user_location
 from .state import is_node, items, remake
 
@@ -153,6 +153,14 @@ def check_staged_write(target: np.ndarray) -> None:
     _refuse_sharing(target, "item assignment at " + user_location(),
                     "a staged value is written into a NumPy array, which becomes a staged "
                     "value")
+    held = holders.stale(lambda value: value is target)
+    if held is not None:
+        name, rebound = held[0], holders.rebound_name()
+        raise errors.StagingError(
+            f"item assignment at {user_location()}: a staged value is written into a NumPy "
+            f"array, which becomes a staged value; but '{name}' holds the same array and is "
+            f"read later, so it would keep the old contents. Write through one name only, or "
+            f"copy the array ({rebound} = {name}.copy()) if the two should not share.")
 
 
 def check_carried(value, label: str, construct: str, where_fn) -> None:
