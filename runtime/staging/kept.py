@@ -30,3 +30,70 @@ def refill(original, rebuilt):
     else:
         return rebuilt
     return original
+
+
+_DEPTH = 2  # levels of lists and dicts under a global or closure variable
+_MAX_ITEMS = 10_000  # a larger container is not copied (nor put back)
+
+
+class Contents:
+    """The items of the lists and dicts reachable from ``roots`` (two levels down), as
+    they were: ``restore`` puts back those a failed trace changed (``H[0] = x * 0``
+    into a global list leaves a symbolic value there otherwise), in place, so every
+    name holding the container sees its old items again."""
+
+    def __init__(self, roots) -> None:
+        self.saved: list = []  # (container, shallow copy of it)
+        seen: set = set()
+        stack = [(value, _DEPTH) for value in roots]
+        while stack:
+            value, depth = stack.pop()
+            cls = value.__class__
+            if (cls is not list and cls is not dict) or id(value) in seen \
+                    or len(value) > _MAX_ITEMS:
+                continue
+            seen.add(id(value))
+            copy = value.copy()
+            self.saved.append((value, copy))
+            if depth > 1:
+                stack.extend((v, depth - 1) for v in (copy.values() if cls is dict else copy))
+
+    def restore(self) -> None:
+        for container, before in self.saved:
+            if container.__class__ is list:
+                if len(container) != len(before) or any(
+                        a is not b for a, b in zip(container, before)):
+                    container[:] = before
+            elif container.keys() != before.keys() or any(
+                    container[k] is not v for k, v in before.items()):
+                container.clear()
+                container.update(before)
+
+
+def touched_globals(code, namespace: dict) -> list:
+    """``(name, value)`` of the globals ``code`` (and the code nested in it) names."""
+    stack, names = [code], set()
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if k.__class__ is code.__class__)
+    return [(n, namespace[n]) for n in sorted(names) if n in namespace]
+
+
+class Saved:
+    """What a trace of the converted function running in ``frame`` can change in place
+    and a failed trace must put back: the globals its code names (rebound ones are
+    rebound again), and the lists and dicts held by them and by its closure variables."""
+
+    def __init__(self, frame) -> None:
+        self.frame_id = id(frame)  # the function's frame, while it runs
+        self.namespace = frame.f_globals
+        self.globals = touched_globals(frame.f_code, self.namespace)
+        free = [frame.f_locals.get(n) for n in frame.f_code.co_freevars]
+        self.contents = Contents([v for _, v in self.globals] + free)
+
+    def restore(self) -> None:
+        for name, value in self.globals:
+            if self.namespace.get(name, Saved) is not value:
+                self.namespace[name] = value
+        self.contents.restore()

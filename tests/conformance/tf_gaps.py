@@ -3,6 +3,10 @@ conftest marks them ``xfail(strict=True)`` on TensorFlow only, so a case that st
 passing fails the suite until it is taken off this list."""
 
 KNOWN_GAPS = {
+    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers[tensorflow]":
+        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
+    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers[tensorflow]":
+        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
     "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_list_items_written_with_a_staged_index[tensorflow]":
