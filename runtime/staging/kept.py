@@ -10,6 +10,8 @@ eagerly (statsmodels' ``_lowess_update_nn`` updates the list its caller passed):
 
 from __future__ import annotations
 
+from .backend import backend_of
+
 
 def same_objects(out, given) -> list:
     """For each carried value: the body returned the object it was given."""
@@ -38,9 +40,9 @@ _MAX_ITEMS = 10_000  # a larger container is not copied (nor put back)
 
 class Contents:
     """The items of the lists and dicts reachable from ``roots`` (two levels down), as
-    they were: ``restore`` puts back those a failed trace changed (``H[0] = x * 0``
-    into a global list leaves a symbolic value there otherwise), in place, so every
-    name holding the container sees its old items again."""
+    they were: ``restore`` puts back those into which a failed trace put a staged value
+    (``H[0] = x * 0`` into a global list would leave a symbolic value there), in place,
+    so every name holding the container sees its old items again."""
 
     def __init__(self, roots) -> None:
         self.saved: list = []  # (container, shallow copy of it)
@@ -59,13 +61,16 @@ class Contents:
                 stack.extend((v, depth - 1) for v in (copy.values() if cls is dict else copy))
 
     def restore(self) -> None:
+        """Put back each container that now holds a staged value it did not hold before
+        (Python values the trace put there stay, as they would eagerly up to the error)."""
         for container, before in self.saved:
+            now = container.values() if container.__class__ is dict else container
+            had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
+            if not any(id(v) not in had and backend_of(v) is not None for v in now):
+                continue
             if container.__class__ is list:
-                if len(container) != len(before) or any(
-                        a is not b for a, b in zip(container, before)):
-                    container[:] = before
-            elif container.keys() != before.keys() or any(
-                    container[k] is not v for k, v in before.items()):
+                container[:] = before
+            else:
                 container.clear()
                 container.update(before)
 
@@ -82,8 +87,9 @@ def touched_globals(code, namespace: dict) -> list:
 
 class Saved:
     """What a trace of the converted function running in ``frame`` can change in place
-    and a failed trace must put back: the globals its code names (rebound ones are
-    rebound again), and the lists and dicts held by them and by its closure variables."""
+    and a failed trace must put back: the globals its code names (one rebound to a
+    staged value is rebound again), and the lists and dicts held by them and by its
+    closure variables (``Contents``)."""
 
     def __init__(self, frame) -> None:
         self.frame_id = id(frame)  # the function's frame, while it runs
@@ -94,6 +100,7 @@ class Saved:
 
     def restore(self) -> None:
         for name, value in self.globals:
-            if self.namespace.get(name, Saved) is not value:
+            now = self.namespace.get(name, Saved)
+            if now is not value and backend_of(now) is not None:
                 self.namespace[name] = value
         self.contents.restore()
