@@ -187,6 +187,13 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         inputs = narrowed(cond, state, branch)
 
         def run(fn=fn, record=record, inputs=inputs):
+            try:
+                return _run_branch(fn, record, inputs)
+            finally:  # a backend may run a branch again while it builds its op
+                inplace.restore()
+                side.restore()
+
+        def _run_branch(fn, record, inputs):
             out = fn(*inputs)
             record["raised"] = out if out.__class__ is staged_raise.RaisedState else None
             out = tuple(out)

@@ -406,7 +406,6 @@ _OBJECTS = ("a Python object's attribute or dict item written in a staged loop i
             "back after a PyTorch trace (it holds the tracing tensor)")
 TORCH_XFAIL = {
     "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
-    "test_guarded_iterations.py::test_attribute_after_a_staged_break": _OBJECTS,
     "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
 }
 
