@@ -50,11 +50,14 @@ def install() -> None:
     def canonicalize_value(x):
         if isinstance(x, np.ndarray) and may_change(x):
             trace = context.trace
-            if isinstance(trace, DynamicJaxprTrace) and in_converted_code(sys._getframe(1)):
+            if isinstance(trace, DynamicJaxprTrace):
                 reads = _reads.get(trace)
-                if reads is None:
-                    reads = _reads[trace] = ReadByValue()
-                x = reads.snapshot(x)
+                if reads is not None and id(x) in reads.read:  # read before in this trace
+                    return original(reads.snapshot(x))
+                if in_converted_code(sys._getframe(1)):
+                    if reads is None:
+                        reads = _reads[trace] = ReadByValue()
+                    x = reads.snapshot(x)
         return original(x)
 
     canonicalize_value.__wrapped__ = original
