@@ -45,8 +45,7 @@ __all__ = [
 def _jax_is_tracing_test():
     from .backends.jax import backend as jax_backend, tracing
 
-    tracing.install(jax_backend.is_tracing)
-    return jax_backend.is_tracing
+    return tracing.install(jax_backend.is_tracing)
 
 
 register_lazy("jax", "autograph.runtime.backends.jax.backend", _jax_is_tracing_test)

@@ -62,10 +62,6 @@ KNOWN_BUGS = {
                      "definition, outside any staged branch) never runs its graph: the "
                      "ag.print calls before the raise print nothing, where eager code prints "
                      "them and then raises; both backends (issue 9, random programs)"),
-    "undefined_read": ("a read of 'u' before its definition inside a try whose handler breaks, "
-                       "in a loop after a staged while over a nested dict: staged, the read "
-                       "raises UnboundLocalError on a path where eager code never reaches it "
-                       "(every backend; found by the array programs' derandomized sample)"),
 }
 
 

@@ -32,9 +32,14 @@ class Definedness:
         self.locals: set = set()
 
     def block(self, stmts, certain, possible):
+        last = certain
         for stmt in stmts:
             if certain is None:
-                return None, possible
+                # Unreachable after a jump, but the lowering traces it under the jump's flag
+                # with the state the jump left: its reads are checked against that state.
+                self.stmt(stmt, last, possible)
+                continue
+            last = certain
             certain, possible = self.stmt(stmt, certain, possible)
         return certain, possible
 
@@ -65,7 +70,10 @@ class Definedness:
         if isinstance(node, gast.Try):
             possible = possible | activity.writes(node.body)
             cb, pb = self.block(node.body, certain, possible)
-            cb, pb = self.block(node.orelse, cb, pb) if cb is not None else (cb, pb)
+            if cb is not None:
+                cb, pb = self.block(node.orelse, cb, pb)
+            else:  # unreachable, but traced under the jump's flag (see ``block``)
+                self.block(node.orelse, certain, pb)
             result = cb
             for handler in node.handlers:
                 h_certain = set(certain)

@@ -28,7 +28,7 @@ import types
 
 import numpy as np
 
-from . import converted, errors
+from . import converted, errors, holders
 from .arg_writes import GENERATED, user_location
 from .state import is_node, items, remake
 
@@ -47,6 +47,45 @@ def is_array(x) -> bool:
 def same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
     """Equal dtype, shape and bytes (exact: -0.0 differs from 0.0, a NaN is itself)."""
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+class ReadByValue:
+    """The contents of the concrete arrays a trace's staged ops read, by value.
+
+    A framework that keeps an array it was handed by reference until it compiles the
+    trace (``jax.jit`` does) would let a later in-place change in the same trace
+    (``scale *= 10``, ``w[0] = 5``) reach back into the ops recorded before it. A
+    backend hands the framework ``snapshot(array)`` instead: a read-only copy of what
+    the array holds at that read, the same copy while its contents stay unchanged (so
+    the framework's own per-object cache still makes one constant of many reads), a new
+    one after a change."""
+
+    def __init__(self) -> None:
+        self.read: dict = {}  # id(array) -> (array, its read-only copy)
+
+    def snapshot(self, array: np.ndarray) -> np.ndarray:
+        seen = self.read.get(id(array))
+        if seen is not None and seen[0] is array and same_bytes(array, seen[1]):
+            return seen[1]
+        copy = array.copy()  # keeps the array's class (a framework's typed array)
+        copy.flags.writeable = False
+        self.read[id(array)] = (array, copy)
+        return copy
+
+
+def may_change(array) -> bool:
+    """``array`` is a NumPy array whose memory some array can write (its own or its
+    base's): what a staged op must read by value."""
+    return isinstance(array, np.ndarray) and _base(array).flags.writeable
+
+
+def in_converted_code(frame) -> bool:
+    """Some frame from ``frame`` outwards runs converted code."""
+    while frame is not None:
+        if frame.f_code in converted.codes:
+            return True
+        frame = frame.f_back
+    return False
 
 
 class Arrays:
@@ -114,6 +153,14 @@ def check_staged_write(target: np.ndarray) -> None:
     _refuse_sharing(target, "item assignment at " + user_location(),
                     "a staged value is written into a NumPy array, which becomes a staged "
                     "value")
+    held = holders.stale(lambda value: value is target)
+    if held is not None:
+        name, rebound = held[0], holders.rebound_name()
+        raise errors.StagingError(
+            f"item assignment at {user_location()}: a staged value is written into a NumPy "
+            f"array, which becomes a staged value; but '{name}' holds the same array and is "
+            f"read later, so it would keep the old contents. Write through one name only, or "
+            f"copy the array ({rebound} = {name}.copy()) if the two should not share.")
 
 
 def check_carried(value, label: str, construct: str, where_fn) -> None:

@@ -259,6 +259,13 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
         inputs = narrowed(cond, state, branch)
 
         def run(fn=fn, record=record, inputs=inputs, branch=branch):
+            try:
+                return _run_branch(fn, record, inputs, branch)
+            finally:  # a backend may run a branch again while it builds its op
+                inplace.restore()
+                side.restore()
+
+        def _run_branch(fn, record, inputs, branch):
             known = _tested(cond, branch)
             if known is not None:
                 _KNOWN_NOW.append(known)

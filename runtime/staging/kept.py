@@ -10,6 +10,8 @@ eagerly (statsmodels' ``_lowess_update_nn`` updates the list its caller passed):
 
 from __future__ import annotations
 
+from .backend import backend_of
+
 
 def same_objects(out, given) -> list:
     """For each carried value: the body returned the object it was given."""
@@ -30,3 +32,75 @@ def refill(original, rebuilt):
     else:
         return rebuilt
     return original
+
+
+_DEPTH = 2  # levels of lists and dicts under a global or closure variable
+_MAX_ITEMS = 10_000  # a larger container is not copied (nor put back)
+
+
+class Contents:
+    """The items of the lists and dicts reachable from ``roots`` (two levels down), as
+    they were: ``restore`` puts back those into which a failed trace put a staged value
+    (``H[0] = x * 0`` into a global list would leave a symbolic value there), in place,
+    so every name holding the container sees its old items again."""
+
+    def __init__(self, roots) -> None:
+        self.saved: list = []  # (container, shallow copy of it)
+        seen: set = set()
+        stack = [(value, _DEPTH) for value in roots]
+        while stack:
+            value, depth = stack.pop()
+            cls = value.__class__
+            if (cls is not list and cls is not dict) or id(value) in seen \
+                    or len(value) > _MAX_ITEMS:
+                continue
+            seen.add(id(value))
+            copy = value.copy()
+            self.saved.append((value, copy))
+            if depth > 1:
+                stack.extend((v, depth - 1) for v in (copy.values() if cls is dict else copy))
+
+    def restore(self) -> None:
+        """Put back each container that now holds a staged value it did not hold before
+        (Python values the trace put there stay, as they would eagerly up to the error)."""
+        for container, before in self.saved:
+            now = container.values() if container.__class__ is dict else container
+            had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
+            if not any(id(v) not in had and backend_of(v) is not None for v in now):
+                continue
+            if container.__class__ is list:
+                container[:] = before
+            else:
+                container.clear()
+                container.update(before)
+
+
+def touched_globals(code, namespace: dict) -> list:
+    """``(name, value)`` of the globals ``code`` (and the code nested in it) names."""
+    stack, names = [code], set()
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if k.__class__ is code.__class__)
+    return [(n, namespace[n]) for n in sorted(names) if n in namespace]
+
+
+class Saved:
+    """What a trace of the converted function running in ``frame`` can change in place
+    and a failed trace must put back: the globals its code names (one rebound to a
+    staged value is rebound again), and the lists and dicts held by them and by its
+    closure variables (``Contents``)."""
+
+    def __init__(self, frame) -> None:
+        self.frame_id = id(frame)  # the function's frame, while it runs
+        self.namespace = frame.f_globals
+        self.globals = touched_globals(frame.f_code, self.namespace)
+        free = [frame.f_locals.get(n) for n in frame.f_code.co_freevars]
+        self.contents = Contents([v for _, v in self.globals] + free)
+
+    def restore(self) -> None:
+        for name, value in self.globals:
+            now = self.namespace.get(name, Saved)
+            if now is not value and backend_of(now) is not None:
+                self.namespace[name] = value
+        self.contents.restore()

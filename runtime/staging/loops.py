@@ -17,7 +17,7 @@ import operator
 
 from typing import Callable, NamedTuple
 
-from . import accumulate, errors, loop_options, returns as staged_return
+from . import accumulate, errors, loop_options, raises as staged_raise, returns as staged_return
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
 from .kept import refill, same_objects
@@ -29,6 +29,25 @@ from .returns import Pending
 from .undefined import NO_RETURN, Undefined
 
 MAX_TRACES = 6  # traces of a loop body while its carry types settle
+
+
+def _raises_whenever_run(exc, construct: str, where_fn) -> errors.StagingError:
+    """The user's code in a staged loop's body (or test) raised while it was traced, on
+    no condition of its own: eagerly it raises only if the loop runs at all, which a
+    graph learns only when it runs."""
+    name = staged_raise.unbound_name(exc)
+    if name is not None:
+        return errors.StagingError(
+            f"{construct} at {errors.where(where_fn)}: '{name}' is read in its body before "
+            f"it is assigned, and the condition is a staged value, so the body is traced "
+            f"although the loop may run zero times. Assign '{name}' before the {construct}.")
+    where = staged_raise.origin(exc)
+    return errors.StagingError(
+        f"{construct} at {errors.where(where_fn)}: its body raises "
+        f"{type(exc).__name__}({str(exc)!r}) at {errors.at_line(*where) if where else '?'} "
+        f"whenever it runs, and the condition is a staged value, so the body is traced "
+        f"although the loop may run zero times. Check the condition before the loop, or "
+        f"raise after it.")
 
 
 class _Seed(NamedTuple):
@@ -184,7 +203,12 @@ class Carry:
                 return dyn
 
             fns.append(self._guarded(run_body))
-            handles = self.backend.trace(fns, list(item_avals) + self.avals)
+            try:
+                handles = self.backend.trace(fns, list(item_avals) + self.avals)
+            except Exception as exc:
+                if not staged_raise.raised_by_user(exc):
+                    raise
+                raise _raises_whenever_run(exc, self.construct, self.where_fn) from exc
             if self._next is None:
                 return handles
             self._respec(self._next)

@@ -15,9 +15,11 @@ before and after staged ``if``s and loops (issue 27)."""
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
 import os
+import re
 import sys
 
 import numpy as np
@@ -44,8 +46,19 @@ def _outcome(backend, run):
             result = ("return", [float(np.asarray(v)) for v in leaves(run())])
             backend.flush()
         except Exception as e:  # noqa: BLE001 - the exception is the outcome
-            result = ("raise", type(e), str(e))
+            result = _raised(e)
     return result, out.getvalue()
+
+
+def _raised(error):
+    """``("raise", type, message)``; a staged raise that TensorFlow's graph reports as
+    ``InvalidArgumentError`` (``assertion failed: [Type: message]``) as the user's."""
+    found = type(error).__name__ == "InvalidArgumentError" and re.search(
+        r"assertion failed: \[(\w+): ?(.*?)\]\n", str(error), re.S)
+    cls = getattr(builtins, found.group(1), None) if found else None
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return "raise", cls, found.group(2).replace("\\'", "'")
+    return "raise", type(error), str(error)
 
 
 def _check(backend, program_dir, source, inputs):

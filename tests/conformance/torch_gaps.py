@@ -56,7 +56,6 @@ _UFUNC_METHODS = ("ufunc methods (np.add.reduce, np.maximum.accumulate, np.multi
 
 TORCH_XFAIL = {
     "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
-    "test_guarded_iterations.py::test_attribute_after_a_staged_break": _OBJECTS,
     "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
     "test_array_state.py::test_writes_under_a_staged_if[torch-x0]": _NUMPY_ARRAY_WRITES,
     "test_array_state.py::test_writes_under_a_staged_if[torch-x1]": _NUMPY_ARRAY_WRITES,

@@ -27,6 +27,7 @@ from jax._src import core as _core
 from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
+from . import captures
 from ...staging import accumulate, backend as backends, errors, loop_options, masked
 from ...staging import raises as staged_raise
 from ...staging import state as staging
@@ -449,6 +450,7 @@ def _explain_while_transpose() -> None:
 
 
 _explain_while_transpose()
+captures.install()
 jax.tree_util.register_pytree_node(
     accumulate.Padded, lambda p: ((list(p), p.count), p.label),
     lambda label, children: accumulate.Padded(children[0], children[1], label))

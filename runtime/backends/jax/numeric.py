@@ -79,12 +79,52 @@ def setitem(target, index, value):
     written = written_argument(target)
     if written is not None:
         raise cannot_write("jax.jit", written, "JAX arrays are immutable")
+    if isinstance(target, jax.Array):
+        _check_sharing(target)
     target = jnp.asarray(target)
     if traced_mask(index) or value.__class__ is masked.MaskedItems:
         from .backend import backend
 
         return masked.write(backend, target, index, value)  # a select: no gather needed
     return target.at[index].set(value)
+
+
+# The ops jax.numpy's basic indexing and NumPy's view methods record (``d[1:]``,
+# ``d[::-1]``, ``d[i]`` of a 2-d ``d``, ``d[None]``, ``.T``, ``.reshape``): their result
+# is a view of their first operand in NumPy, so writes through either reach the other.
+_VIEWS = frozenset({"slice", "squeeze", "reshape", "transpose", "rev", "broadcast_in_dim",
+                    "dynamic_slice", "expand_dims"})
+
+
+def _viewed(x):
+    """The array whose memory ``x`` would share in NumPy: ``x`` itself unless basic
+    indexing or a view method made it (a 0-d result of integer indexing is a copy)."""
+    while getattr(x, "ndim", 0):
+        eqn = getattr(x, "parent", None)
+        if eqn is None or str(eqn.primitive) not in _VIEWS or not eqn.in_tracers:
+            break
+        x = eqn.in_tracers[0]
+    return x
+
+
+def _check_sharing(target) -> None:
+    """A write into ``target`` gives only the name written a new array: a
+    ``StagingError`` if another name that is read later holds ``target`` or an array
+    sharing its memory in NumPy (``holders``)."""
+    from ...staging import errors, holders
+    from ...staging.arg_writes import user_location
+
+    base = _viewed(target)
+    held = holders.stale(lambda v: v is target or (isinstance(v, jax.Array) and v.ndim > 0
+                                                    and _viewed(v) is base))
+    if held is not None:
+        raise errors.StagingError(
+            f"item assignment at {user_location()}: under jax.jit the write gives "
+            f"'{holders.rebound_name()}' a new array (JAX arrays are immutable), but "
+            f"'{held[0]}' holds the same array or one sharing its memory (an alias, a view "
+            f"of it, or the array it views) and is read later, so it would keep the old "
+            f"contents where NumPy changes them. Write through one name only (a[1:][0] = v "
+            f"-> a[1] = v), or copy the array (v = a[1:].copy()) if the two should not share.")
 
 
 def traced_mask(index) -> bool:

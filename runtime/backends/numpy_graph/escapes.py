@@ -16,7 +16,8 @@ global of the module.
 
 A trace that fails leaves the user's state as it found it: ``Bindings`` remembers
 the function's globals and closure variables before the trace and puts back every
-one the trace rebound (a global assigned a symbolic tensor by a staged loop, say).
+one the trace rebound (a global assigned a symbolic tensor by a staged loop, say),
+and the items of the lists and dicts they hold that it changed (``kept.Contents``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import types
 import weakref
 from typing import Optional
 
+from ...staging.kept import Contents
 from .tensor import Tensor
 
 _ITEMS = 256  # items of one container looked at (the last ones: appends go there)
@@ -46,6 +48,8 @@ class Bindings:
                 self.cells.append((cell, cell.cell_contents))
             except ValueError:  # an empty cell
                 continue
+        touched = [self.before[n] for n in _touchable(fn) if n in self.before]
+        self.contents = Contents(touched + [value for _, value in self.cells])
 
     def restore(self) -> None:
         """Rebind what the trace rebound; remove the globals it added (but the runtime's,
@@ -60,6 +64,7 @@ class Bindings:
         for cell, value in self.cells:
             if cell.cell_contents is not value:
                 cell.cell_contents = value
+        self.contents.restore()
 
 
 _GONE = object()

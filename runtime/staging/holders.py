@@ -1,0 +1,105 @@
+"""The names that would keep an array's old contents after a staged write.
+
+A staged write into an array (``e[0] = x`` under ``jax.jit``, a staged value written
+into a NumPy array) gives the written name a new value; the converter rebinds that one
+name (``e = ag__.setitem(e, 0, x)``). Eagerly the write changes memory, so every other
+name holding the same array (an alias, ``e = d``) or an array sharing its memory (a
+view, ``inner = d[1:]``, or the array a view views) sees it too. ``stale`` finds such
+a name in the frames of converted code (the function writing, its generated branch
+and loop bodies, the functions calling it) that the code may still read: a name read
+after the frame's current instruction, a name a nested function reads (a cell), or one
+read inside a loop of that code. A name never read again keeps the old contents
+harmlessly (``row = A[i]; A[i] = row / 2`` in a loop body).
+"""
+
+from __future__ import annotations
+
+import dis
+import sys
+import weakref
+from typing import Callable, Optional
+
+from . import converted
+from .arg_writes import GENERATED
+
+_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_DEREF",
+                    "LOAD_CLOSURE", "LOAD_NAME", "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW",
+                    "LOAD_FAST_BORROW_LOAD_FAST_BORROW", "DELETE_FAST"})
+_STORES = frozenset({"STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"})
+_code_info: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # code -> (instructions, loops)
+
+
+def stale(shares: Callable[[object], bool]) -> Optional[tuple]:
+    """``(name, function, own)`` of a name that holds a value ``shares(value)`` says
+    shares memory with the array being written, and may be read after the write;
+    ``function`` is the user function whose frame holds it, ``own`` for the function
+    doing the write and its generated bodies. The name the write rebinds is skipped
+    there. None if there is none."""
+    frame = _innermost()
+    if frame is None:
+        return None
+    rebound = _rebound(frame)
+    own, function = True, None
+    while frame is not None:
+        code = frame.f_code
+        if code in converted.codes:
+            user = not GENERATED.match(code.co_name) and code.co_name != "<lambda>"
+            for name, value in frame.f_locals.items():
+                if own and name == rebound:
+                    continue
+                if shares(value) and _may_read(frame, name):
+                    return name, (code.co_name if user else function), own
+            if user:
+                function = function or code.co_name
+                own = False
+        frame = frame.f_back
+    return None
+
+
+def _innermost():
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code not in converted.codes:
+        frame = frame.f_back
+    return frame
+
+
+def rebound_name() -> str:
+    """The name the converted statement running assigns (``e`` of ``e[0] = x``)."""
+    frame = _innermost()
+    return (_rebound(frame) if frame is not None else None) or "a"
+
+
+def _rebound(frame) -> Optional[str]:
+    """The name the statement running in ``frame`` assigns next (``e`` of
+    ``e = ag__.setitem(e, 0, x)``)."""
+    instructions, _ = _info(frame.f_code)
+    for ins in instructions:
+        if ins.offset > frame.f_lasti and ins.opname in _STORES:
+            return ins.argval
+    return None
+
+
+def _may_read(frame, name: str) -> bool:
+    code = frame.f_code
+    if name in code.co_cellvars or name in code.co_freevars:
+        return True  # a nested function (a generated body) may read it
+    instructions, loops = _info(code)
+    here = frame.f_lasti
+    start = min([target for target, end in loops if target <= here < end] + [here + 1])
+    return any(ins.offset >= start and ins.opname in _LOADS and _names(ins.argval, name)
+               for ins in instructions)
+
+
+def _names(argval, name: str) -> bool:
+    return argval == name or (argval.__class__ is tuple and name in argval)
+
+
+def _info(code):
+    info = _code_info.get(code)
+    if info is None:
+        instructions = list(dis.get_instructions(code))
+        loops = [(ins.argval, ins.offset) for ins in instructions
+                 if ins.opname.startswith("JUMP") and isinstance(ins.argval, int)
+                 and ins.argval <= ins.offset]
+        info = _code_info[code] = (instructions, loops)
+    return info
