@@ -19,8 +19,8 @@ import sys
 import weakref
 from typing import Callable, Optional
 
-from . import converted
-from .arg_writes import GENERATED
+from . import converted, errors
+from .arg_writes import GENERATED, user_location
 
 _LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_DEREF",
                     "LOAD_CLOSURE", "LOAD_NAME", "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW",
@@ -54,6 +54,21 @@ def stale(shares: Callable[[object], bool]) -> Optional[tuple]:
                 own = False
         frame = frame.f_back
     return None
+
+
+def refuse_shared_write(shares: Callable[[object], bool], under: str, new: str) -> None:
+    """A ``StagingError`` if a write that gives only the written name a new value (a
+    ``new`` one, ``under`` a framework's trace) leaves another name that is read later
+    holding the old contents (``stale``), where NumPy changes them."""
+    held = stale(shares)
+    if held is not None:
+        raise errors.StagingError(
+            f"item assignment at {user_location()}: under {under} the write gives "
+            f"'{rebound_name()}' a new {new}, but "
+            f"'{held[0]}' holds the same array or one sharing its memory (an alias, a view "
+            f"of it, or the array it views) and is read later, so it would keep the old "
+            f"contents where NumPy changes them. Write through one name only (a[1:][0] = v "
+            f"-> a[1] = v), or copy the array (v = a[1:].copy()) if the two should not share.")
 
 
 def _innermost():

@@ -111,20 +111,12 @@ def _check_sharing(target) -> None:
     """A write into ``target`` gives only the name written a new array: a
     ``StagingError`` if another name that is read later holds ``target`` or an array
     sharing its memory in NumPy (``holders``)."""
-    from ...staging import errors, holders
-    from ...staging.arg_writes import user_location
+    from ...staging import holders
 
     base = _viewed(target)
-    held = holders.stale(lambda v: v is target or (isinstance(v, jax.Array) and v.ndim > 0
-                                                    and _viewed(v) is base))
-    if held is not None:
-        raise errors.StagingError(
-            f"item assignment at {user_location()}: under jax.jit the write gives "
-            f"'{holders.rebound_name()}' a new array (JAX arrays are immutable), but "
-            f"'{held[0]}' holds the same array or one sharing its memory (an alias, a view "
-            f"of it, or the array it views) and is read later, so it would keep the old "
-            f"contents where NumPy changes them. Write through one name only (a[1:][0] = v "
-            f"-> a[1] = v), or copy the array (v = a[1:].copy()) if the two should not share.")
+    holders.refuse_shared_write(
+        lambda v: v is target or (isinstance(v, jax.Array) and v.ndim > 0 and _viewed(v) is base),
+        "jax.jit", "array (JAX arrays are immutable)")
 
 
 def traced_mask(index) -> bool:

@@ -142,6 +142,34 @@ def numpy_call(fn, args, kwargs):
     return twin(*args, **kwargs)
 
 
+# Ops whose result NumPy's basic indexing and view methods would make a view of their
+# first input (``d[1:]``, ``d.T``, ``d.reshape``): writes through either reach the other.
+_VIEWS = frozenset({"StridedSlice", "Reshape", "Squeeze", "Transpose", "ExpandDims", "Identity",
+                    "ReverseV2"})
+
+
+def _viewed(x):
+    """The tensor whose memory ``x`` would share in NumPy: ``x`` unless a view op made it."""
+    while getattr(x, "shape", None) is not None and x.shape.rank != 0:
+        op = getattr(x, "op", None)
+        if op is None or op.type not in _VIEWS or not op.inputs:
+            break
+        x = op.inputs[0]
+    return x
+
+
+def _refuse_shared_write(target) -> None:
+    """A write gives only the written name a new tensor: a ``StagingError`` if another
+    name read later holds ``target`` or a tensor sharing its memory in NumPy."""
+    from ...staging import holders
+
+    base = _viewed(target)
+    holders.refuse_shared_write(
+        lambda v: v is target or (isinstance(v, tf.Tensor) and v.shape.rank != 0
+                                  and _viewed(v) is base),
+        "tf.function", "tensor (TensorFlow tensors are immutable)")
+
+
 def setitem(target, index, value):
     """``target[index] = value`` as a new tensor (``tf.tensor_scatter_nd_update`` on
     the first axis); a Python container is updated in place, as Python does."""
@@ -151,7 +179,9 @@ def setitem(target, index, value):
     written = written_argument(target)
     if written is not None:
         raise cannot_write("tf.function", written, "TensorFlow tensors are immutable")
-    target = _tensor(target)
+    if isinstance(target, tf.Tensor):
+        _refuse_shared_write(target)
+    target, index, value = _tensor(target), strong(index), strong(value)
     if isinstance(index, (int, np.integer)) or (
             isinstance(index, tf.Tensor) and index.dtype.is_integer and index.shape.rank == 0):
         n = target.shape[0] if target.shape[0] is not None else tf.shape(target)[0]

@@ -549,6 +549,8 @@ class TorchBackend(backends.Backend):
                 isinstance(target, np.ndarray) and target.dtype in _TO_TORCH
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
+            if isinstance(target, torch.Tensor):
+                _refuse_shared_write(target)
             new = target.clone() if isinstance(target, torch.Tensor) else torch.tensor(target)
             new[index] = value
             return new
@@ -645,3 +647,16 @@ def _mark_nonstrict(fn) -> None:
 
 backend = TorchBackend()
 backends.register(backend)
+
+
+def _refuse_shared_write(target) -> None:
+    """``setitem`` writes into a copy, so only the name written sees the write: a
+    ``StagingError`` if another name read later holds ``target``, a view of it or the
+    tensor it views (``holders``), which eager code would see changed."""
+    from ...staging import holders
+
+    root = target._base if target._base is not None else target
+    holders.refuse_shared_write(
+        lambda v: v is target or (isinstance(v, torch.Tensor) and v.dim() > 0
+                                   and (v._base if v._base is not None else v) is root),
+        "torch.compile and torch.export", "tensor (a staged construct writes into a copy)")
