@@ -76,12 +76,16 @@ def _left_by_break(side, names, ctx) -> list:
             and isinstance(last.value, gast.Constant) and last.value.value is True):
         return []
     flag = last.targets[0].id
-    after = ctx.liveness.live_out.get(ctx.break_loops[flag])
+    loop = ctx.break_loops[flag]
+    after = ctx.liveness.live_out.get(loop)
     if after is None:
         return []
+    inside = {id(n) for n in gast.walk(loop)}
+    handled_outside = set().union(*(landing for node, landing in ctx.liveness.on_exception.items()
+                                    if id(node) not in inside))  # a handler around the loop
     plain = [n for n in names if n in ctx.locals and n not in ctx.cells]
     return [n for n in plain + sorted(ctx.landing - set(names))  # (landing: cells for handlers)
-            if n != flag and n not in after]
+            if n != flag and n not in after and n not in handled_outside]
 
 
 def transform(node, ctx) -> None:

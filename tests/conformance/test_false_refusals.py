@@ -82,3 +82,26 @@ def test_a_variable_the_early_return_never_reads(backend):
     backend.check(steps, np.float32(1.0))
     backend.check(steps, np.float32(2.5))
     backend.check(steps, np.float32(6.0))
+
+
+def read_by_a_handler_around_the_loop(x):
+    try:
+        for i in range(3):
+            if x > i:
+                break
+            y = x * 2
+        raise ValueError
+    except ValueError:
+        return y  # noqa: F821 - unassigned when the first iteration breaks, as eagerly
+
+
+def test_a_side_that_breaks_keeps_what_a_handler_around_the_loop_reads(backend):
+    if backend.engine != "numpy":  # no run-time "unassigned" flag: refused, never a zero
+        text = backend.staging_error(read_by_a_handler_around_the_loop, np.float64(0.5))
+        assert text.startswith(f"if statement at "
+                               f"{backend.at(read_by_a_handler_around_the_loop, 'if x > i:')}: "
+                               f"'y' is defined in the false branch only")
+        return
+    backend.check(read_by_a_handler_around_the_loop, np.float64(-1.0))
+    backend.check_raises(read_by_a_handler_around_the_loop, UnboundLocalError, "'y'",
+                         np.float64(0.5))
