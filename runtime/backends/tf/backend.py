@@ -81,6 +81,7 @@ class TfBackend(backends.Backend):
     name = "tensorflow"
     unknown_dims = True  # TensorFlow shapes may hold None
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
+    weak_placeholders = False  # a placeholder is an int32 or float32 tensor, weak or not
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, (SymbolicTensor, tf.data.Dataset, *loops.STAGED_ITERABLES))
