@@ -52,8 +52,10 @@ class Traced:
         def flat(*args):
             return [tf.convert_to_tensor(x) for x in fn(*args)]
 
-        self.function = tf.function(flat, autograph=False).get_concrete_function(
-            *[spec(a) for a in avals])
+        graph = _func_graph.func_graph_from_py_func(
+            _cf_util.unique_fn_name("", "body"), flat, None, None,
+            signature=[spec(a) for a in avals])
+        self.function = ConcreteFunction.from_func_graph(graph, None, {})
 
     def __call__(self, *args) -> list:
         out = self.function._call_flat(list(args), self.function.captured_inputs)
