@@ -11,6 +11,7 @@ with its interquartile range; ratios compare medians of the same run. A tool tha
 is not installed is reported as missing, one that fails on a function as
 ``fails: <reason>``. Performance targets are listed under each table as met or
 MISSED; ``--check`` makes a missed target the exit status.
+TensorFlow's first call and steady state: ``tf_first_call`` (``--only tf``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .timing import Table
 
 SECTIONS = {"conversion": "conversion", "python": "python_values", "graph": "graph_engine",
             "jax": "jax_loops", "xla": "xla_compile", "lists": "collected_lists",
-            "torch": "torch_control_flow"}
+            "torch": "torch_control_flow", "tf": "tf_first_call"}
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 LIBRARIES = ("numpy", "gast", "jax", "torch", "tensorflow-cpu", "tensorflow", "diastatic-malt")
 

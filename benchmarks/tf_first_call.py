@@ -1,4 +1,4 @@
-"""Section 5: TensorFlow: the first call (convert + trace) and the steady-state call of
+"""Section 8: TensorFlow: the first call (convert + trace) and the steady-state call of
 ``tf.function(ag.convert(f), autograph=False)`` against ``tf.function(f)`` (TensorFlow's
 own AutoGraph), on the benchmark functions with tensor arguments and on the seeds'
 model of 100 small Dense layers (its ``call`` wrapped in ``tf.function``, the model
@@ -115,7 +115,7 @@ def _first_call_sampler(tool: str, name: str):
 
 def run(quick: bool = False, skip=()) -> Table:
     table = Table(
-        "5. TensorFlow: first call (convert + trace) and steady state",
+        "8. TensorFlow: first call (convert + trace) and steady state",
         "Seconds: median [25th, 75th percentile] over interleaved repeats. *first call*: "
         "a new process (TensorFlow imported, not timed) calls a new tf.function once. "
         "*steady state*: per call once traced. Ratios above 1: TensorFlow's AutoGraph is "

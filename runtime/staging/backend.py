@@ -43,6 +43,11 @@ class Backend:
     # Does isinstance answer for a staged value as for the arrays it stands for (a
     # match's class patterns, ``runtime.patterns``)?
     isinstance_as_concrete = False
+    # Does a traced placeholder keep a Python number's weak type (JAX, the NumPy engine)?
+    # Where it does not, a loop carry that only loses its weakness (``steps = 0`` that
+    # ``steps += 1`` makes an int32 tensor) is traced no second time: the trace would be
+    # the same.
+    weak_placeholders = True
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""

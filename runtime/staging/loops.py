@@ -339,6 +339,10 @@ class Carry:
             raise errors.loop_variable_changed(label, self.construct, self.where_fn, before,
                                                describe(value, backend))
         dyn.append(backend.cast(value, joined))
+        if joined != aval and not backend.weak_placeholders \
+                and joined == aval._replace(weak=joined.weak):
+            self.avals[k] = joined  # the same placeholder: this trace stands
+            return _Seed(joined, first), False
         return _Seed(joined, first), joined != aval
 
     def _fit_node(self, label, spec, value, entered, dyn):

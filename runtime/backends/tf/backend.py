@@ -12,10 +12,12 @@ this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Pytho
 number is weak: carried as a ``weak.Weak``, a scalar tensor that takes the dtype of the
 tensor it meets, as the number would eagerly), casts, and ops:
 ``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
-every staged ``for`` (``loops``). Each body is traced once per settling step into a
-concrete function (TensorFlow's handle of a traced graph), which the op calls: nested
-control flow costs no new Python trace per level, and Python side effects of a body
-(a plain ``print``) happen once, while it is traced. ``assert`` and a staged
+every staged ``for`` (``loops``). Each body is traced once per settling step: a loop
+body into a concrete function (TensorFlow's handle of a traced graph), which the loop
+op calls; a branch of an ``if`` into the graph that becomes the ``If`` op's branch
+itself (TensorFlow's ``tf.cond`` would trace it again). Nested control flow costs no
+new Python trace per level, and Python side effects of a body (a plain ``print``)
+happen once, while it is traced. ``assert`` and a staged
 ``raise`` become ``tf.debugging.Assert`` ops: a failing one raises TensorFlow's
 ``InvalidArgumentError`` when the graph runs, with the Python exception's class and
 message in its text. ``ag.print`` is ``tf.print`` to standard output.
@@ -28,6 +30,11 @@ import sys
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager.polymorphic_function.concrete_function import ConcreteFunction
+from tensorflow.python.framework import func_graph as _func_graph
+from tensorflow.python.framework import ops as _ops
+from tensorflow.python.ops import cond_v2 as _cond_v2
+from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 
 from ...staging import accumulate, backend as backends, errors
 from ...staging import state as staging
@@ -39,7 +46,7 @@ from .tensors import (
 )
 
 class Traced:
-    """A traced body: a concrete function of flat tensors, and how to call it in a graph."""
+    """A traced loop body: a concrete function of flat tensors, and how to call it in a graph."""
 
     __slots__ = ("function", "avals")
 
@@ -48,13 +55,66 @@ class Traced:
         def flat(*args):
             return [tf.convert_to_tensor(x) for x in fn(*rewrap(args, avals))]
 
-        self.function = tf.function(flat, autograph=False).get_concrete_function(
-            *[spec(a) for a in avals])
+        graph = _func_graph.func_graph_from_py_func(
+            _cf_util.unique_fn_name("", "body"), flat, None, None,
+            signature=[spec(a) for a in avals])
+        self.function = ConcreteFunction.from_func_graph(graph, None, {})
 
     def __call__(self, *args) -> list:
         out = self.function._call_flat([strong(a) for a in args],
                                        self.function.captured_inputs)
         return [] if out is None else list(out)
+
+
+class Branch:
+    """A traced branch of a staged ``if`` (a function of no arguments): the graph that
+    becomes one branch of the ``If`` op itself (``cond``), so the op calls no function
+    of its own. Its outputs are the leaves the branch gave until ``cond`` adds the ops
+    that give the joined outputs."""
+
+    __slots__ = ("graph", "_function")
+
+    def __init__(self, fn) -> None:
+        def flat():
+            return [tf.convert_to_tensor(x) for x in fn()]
+
+        outer = _ops.get_default_graph()
+        name = _cf_util.unique_fn_name("", "branch")
+        self.graph = _func_graph.func_graph_from_py_func(
+            name, flat, [], {},
+            func_graph=_cf_util.CondBranchFuncGraph(name, collections=outer._collections),
+            add_control_dependencies=outer._add_control_dependencies)
+        self._function = None
+
+    def finish(self, finish) -> None:
+        """Make ``finish(leaves)`` (ops in this graph) the branch's outputs."""
+        graph = self.graph
+        with graph.as_default():
+            outs = [tf.convert_to_tensor(x) for x in finish(list(graph.outputs))]
+        outs = [x if x.graph is graph else graph.capture(x) for x in outs]
+        graph.outputs = outs
+        graph.structured_outputs = list(outs)
+
+    def __call__(self) -> list:
+        """The branch called as a function (a loop that carries nothing uses it so)."""
+        if self._function is None:
+            self._function = ConcreteFunction.from_func_graph(self.graph, None, {})
+        out = self._function._call_flat([], self._function.captured_inputs)
+        return [] if out is None else list(out)
+
+
+def _if_op(pred, branches, finish) -> list:
+    """One ``If`` op whose branches are the traced ``branches`` (``Branch``), their
+    outputs ``finish[i](leaves)``: what ``tf.cond`` builds, without tracing again."""
+    for branch, fin in zip(branches, finish):
+        branch.finish(fin)
+    graphs = [b.graph for b in branches]
+    with tf.name_scope("cond") as scope:
+        _cond_v2.verify_captures(_cond_v2._COND, graphs)
+        out = _cond_v2._build_cond(pred, graphs[0], graphs[1], graphs[0].external_captures,
+                                   graphs[1].external_captures, building_gradient=False,
+                                   name=scope)
+    return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
 _MISMATCH = re.compile(r"has type (\w+) that does not match type (\w+)")
@@ -88,6 +148,7 @@ class TfBackend(backends.Backend):
     loop_options = frozenset({"maximum_iterations", "shape_invariants", "parallel_iterations",
                               "swap_memory"})
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
+    weak_placeholders = False  # a placeholder is an int32 or float32 tensor, weak or not
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, (SymbolicTensor, Weak, tf.data.Dataset, *loops.STAGED_ITERABLES))
@@ -127,7 +188,10 @@ class TfBackend(backends.Backend):
         Where an op still refuses a Python number's dtype next to a tensor of another
         (a TensorFlow function that converts its arguments separately), the number takes
         that tensor's dtype, as it would eagerly; the staging core then settles the
-        carry on it."""
+        carry on it. The branches of a staged if (no ``avals``) are traced into the
+        graphs that become the ``If`` op's branches."""
+        if not avals:  # the branches of a staged if
+            return [Branch(fn) for fn in fns]
         for _ in range(4):
             try:
                 return [Traced(fn, avals) for fn in fns]
@@ -139,13 +203,10 @@ class TfBackend(backends.Backend):
         return [Traced(fn, avals) for fn in fns]
 
     def cond(self, pred, handles, finish, avals) -> list:
-        t, f = handles
         if not avals:  # only effects: the branches still run (tf.print, assign)
-            tf.cond(pred, lambda: (finish[0](t()), tf.constant(0))[1],
-                    lambda: (finish[1](f()), tf.constant(0))[1])
+            _if_op(pred, handles, [lambda lv, f=f: (f(lv), tf.constant(0))[1:] for f in finish])
             return []
-        out = tf.cond(pred, lambda: [strong(x) for x in finish[0](t())],
-                      lambda: [strong(x) for x in finish[1](f())])
+        out = _if_op(pred, handles, [lambda lv, f=f: [strong(x) for x in f(lv)] for f in finish])
         return rewrap(out, avals)
 
     def while_loop(self, test, body, init) -> list:

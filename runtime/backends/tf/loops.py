@@ -29,12 +29,17 @@ class Range:
     def __init__(self, start, stop, step):
         start, stop, step = strong(start), strong(stop), strong(step)
         for bound in (start, stop, step):
+            if bound.__class__ is int:
+                continue
             dtype = tf.convert_to_tensor(bound).dtype
             if not dtype.is_integer:
                 raise TypeError(f"'{dtype.name}' object cannot be interpreted as an integer")
         if staging.is_number(step) and step == 0:
             raise ValueError("range() arg 3 must not be zero")
         dtype = _common_int(start, stop, step)
+        # Python int bounds, kept to build fewer ops (range(n): the item is the counter)
+        self.static_start = start if start.__class__ is int else None
+        self.static_step = step if step.__class__ is int else None
         self.start, self.stop, self.step = (tf.cast(b, dtype) for b in (start, stop, step))
 
     def __len__(self):
@@ -50,9 +55,19 @@ class Range:
     def length(self):
         """The trip count, as a scalar tensor."""
         start, stop, step = self.start, self.stop, self.step
+        zero = tf.zeros([], start.dtype)
+        if self.static_step == 1:
+            return tf.maximum(stop - start if self.static_start != 0 else stop, zero)
         up = (stop - start + step - 1) // step
         down = (start - stop - step - 1) // -step
-        return tf.maximum(tf.where(step > 0, up, down), tf.zeros([], start.dtype))
+        return tf.maximum(tf.where(step > 0, up, down), zero)
+
+
+def _range_item(r: Range, k):
+    """Item ``k`` of ``r``: ``start + k * step``, with no op for a Python 0 or 1."""
+    k = tf.cast(k, r.start.dtype)
+    item = k if r.static_step == 1 else k * r.step
+    return item if r.static_start == 0 else r.start + item
 
 
 def _common_int(*bounds):
@@ -88,14 +103,13 @@ def _sequence(iterable) -> _Sequence:
         # tf.range(...): loop over its bounds; its items are tensors of its dtype
         r = Range(*iterable.op.inputs)
         return _Sequence(r.length(), [Aval(np.dtype(r.start.dtype.as_numpy_dtype), ())],
-                         lambda k: [r.start + tf.cast(k, r.start.dtype) * r.step], _first)
+                         lambda k: [_range_item(r, k)], _first)
     if isinstance(iterable, range):
         iterable = Range(iterable.start, iterable.stop, iterable.step)
     if isinstance(iterable, Range):  # range(...): its items are Python ints (``Weak``)
         r = iterable
         return _Sequence(r.length(), [_PYTHON_INT],
-                         lambda k: [tf.cast(r.start + tf.cast(k, r.start.dtype) * r.step,
-                                            tf.int64)], _first)
+                         lambda k: [tf.cast(_range_item(r, k), tf.int64)], _first)
     if isinstance(iterable, Enumerate):
         inner = _sequence(iterable.iterable)
         start = strong(iterable.start)
