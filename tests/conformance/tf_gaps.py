@@ -148,9 +148,6 @@ KNOWN_GAPS.update({
         "scalar_updates_under_a_staged_mask", "elementwise_values_of_the_same_selection",
         "ufuncs_clip_and_astype_on_a_selection", "a_mask_over_rows", "the_target_keeps_its_dtype",
         "a_count_that_does_not_match", "what_needs_the_count")},
-    "test_false_refusals.py::test_a_try_whose_handler_breaks[tensorflow]":
-        "a variable assigned in one branch only: the TF backend has no run-time flag for the "
-        "unassigned variable (Backend.pair_unbound)",
     "test_false_refusals.py::test_the_none_sentinel[tensorflow]": _NONE,
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[tensorflow]":
         "a NumPy array made while tracing indexed by a graph tensor: NumPy cannot index with it "
