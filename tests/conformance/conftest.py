@@ -152,6 +152,21 @@ def _is_backend_array(value) -> bool:
     return hasattr(value, "shape") and hasattr(value, "dtype")
 
 
+def _over_arrays(fn, args, kwargs):
+    """``ag.convert(fn)`` as a function of the backend arrays among ``args`` only (the
+    other arguments held as given, static for the framework), and those arrays."""
+    converted = ag.convert(fn)
+    traced = [i for i, a in enumerate(args) if _is_backend_array(a)]
+
+    def run(*arrays):
+        full = list(args)
+        for i, a in zip(traced, arrays):
+            full[i] = a
+        return converted(*full, **kwargs)
+
+    return run, [args[i] for i in traced]
+
+
 def _capture(run):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -219,16 +234,8 @@ class Jax(Backend):
         return self.xp.asarray(value)
 
     def stage(self, fn, args, kwargs):
-        converted = ag.convert(fn)
-        traced = [i for i, a in enumerate(args) if _is_backend_array(a)]
-
-        def run(*arrays):
-            full = list(args)
-            for i, a in zip(traced, arrays):
-                full[i] = a
-            return converted(*full, **kwargs)
-
-        return lambda: self.jax.jit(run)(*(args[i] for i in traced))
+        run, arrays = _over_arrays(fn, args, kwargs)
+        return lambda: self.jax.jit(run)(*arrays)
 
     def to_numpy(self, value):
         return np.asarray(value)
@@ -387,17 +394,9 @@ class Tensorflow(Backend):
         return self.tf.constant(value)
 
     def stage(self, fn, args, kwargs):
-        converted = ag.convert(fn)
-        traced = [i for i, a in enumerate(args) if _is_backend_array(a)]
-
-        def run(*arrays):
-            full = list(args)
-            for i, a in zip(traced, arrays):
-                full[i] = a
-            return converted(*full, **kwargs)
-
+        run, arrays = _over_arrays(fn, args, kwargs)
         staged = self.tf.function(run, autograph=False)
-        return lambda: self._printing(staged, *(args[i] for i in traced))
+        return lambda: self._printing(staged, *arrays)
 
     def function(self, fn):
         staged = self.tf.function(ag.convert(fn), autograph=False)
