@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import inspect
 import sys
 from typing import Optional
 
@@ -90,15 +91,17 @@ def set_loop_options(*, parallel_iterations: Optional[int] = None,
     return None
 
 
-def loop_options(*, parallel_iterations: Optional[int] = None,
-                 swap_memory: Optional[bool] = None,
-                 maximum_iterations: Optional[int] = None,
-                 shape_invariants: Optional[list] = None) -> dict:
+def loop_options(**options) -> dict:
     """The options the converter took from a loop's ``set_loop_options`` statement
-    (the same keywords: ``TypeError`` for an unknown one)."""
-    options = dict(parallel_iterations=parallel_iterations, swap_memory=swap_memory,
-                   maximum_iterations=maximum_iterations, shape_invariants=shape_invariants)
+    (its keywords: the ``TypeError`` a call of it gives for an unknown one)."""
+    try:
+        _KEYWORDS.bind(**options)
+    except TypeError as e:
+        raise TypeError(f"set_loop_options() {e}") from None
     return {k: v for k, v in options.items() if v is not None}
+
+
+_KEYWORDS = inspect.signature(set_loop_options)
 
 
 def current() -> dict:
