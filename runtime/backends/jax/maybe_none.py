@@ -72,6 +72,29 @@ for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv"
               "float", "int", "index", "iter", "getitem", "len", "array", "jax_array"):
     setattr(NoneOnSomePaths, f"__{_name}__", _use(f"__{_name}__"))
 NoneOnSomePaths.__getattr__ = _getattr
+
+
+def _equality(equal: bool):
+    """``maybe == other`` (``!=``): eager Python compares None with a number or a 0-d array
+    as unequal (no TypeError), so a scalar that may be None compares as its flag says.
+    One that may be an array is refused (``None == a`` is elementwise, in ``a``'s shape)."""
+    use = _use("__eq__" if equal else "__ne__")
+
+    def op(self, other):
+        both = other.__class__ is NoneOnSomePaths
+        other_value = other.value if both else other
+        if known_not_none(self) or jax.numpy.ndim(self.value) or other_value is None or (
+                jax.numpy.ndim(other_value)) or (both and known_not_none(other)):
+            return use(self, other)
+        none = jax.numpy.asarray(self.flag)
+        other_none = jax.numpy.asarray(other.flag if both else False)
+        same = (none & other_none) | (~none & ~other_none & (self.value == other_value))
+        return same if equal else ~same
+    return op
+
+
+NoneOnSomePaths.__eq__ = _equality(True)
+NoneOnSomePaths.__ne__ = _equality(False)
 NoneOnSomePaths.__hash__ = object.__hash__
 def _returned(self, *args):
     raise errors.StagingError(
