@@ -10,6 +10,9 @@ eagerly (statsmodels' ``_lowess_update_nn`` updates the list its caller passed):
 
 from __future__ import annotations
 
+import types
+import weakref
+
 from .backend import backend_of
 
 
@@ -104,3 +107,65 @@ class Saved:
             if now is not value and backend_of(now) is not None:
                 self.namespace[name] = value
         self.contents.restore()
+
+
+_TOUCHABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def touchable(fn) -> tuple:
+    """The global names ``fn`` can reach: the names its code (and its nested code)
+    uses, and, for each that is a function or class of the same module, the names
+    that one's code uses, and so on. Cached per function and code object."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return tuple(getattr(fn, "__globals__", {}))
+    try:
+        cached = _TOUCHABLE.get(fn)
+    except TypeError:
+        cached = None
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    namespace = fn.__globals__
+    names: dict = {}  # ordered: the search reports the first tensor found
+    seen: set = set()
+    stack = [code]
+    for cell in getattr(fn, "__closure__", None) or ():  # a decorator's wrapped function
+        try:
+            stack.extend(_module_code(cell.cell_contents, namespace))
+        except ValueError:  # an empty cell
+            pass
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
+        for name in current.co_names:
+            if name in names:
+                continue
+            names[name] = None
+            stack.extend(_module_code(namespace.get(name), namespace))
+    found = tuple(names)
+    try:
+        _TOUCHABLE[fn] = (code, found)
+    except TypeError:
+        pass
+    return found
+
+
+def _module_code(value, namespace) -> list:
+    """The code of ``value`` if it is a function of the module ``namespace`` belongs to
+    (for a class of that module, its functions' code)."""
+    if isinstance(value, types.FunctionType):
+        return [value.__code__] if value.__globals__ is namespace else []
+    if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
+        found = []
+        for attr in vars(value).values():
+            attr = getattr(attr, "__func__", attr)  # staticmethod, classmethod
+            if isinstance(attr, types.FunctionType) and attr.__globals__ is namespace:
+                found.append(attr.__code__)
+            elif isinstance(attr, property):
+                found += [f.__code__ for f in (attr.fget, attr.fset, attr.fdel)
+                          if isinstance(f, types.FunctionType)]
+        return found
+    return []
