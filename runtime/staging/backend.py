@@ -48,6 +48,10 @@ class Backend:
     # ``steps += 1`` makes an int32 tensor) is traced no second time: the trace would be
     # the same.
     weak_placeholders = True
+    # Does NumPy's in-place operator write this backend's staged value into a NumPy
+    # array (``a += x``)? Eagerly it does where the value stands for a NumPy array (the
+    # NumPy engine); a framework's array takes over the operator and the name gets it.
+    writes_into_numpy = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""
@@ -55,6 +59,12 @@ class Backend:
 
     def is_tracing(self) -> bool:
         """True while this framework is staging a computation right now."""
+        return False
+
+    def leaked(self, value) -> bool:
+        """True for a value that exists only inside the trace that made it (a tracer):
+        one left in a global after the trace is refused (``kept.Kept``). The NumPy
+        engine finds its own (``numpy_graph.escapes``, naming the line that made it)."""
         return False
 
     # -- primitives
@@ -132,6 +142,13 @@ class Backend:
     def setitem(self, target, index, value):
         """``target[index] = value`` as a new value (staged arrays are immutable)."""
         raise NotImplementedError(f"{self.name}: item assignment on staged values")
+
+    def check_in_place(self, target) -> None:
+        """Before ``name op= value`` runs Python's in-place operator on ``target`` (one of
+        this backend's staged values, or a NumPy array given one): raise a
+        ``StagingError`` where that would not do what eager code does, another name that
+        is read later sharing what the operator changes eagerly
+        (``holders.refuse_shared_in_place``)."""
 
     def print_(self, args, sep, end, file, flush):
         """Print at every execution of the graph, with the values of staged args."""

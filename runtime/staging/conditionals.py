@@ -23,7 +23,7 @@ from typing import Optional
 from . import errors, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
-from .kept import refill, same_objects
+from .kept import note_copies, refill, same_objects
 from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
@@ -324,6 +324,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
                                         lambda lv: join.outputs(1, lv)], join.avals)
     result = join.rebuild(outs)
+    note_copies(result[:t["n"]], [r["values"] for r in records if r["raised"] is None])
     n, k = t["n"], t["n"] + len(side.names)
     side.put(result[n:k])
     inplace.put(entries, result[k:])

@@ -236,6 +236,15 @@ def falls_off_end(function: str, path: str, backend: str) -> StagingError:
     )
 
 
+def escaped_value(function: str, where: str, what: str, backend: str) -> StagingError:
+    """A trace of ``function`` ended with a value that exists only in it (a tracer) stored
+    in a global, a closure variable or a container reachable from them."""
+    return StagingError(
+        f"{function}(): its {backend} trace stored a staged value ({what}) in {where}, which "
+        f"outlives the trace; the value means nothing outside the graph. Return it from "
+        f"the function, and store what the call returns.")
+
+
 def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
     """A ``match`` with class patterns on a staged subject whose type is not the array's."""
     return StagingError(

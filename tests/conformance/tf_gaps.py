@@ -6,10 +6,6 @@ _EAGER_METHODS = ("the case calls NumPy ndarray methods or divmod on the arrays 
                   ".astype, divmod), which an eager tf.Tensor lacks: the eager oracle itself fails")
 
 KNOWN_GAPS = {
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers[tensorflow]":
-        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers[tensorflow]":
-        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
     "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]":

@@ -37,16 +37,6 @@ _DTYPE_JOIN = ("a Python number joined with a tensor of another width (a Python 
                "int32 tensor, a Python float with a float64 one) is carried as PyTorch's dtype of "
                "the number (int64, float32) and refused as a different type: the weak-type join "
                "the other backends do is not done on torch yet")
-_ALIASING = ("`i += 1` on a tensor is in place in eager PyTorch, so a tensor returned before it "
-             "(return i inside try, then finally: i += 1) changes too; a staged construct carries "
-             "values, so the staged result is the value at the return (a known wrong value)")
-_NUMPY_ARRAY_WRITES = ("KNOWN WRONG VALUE: a NumPy array written under a "
-                       "staged if is written while each branch is traced, so the branch not "
-                       "taken shows in the result; the torch backend does not carry written "
-                       "NumPy arrays as state yet")
-_FAILED_TRACE = ("a failed trace: the torch backend does not put back the items of global and "
-                 "closure lists and dicts the trace changed (they keep PyTorch's tracing tensors; "
-                 "the JAX backend saves them when a trace begins: backends/jax/tracing.py)")
 _TORCH_SIZE = ("np.shape of a tensor is its torch.Size, which a traced graph returns as a plain "
                "tuple (make_fx flattens its outputs)")
 _FFT = ("np.fft.fft of a float32 array: PyTorch's NumPy (torch._numpy) computes in complex128, "
@@ -63,7 +53,6 @@ TORCH_XFAIL = {
         "a[i] with a 0-d tensor i inside a while_loop body: PyTorch 2.13 cannot guard on the "
         "data-dependent index (GuardOnDataDependentSymNode), a StagingError"),
     "test_array_writes.py::test_writes_into_arrays_made_in_the_function[torch]": _NUMPY_READS_VALUES,
-    "test_array_writes.py::test_helper_writes_into_its_callers_array[torch]": _NUMPY_ARRAY_WRITES,
     "test_array_writes.py::test_helper_writes_into_an_array_from_outside_its_branch[torch]": _NUMPY_READS_VALUES,
     "test_array_writes.py::test_out_argument_updates_the_array[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_list_items_written_with_a_staged_index[torch]": _EAGER_NUMPY_API,
@@ -141,7 +130,6 @@ TORCH_XFAIL = {
     "test_staged_raise.py::test_python_error_inside_a_staged_branch[torch]": _RAISE,
     "test_staged_raise.py::test_unassigned_variable_raises_only_when_read[torch]": _UNASSIGNED,
     "test_staged_raise.py::test_variable_assigned_in_one_branch_only[torch]": _UNASSIGNED,
-    "test_staged_semantics.py::test_jumps_out_of_try_in_staged_loops[torch]": _ALIASING,
     "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _NUMPY_READS_VALUES,
     "test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]": _DTYPE_JOIN,
     "test_staging_errors.py::test_branches_that_differ[torch]": _RAISE,
@@ -150,8 +138,6 @@ TORCH_XFAIL = {
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[torch]": _NUMPY_READS_VALUES,
     "test_trace_time_values.py::test_rows_of_a_table[torch]": _NUMPY_READS_VALUES,
     "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[torch]": _NONE,
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers[torch]": _FAILED_TRACE,
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers[torch]": _FAILED_TRACE,
     "test_try_arithmetic.py::test_named_handler_is_refused[torch]": _RAISE,
     "test_try_handler_state.py::test_variable_a_handler_reads[torch]": _DTYPE_JOIN,
     "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks[torch]": _RAISE,

@@ -176,6 +176,9 @@ class JaxBackend(backends.Backend):
     def is_tracing(self) -> bool:
         return is_tracing()
 
+    def leaked(self, value) -> bool:
+        return isinstance(value, _core.Tracer)
+
     # -- primitives
 
     def aval(self, value):
@@ -364,6 +367,14 @@ class JaxBackend(backends.Backend):
             return jax_numeric.setitem(target, index, value)
         target[index] = value
         return target
+
+    def check_in_place(self, value) -> None:
+        """``inner += 1`` gives ``inner`` alone a new array: refused where another name
+        that is read later shares the array in NumPy (a view's base, an alias)."""
+        if isinstance(value, jax.Array):  # (NumPy's operator refuses a tracer itself)
+            from . import numeric as jax_numeric
+
+            jax_numeric.check_in_place(value)
 
     def print_(self, args, sep, end, file, flush):
         """Print each time the computation runs, in program order (an ordered

@@ -156,6 +156,9 @@ class TfBackend(backends.Backend):
     def is_tracing(self) -> bool:
         return is_tracing()
 
+    def leaked(self, value) -> bool:
+        return isinstance(value, (SymbolicTensor, Weak))
+
     # -- primitives
 
     def aval(self, value):
@@ -301,6 +304,9 @@ class TfBackend(backends.Backend):
 
     def setitem(self, target, index, value):
         return numeric.setitem(target, index, value)
+
+    def check_in_place(self, target) -> None:
+        numeric.check_in_place(target)
 
     def print_(self, args, sep, end, file, flush):
         """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each

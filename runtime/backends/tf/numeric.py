@@ -170,6 +170,21 @@ def _refuse_shared_write(target) -> None:
         "tf.function", "tensor (TensorFlow tensors are immutable)")
 
 
+def check_in_place(target) -> None:
+    """``target op= value`` gives the name a new tensor (TensorFlow tensors are
+    immutable): a ``StagingError`` if another name that is read later shares the
+    array in NumPy (a view's base, a view)."""
+    from ...staging import holders
+
+    if not isinstance(target, tf.Tensor):
+        return
+    base = _viewed(target)
+    holders.refuse_shared_in_place(
+        lambda v: v is not target and isinstance(v, tf.Tensor) and v.shape.rank != 0
+        and _viewed(v) is base, "tf.function",
+        "the operator gives it a new tensor (TensorFlow tensors are immutable)")
+
+
 def setitem(target, index, value):
     """``target[index] = value`` as a new tensor (``tf.tensor_scatter_nd_update`` on
     the first axis); a Python container is updated in place, as Python does."""

@@ -43,9 +43,10 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import backend as backends, errors, kept, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
+from ...staging.returns import Pending
 from ...staging.state import Aval
 
 
@@ -340,6 +341,27 @@ class TorchBackend(backends.Backend):
 
     def is_tracing(self) -> bool:
         return is_tracing()
+
+    def leaked(self, value) -> bool:
+        return _is_fake(value)
+
+    def check_in_place(self, value) -> None:
+        """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``
+        returned it for another name (``return i`` in a branch), that name holds a copy
+        here and the same tensor eagerly: refused if it is read later."""
+        if isinstance(value, torch.Tensor):
+            from ...staging import holders
+
+            origin = kept.copied_from(value)
+
+            def shares(held) -> bool:  # a tensor, or one in a pending return value
+                return any(v is not value and isinstance(v, torch.Tensor) and (
+                    kept.copied_from(v) is value or (origin is not None and v is origin))
+                    for v in (held, *(held if held.__class__ is Pending else ())))
+
+            holders.refuse_shared_in_place(
+                shares,
+                "torch.compile and torch.export", "a staged if gave it a copy")
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
