@@ -122,7 +122,7 @@ class Kept:
         free = code.co_freevars
         values = frame.f_locals if free else {}
         self.cells = [(n, values[n]) for n in free if n in values]
-        reachable = _reachable(code, namespace, [v for _, v in self.cells])
+        reachable = _reachable_from(code, namespace, [v for _, v in self.cells])
         self.globals = [(n, namespace[n]) for n in reachable if n in namespace]
         self.contents = Contents([v for _, v in self.globals] + [v for _, v in self.cells],
                                  [(n, "the global") for n, _ in self.globals]
@@ -274,6 +274,24 @@ def touchable(fn) -> tuple:
         _TOUCHABLE[fn] = (code, found)
     except TypeError:
         pass
+    return found
+
+
+_BY_CODE: dict = {}  # id(code) -> (code, namespace, found): functions without a closure
+
+
+def _reachable_from(code, namespace, closure) -> tuple:
+    """``_reachable``, cached for code without closure variables (whose own functions,
+    reached through the closure, are part of the answer)."""
+    if closure:
+        return _reachable(code, namespace, closure)
+    cached = _BY_CODE.get(id(code))
+    if cached is not None and cached[0] is code and cached[1] is namespace:
+        return cached[2]
+    found = _reachable(code, namespace, ())
+    if len(_BY_CODE) > 4096:
+        _BY_CODE.clear()
+    _BY_CODE[id(code)] = (code, namespace, found)
     return found
 
 
