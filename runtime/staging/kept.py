@@ -6,6 +6,16 @@ dict) it was given — it wrote into it, as ``cur_nn[0] = cur_nn[0] + 1`` does, 
 not rebind the name to a new one — the caller's list must see the writes, as it does
 eagerly (statsmodels' ``_lowess_update_nn`` updates the list its caller passed):
 ``refill`` writes the rebuilt items into the original object and returns it.
+
+The user's state a trace can change is kept the same way, once for every backend:
+converted code runs its staged body in ``with ag__.keep_state():``, and the outermost
+such body of a thread (the function a trace starts in: under ``jax.jit``,
+``torch.compile``/``torch.export``, ``tf.function`` or ``autograph.function``) saves
+the globals its code can reach, its closure variables and the lists and dicts they
+hold (``Kept``). A failed trace puts them back; a trace that ends well may not leave a
+value of the trace in them (``Backend.leaked``). ``note_copies``/``copied_from`` keep,
+for the trace running, which outputs of a staged ``if`` stand for an object a branch
+returned as it was: eagerly one object, which an in-place operator changes for both.
 """
 
 from __future__ import annotations
