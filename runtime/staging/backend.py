@@ -52,6 +52,11 @@ class Backend:
     # array (``a += x``)? Eagerly it does where the value stands for a NumPy array (the
     # NumPy engine); a framework's array takes over the operator and the name gets it.
     writes_into_numpy = False
+    # How messages name this framework's compiler and its compiled code ("jax.jit", "JAX").
+    compiler = "the compiler"
+    framework = "compiled"
+    # Can the compiled program raise a Python exception when it runs (``raise_where``)?
+    raises_at_run_time = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""
@@ -193,6 +198,12 @@ class Backend:
         graph can carry (e.g. ``None`` on one side and an array on the other, carried
         with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
         return t, f
+
+    def raise_where(self, flag, exc: BaseException) -> None:
+        """Make the program raise ``exc`` when it runs where the staged ``flag`` holds
+        (``raises_at_run_time`` backends: a value None or unassigned on some paths,
+        ``staging.maybe_none``)."""
+        raise NotImplementedError(f"{self.name}: raising at run time")
 
     def show(self, value, conversion: str) -> str:
         """The text ``conversion % value`` (``"%.3f"``) gives in a message, for a staged

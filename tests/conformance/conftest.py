@@ -48,6 +48,18 @@ class Backend:
     # padded to set_loop_options(maximum_iterations=N) (static shapes: JAX), False where
     # np.stack(lst) has a dimension known at run time (the NumPy engine).
     pads_lists = True
+    # A value None on some staged paths (or a str a staged condition chose) returned from
+    # the staged function comes back as eager's: a boundary of ours rebuilds it after the
+    # run (``ag.function``). jax.jit, torch.compile/export and tf.function return the
+    # framework's arrays on every run, with no boundary of ours: a StagingError there.
+    returns_none_at_run_time = False
+    # Likewise a str or bytes a staged condition chose (carried as an index into the texts).
+    returns_strings_at_run_time = False
+    # Does the staged program raise Python's exception when it runs (a TypeError where a
+    # value None on some paths is used, an UnboundLocalError), or is it a StagingError?
+    raises_at_run_time = False
+    # How StagingError texts name the framework's compiler and its compiled code.
+    compiler, framework = "", ""
 
     @property
     def engine(self) -> str:
@@ -179,6 +191,7 @@ class NumpyEngine(Backend):
 
     name = "numpy"
     xp = np
+    returns_none_at_run_time = returns_strings_at_run_time = raises_at_run_time = True
     pads_lists = False
 
     def asarray(self, value):
@@ -223,6 +236,7 @@ class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
 
     name = "jax"
+    compiler, framework = "jax.jit", "JAX"
 
     def __init__(self) -> None:
         import jax  # a missing framework is an error here, never a skip
@@ -261,6 +275,7 @@ class Torch(Backend):
 
     name = "torch"
     mode = "traced"
+    compiler, framework = "torch.compile", "PyTorch"
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip
@@ -382,6 +397,8 @@ class Tensorflow(Backend):
     holds ``<class name>: <message>``; ``check_raises`` checks that."""
 
     name = "tensorflow"
+    compiler, framework = "tf.function", "TensorFlow"
+    raises_at_run_time = True  # an assertion: InvalidArgumentError (``check_raises``)
     pads_lists = False  # np.stack(lst) of a run-time count has a run-time first dimension
 
     def __init__(self) -> None:
@@ -435,7 +452,8 @@ class Tensorflow(Backend):
         except self.tf.errors.InvalidArgumentError as error:  # raised by the graph
             found = re.search(r"assertion failed: \[(\w+): ?(.*?)\]\n", str(error), re.S)
             assert found and found.group(1) == exc_type.__name__, str(error)
-            assert re.search(match, found.group(2)), (match, found.group(2))
+            text = found.group(2).replace("\\'", "'")  # TensorFlow shows ' as \'
+            assert re.search(match, text), (match, text)
             return
         raise AssertionError(f"staged call did not raise {exc_type.__name__}")
 

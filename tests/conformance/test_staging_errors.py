@@ -25,7 +25,7 @@ def else_only(x):
 
 
 def test_defined_in_one_branch(backend):
-    if backend.engine == "numpy":  # the graph carries whether it was assigned (issue 22)
+    if backend.raises_at_run_time:  # the graph carries whether it was assigned (issue 22)
         unbound = "^cannot access local variable 'y' where it is not associated with a value$"
         backend.check(one_branch, np.float32(1))
         backend.check_raises(one_branch, UnboundLocalError, unbound, np.float32(-1))
@@ -274,7 +274,7 @@ def first_defined_in_for(xs):
 
 
 def test_first_defined_inside_a_loop(backend):
-    if backend.engine == "numpy":  # carried with a run-time flag (test_loop_maybe_none.py)
+    if backend.raises_at_run_time:  # carried with a run-time flag (test_loop_maybe_none.py)
         backend.check(first_defined_in_while, np.int32(3))
         backend.check_raises(first_defined_in_while, UnboundLocalError, "'z'", np.int32(0))
         return

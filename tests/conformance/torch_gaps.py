@@ -8,17 +8,10 @@ _WEAK = ("PyTorch has no weak types: a Python float carried through a staged con
          "float32 tensor, which does not take a float64 array's dtype as a Python float does")
 _OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
             "back after a PyTorch trace (it holds the tracing tensor)")
-_NONE = ("None on some staged paths: the torch backend has no run-time None flag "
-         "(Backend.maybe_no_return, Backend.pair_values) yet, so it refuses with the StagingError "
-         "where the test expects None exactly when eager returns it")
-_UNASSIGNED = ("a variable one branch assigns: the torch backend has no run-time 'unassigned' "
-               "flag (Backend.pair_values) yet, so it refuses with the StagingError")
 _RAISE = ("a staged raise (or a raise the test expects when the program runs): the torch backend "
           "refuses it with the StagingError of the other compiled backends (torch._assert_async "
           "carries no exception type, and a message formatted from tensors cannot be made "
           "while tracing), and the test expects the exception, or another text, here")
-_STRINGS = ("a str/bytes chosen by a staged condition: a PyTorch program has no string values "
-            "(the StagingError); the NumPy engine's graphs carry them")
 _PRINT = ("ag.print while PyTorch traces is refused with a StagingError: PyTorch 2.13's print "
           "operator prints nothing inside cond/while_loop, and a Python print runs once per trace")
 _LISTS = ("a list a staged loop appends to a run-time number of times: the torch backend has no "
@@ -59,15 +52,7 @@ TORCH_XFAIL = {
     "test_array_writes.py::test_out_argument_in_a_staged_loop[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]": _EAGER_NUMPY_API,
-    "test_fall_off_end.py::test_under_a_staged_if[torch]": _NONE,
-    "test_fall_off_end.py::test_through_a_staged_loop[torch-first_above_or_nothing-for x in xs:]": _NONE,
-    "test_fall_off_end.py::test_through_a_staged_loop[torch-countdown-while x > 0:]": _NONE,
-    "test_fall_off_end.py::test_a_tuple_or_nothing[torch]": _NONE,
-    "test_fall_off_end.py::test_the_result_in_a_converted_caller[torch]": _NONE,
-    "test_fall_off_end.py::test_a_tuple_holding_none_or_nothing[torch]": _NONE,
     "test_fall_off_end.py::test_the_path_after_the_loop_is_named[torch]": _DTYPE_JOIN,
-    "test_fall_off_end.py::test_a_loop_only_a_return_leaves[torch]": _NONE,
-    "test_false_refusals.py::test_the_none_sentinel[torch]": _NONE,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[torch]": _RAISE,
     "test_library_glue.py::test_np_require[torch]": _NUMPY_READS_VALUES,
     "test_library_glue.py::test_np_array_copy_and_ndmin[torch]": _EAGER_NUMPY_API,
@@ -86,27 +71,17 @@ TORCH_XFAIL = {
     "test_loop_accumulation.py::test_reading_an_item_an_earlier_iteration_appended_is_refused[torch]": _LISTS,
     "test_loop_accumulation.py::test_nested_loops_collect_their_own_lists[torch]": _LISTS,
     "test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]": _LISTS,
-    "test_loop_maybe_none.py::test_none_before_the_loop[torch]": _NONE,
-    "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none[torch]": _NONE,
-    "test_loop_maybe_none.py::test_first_assigned_in_the_loop[torch]": _UNASSIGNED,
     "test_mask_writes.py::test_scalar_updates_under_a_staged_mask[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_elementwise_values_of_the_same_selection[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_a_mask_over_rows[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_the_target_keeps_its_dtype[torch]": _NUMPY_READS_VALUES,
     "test_mask_writes.py::test_a_count_that_does_not_match[torch]": _EAGER_NUMPY_API,
-    "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it[torch]": _NONE,
-    "test_maybe_none.py::test_is_none_is_a_staged_test[torch]": _NONE,
-    "test_maybe_none.py::test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none[torch]": _NONE,
     "test_maybe_none.py::test_staged_index_into_a_list[torch]": _EAGER_NUMPY_API,
     "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[torch-1]": _NUMPY_READS_VALUES,
     "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[torch--1]": _NUMPY_READS_VALUES,
     "test_maybe_none.py::test_staged_index_into_a_list_of_mixed_items[torch]": _EAGER_NUMPY_API,
-    "test_number_and_string_joins.py::test_warn_with_a_message_a_staged_if_chose[torch]": _NUMPY_READS_VALUES,
     "test_numeric_builtins.py::test_round[torch]": _EAGER_NUMPY_API,
-    "test_numeric_context.py::test_string_chosen_by_a_staged_condition_is_returned[torch]": _STRINGS,
-    "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition[torch]": _STRINGS,
-    "test_numeric_context.py::test_status_chosen_in_a_staged_loop[torch]": _STRINGS,
     "test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]": _EAGER_NUMPY_API,
     "test_numeric_methods.py::test_divmod_values_and_dtypes[torch]": _EAGER_NUMPY_API,
     "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument[torch]": _EAGER_NUMPY_API,
@@ -128,8 +103,6 @@ TORCH_XFAIL = {
     "test_staged_raise.py::test_nested_branch_raises[torch]": _RAISE,
     "test_staged_raise.py::test_both_branches_raise[torch]": _RAISE,
     "test_staged_raise.py::test_python_error_inside_a_staged_branch[torch]": _RAISE,
-    "test_staged_raise.py::test_unassigned_variable_raises_only_when_read[torch]": _UNASSIGNED,
-    "test_staged_raise.py::test_variable_assigned_in_one_branch_only[torch]": _UNASSIGNED,
     "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _NUMPY_READS_VALUES,
     "test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]": _DTYPE_JOIN,
     "test_staging_errors.py::test_branches_that_differ[torch]": _RAISE,
@@ -137,7 +110,6 @@ TORCH_XFAIL = {
     "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[torch]": _EAGER_NUMPY_API,
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[torch]": _NUMPY_READS_VALUES,
     "test_trace_time_values.py::test_rows_of_a_table[torch]": _NUMPY_READS_VALUES,
-    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[torch]": _NONE,
     "test_try_arithmetic.py::test_named_handler_is_refused[torch]": _RAISE,
     "test_try_handler_state.py::test_variable_a_handler_reads[torch]": _DTYPE_JOIN,
     "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks[torch]": _RAISE,

@@ -36,10 +36,11 @@ from tensorflow.python.framework import ops as _ops
 from tensorflow.python.ops import cond_v2 as _cond_v2
 from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 
-from ...staging import accumulate, backend as backends, errors
+from ...staging import accumulate, backend as backends, errors, maybe_none
 from ...staging import state as staging
 from ...staging.state import Aval
 from . import loops, numeric
+from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
     SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
@@ -143,6 +144,8 @@ class TfBackend(backends.Backend):
     """Builds TensorFlow control flow for graph tensors (see the module docstring)."""
 
     name = "tensorflow"
+    compiler, framework = "tf.function", "TensorFlow"
+    raises_at_run_time = True  # an assertion: InvalidArgumentError with the exception's text
     unknown_dims = True  # TensorFlow shapes may hold None
     needs_shape_invariants = True  # a loop variable's shape changes only where the user says
     loop_options = frozenset({"maximum_iterations", "shape_invariants", "parallel_iterations",
@@ -246,6 +249,16 @@ class TfBackend(backends.Backend):
         graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
         ``<class name>: <message>`` in its text."""
         tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+
+    def raise_where(self, flag, exc):
+        """As ``raise_``, where the staged ``flag`` holds when the graph runs."""
+        tf.debugging.Assert(tf.logical_not(predicate(flag)), [f"{type(exc).__name__}: {exc}"])
+
+    def pair_values(self, label, t, f):
+        return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
+
+    def pair_unbound(self, label, t, f):
+        return maybe_none.pair_unbound(label, t, f, self)  # reads raise where unassigned
 
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)

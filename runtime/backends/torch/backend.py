@@ -43,11 +43,12 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from ...staging import backend as backends, errors, kept, raises as staged_raise
+from ...staging import backend as backends, errors, kept, maybe_none, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.returns import Pending
 from ...staging.state import Aval
+from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 
 
 def is_tracing() -> bool:
@@ -333,6 +334,7 @@ class TorchBackend(backends.Backend):
     """Builds PyTorch's control-flow operators for tensors (see the module docstring)."""
 
     name = "torch"
+    compiler, framework = "torch.compile", "PyTorch"
     unknown_dims = False
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
 
@@ -592,6 +594,9 @@ class TorchBackend(backends.Backend):
             f"(torch.compile or torch.export), and a traced PyTorch program cannot print "
             f"at run time everywhere (not inside cond or while_loop). Return the value and "
             f"print it outside the compiled function.")
+
+    def pair_values(self, label, t, f):
+        return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
 
     def raise_(self, exc, branch):
         raise staged_raise.cannot_raise("torch.compile", exc, branch) from None
