@@ -261,6 +261,7 @@ class Torch(Backend):
 
     name = "torch"
     mode = "traced"
+    pads_lists = False  # a list of a run-time length is cut to it (data-dependent sizes)
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip
