@@ -486,6 +486,33 @@ def numpy_call(fn, args, kwargs):
 
 COLLECTED = (Growing, Collected, Padded)  # lists converted code's len() asks
 
+# Names of frameworks' functions that take a list of arrays first (``torch.stack``,
+# ``torch.cat``): converted code calls them through ``takes_list``, so that a
+# ``Collected`` list reaches its backend (``Backend.collected_call``).
+LIST_TAKERS = frozenset({"stack", "cat", "concat", "concatenate", "tensor", "as_tensor"})
+_takers: dict = {}
+
+
+def takes_list(fn):
+    """What converted code calls in place of ``fn`` (a name in ``LIST_TAKERS``)."""
+    try:
+        return _takers[fn]
+    except (KeyError, TypeError):
+        pass
+
+    def call(*args, **kwargs):
+        if args and args[0].__class__ is Collected:
+            return args[0].backend.collected_call(fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = getattr(fn, "__name__", "function")
+    call.__wrapped__ = fn
+    try:
+        _takers[fn] = call
+    except TypeError:
+        pass
+    return call
+
 
 def _np():
     import numpy

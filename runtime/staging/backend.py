@@ -179,6 +179,12 @@ class Backend:
         (asked only where ``unknown_dims`` or ``sizes_after_loops``)."""
         return rows[:count]
 
+    def collected_call(self, fn, args, kwargs):
+        """``fn(lst, ...)``, a framework's function that takes a list of arrays first
+        (``accumulate.LIST_TAKERS``: ``torch.stack``), of a list a staged loop collected
+        (``accumulate.Collected``, ``args[0]``); by default ``fn`` as it is."""
+        return fn(*args, **kwargs)
+
     def pair_values(self, label: str, t, f):
         """The two sides of a staged ``if``'s leaf ``label`` as values this backend's
         graph can carry (e.g. ``None`` on one side and an array on the other, carried

@@ -543,6 +543,9 @@ class TorchBackend(backends.Backend):
     def rows_upto(self, rows, count):
         return lists.rows_upto(rows, count)
 
+    def collected_call(self, fn, args, kwargs):
+        return lists.collected_call(fn, args, kwargs)
+
     # -- builtins
 
     def range_(self, start, stop, step):

@@ -69,10 +69,26 @@ def rows_upto(rows, count):
     return rows[:n]
 
 
-def stacked(collected: accumulate.Collected, dim: int = 0):
-    """``torch.stack(lst, dim)`` of a list a loop collected (one array per item)."""
-    whole = collected.stacked()
-    return whole if dim == 0 else torch.movedim(whole, 0, dim)
+def collected_call(fn, args, kwargs):
+    """``torch.stack``/``torch.cat``/``torch.tensor``/``torch.as_tensor`` of a list a loop
+    collected (``args[0]``, one tensor per item): what they give of the list eagerly."""
+    lst, rest = args[0], args[1:]
+    name = getattr(fn, "__name__", "")
+    if fn in (torch.stack, torch.cat) and len(rest) <= 1 and set(kwargs) <= {"dim"}:
+        dim = (rest or (kwargs.get("dim", 0),))[0]
+        whole = lst.stacked()
+        if not lst.prefix:  # eagerly an error, not an empty tensor: checked when it runs
+            torch._assert_async(lst.count > 0, f"torch.{name}() of an empty list")
+        if fn is torch.cat:  # the items' first axes one after another
+            if whole.dim() < 2:
+                lst._refuse("in torch.cat() of 0-d tensors", "use torch.stack(lst)")
+            dim = dim % (whole.dim() - 1)
+            return torch.movedim(whole, 0, dim).flatten(dim, dim + 1)
+        return torch.movedim(whole, 0, dim % whole.dim())
+    if fn in (torch.tensor, torch.as_tensor) and not rest and set(kwargs) <= {"dtype"}:
+        whole = lst.stacked()
+        return whole if kwargs.get("dtype") is None else whole.to(kwargs["dtype"])
+    lst._refuse(f"in torch.{name}()", "use torch.stack(lst) or torch.cat(lst)")
 
 
 # ---------------------------------------------------------------- returned from the program
