@@ -174,10 +174,18 @@ class Backend:
     # Does a loop variable whose shape changes need ``shape_invariants`` (TensorFlow's
     # rule), where ``unknown_dims`` would otherwise make the changing dimensions run-time?
     needs_shape_invariants = False
+    # May a value made after a loop have a first dimension of a size known only at run
+    # time (PyTorch's data-dependent sizes), though a loop's carry keeps its shape? Then
+    # a list a loop appends to is carried in a buffer of the loop's bound (its trip
+    # count, or ``maximum_iterations``) and cut to its length after the loop.
+    sizes_after_loops = False
 
-    def rows(self, aval):
+    def rows(self, aval, capacity=None):
         """A new buffer of ``aval`` (``[capacity, *item shape]``; capacity None where
-        ``unknown_dims``) for the items a staged loop appends to a list: zeros."""
+        ``unknown_dims``) for the items a staged loop appends to a list: zeros. Where
+        ``sizes_after_loops``, ``capacity`` may be given as a staged integer (the trip
+        count of a ``for`` over a range with staged bounds; ``aval``'s first dimension
+        is then None)."""
         return self.zeros(aval)
 
     def write_row(self, rows, index, value):
@@ -190,8 +198,14 @@ class Backend:
 
     def rows_upto(self, rows, count):
         """The first ``count`` (staged) rows: a leading dimension known at run time
-        (asked only where ``unknown_dims``)."""
+        (asked only where ``unknown_dims`` or ``sizes_after_loops``)."""
         return rows[:count]
+
+    def collected_call(self, fn, args, kwargs):
+        """``fn(lst, ...)``, a framework's function that takes a list of arrays first
+        (``accumulate.LIST_TAKERS``: ``torch.stack``), of a list a staged loop collected
+        (``accumulate.Collected``, ``args[0]``); by default ``fn`` as it is."""
+        return fn(*args, **kwargs)
 
     def pair_values(self, label: str, t, f):
         """The two sides of a staged ``if``'s leaf ``label`` as values this backend's

@@ -276,6 +276,7 @@ class Torch(Backend):
     name = "torch"
     mode = "traced"
     compiler, framework = "torch.compile", "PyTorch"
+    pads_lists = False  # a list of a run-time length is cut to it (data-dependent sizes)
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip
@@ -474,11 +475,13 @@ _CONSTRUCTS = ("test_constructs.py::test_conditionals[sign-", "test_constructs.p
                "test_constructs.py::test_while_loops[while_break-",
                "test_constructs.py::test_for_loops[for_break-",
                "test_constructs.py::test_for_loops[traced_range-")
+_LISTS = ("test_loop_accumulation.py::test_a_while_with_a_data_dependent_stop",
+          "test_loop_accumulation.py::test_an_rnn_collects_its_states")
 TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the backend)
-    "torch-compile": ("test_conformance_smoke.py::",) + _CONSTRUCTS,
+    "torch-compile": ("test_conformance_smoke.py::",) + _CONSTRUCTS + _LISTS,
     "torch-export": ("test_conformance_smoke.py::test_collatz",
-                     "test_conformance_smoke.py::test_assert_message") + _CONSTRUCTS,
-    "torch-export-strict": ("test_conformance_smoke.py::test_collatz",),
+                     "test_conformance_smoke.py::test_assert_message") + _CONSTRUCTS + _LISTS,
+    "torch-export-strict": ("test_conformance_smoke.py::test_collatz", _LISTS[0]),
 }
 from torch_gaps import TORCH_XFAIL, TORCH_MODE_XFAIL  # noqa: E402  tests/conformance/torch_gaps.py
 

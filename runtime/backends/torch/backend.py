@@ -49,6 +49,7 @@ from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.returns import Pending
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
+from . import lists
 
 
 def is_tracing() -> bool:
@@ -336,6 +337,7 @@ class TorchBackend(backends.Backend):
     name = "torch"
     compiler, framework = "torch.compile", "PyTorch"
     unknown_dims = False
+    sizes_after_loops = True  # a list a loop collects is cut to its length after it (lists)
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
 
     def owns_type(self, cls: type) -> bool:
@@ -496,7 +498,7 @@ class TorchBackend(backends.Backend):
         first = iterable.start if enumerated else None
         if isinstance(inner, _Range):
             start, step_size, n = inner.start, inner.step, inner.length()
-            rows = None
+            carry.trips, rows = n, None
 
             def step(items, s):
                 value = start + items[0] * step_size
@@ -507,7 +509,7 @@ class TorchBackend(backends.Backend):
             rows = _tensor(inner)
             if rows.dim() == 0:
                 raise TypeError("iteration over a 0-d tensor")
-            n = rows.shape[0]
+            n = carry.trips = rows.shape[0]
             if n.__class__ is not int:
                 n = _tensor(n, torch.int64)
 
@@ -550,6 +552,23 @@ class TorchBackend(backends.Backend):
                                              *(t.clone() for t in init))), operands)
         cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
         return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
+
+    # -- lists a staged loop appends to (``accumulate``, ``lists``)
+
+    def rows(self, aval, capacity=None):
+        return lists.new_rows(aval.shape, _TO_TORCH[aval.dtype], capacity)
+
+    def write_row(self, rows, index, value):
+        return lists.write_row(rows, index, value)
+
+    def read_row(self, rows, index):
+        return lists.read_row(rows, index)
+
+    def rows_upto(self, rows, count):
+        return lists.rows_upto(rows, count)
+
+    def collected_call(self, fn, args, kwargs):
+        return lists.collected_call(fn, args, kwargs)
 
     # -- builtins
 
