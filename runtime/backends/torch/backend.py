@@ -690,9 +690,10 @@ def _mark_nonstrict(fn) -> None:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables import TorchInGraphFunctionVariable
 
-    from . import strict_export
+    from . import dynamo_errors, strict_export
 
     strict_export.repair()  # strict torch.export of a non-strict region fails in 2.13
+    dynamo_errors.install()  # a StagingError reaches the user unwrapped
     key = id(fn)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)
