@@ -91,11 +91,27 @@ def _never() -> bool:
     return False
 
 
+def _until_imported(names: tuple, test):
+    """``test`` while none of ``names`` (frameworks looked up, not imported: dynamo asks
+    ``find_spec("tensorflow")``) is in ``sys.modules``; once one is, the test is chosen
+    again. Loading a framework's probe imports it, so a look-up alone loads nothing."""
+    def check() -> bool:
+        if any(name in sys.modules for name in names):
+            return _choose_test()
+        return test()
+
+    return check
+
+
 def _choose_test() -> bool:
     """``mode.staging`` after a change: install the cheapest exact test, run it."""
     generation = _generation
-    active = [(name, load) for name, load in _probes
-              if name in sys.modules or name in _ImportWatcher.seen]
+    active, pending = [], []  # each framework looked at once: its import may finish now
+    for name, load in _probes:
+        if name in sys.modules:
+            active.append((name, load))
+        elif name in _ImportWatcher.seen:
+            pending.append(name)
     for name, load in active:
         _test(name, load)  # loading may import: done before the lock is taken
     if _active:
@@ -107,6 +123,8 @@ def _choose_test() -> bool:
         test = _test(*active[0])
     else:
         test = staging
+    if pending:
+        test = _until_imported(tuple(pending), test)
     with _lock:
         if generation == _generation:
             mode.staging = test
