@@ -40,13 +40,7 @@ KNOWN_GAPS = {
         _EAGER_METHODS,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[tensorflow]":
         _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch-3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while-3.0]":
+    "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
     "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none[tensorflow]":
         "None before or after a staged loop: the TF backend has no run-time flag (Backend.pair_values) yet",
@@ -62,8 +56,6 @@ KNOWN_GAPS = {
         "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
     "test_numeric_builtins.py::test_asarray_copy_is_a_copy[tensorflow]":
         "tf.experimental.numpy's asarray takes no copy= keyword",
-    "test_numeric_builtins.py::test_asarray_of_a_list_of_staged_values_is_a_stack[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_numeric_builtins.py::test_round[tensorflow]":
         "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
     "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition[tensorflow]":
@@ -106,14 +98,6 @@ KNOWN_GAPS = {
         "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
     "test_staged_raise.py::test_variable_assigned_in_one_branch_only[tensorflow]":
         "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
-    "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
-        _EAGER_METHODS,
-    "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_branches_that_differ[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
