@@ -113,11 +113,11 @@ def test_reading_a_key_only_the_other_branch_defines(backend):
         f"Define 'd[\"k\"]' before the if statement.")
 
 
-def branch_dtypes(x):
+def branch_dtypes(x, xp):
     if x > 0:
-        y = x.astype(np.int32)
+        y = xp.asarray(x, dtype=xp.int32)
     else:
-        y = x.astype(np.float32)
+        y = xp.asarray(x, dtype=xp.float32)
     return y
 
 
@@ -137,7 +137,7 @@ def returns_differ(x):
 
 def test_branches_that_differ(backend):
     where = backend.at(branch_dtypes, "if x > 0:")
-    assert backend.staging_error(branch_dtypes, np.float32(1)) == (
+    assert backend.staging_error(branch_dtypes, np.float32(1), xp=backend.xp) == (
         f"if statement at {where}: 'y' is int32[] in the true branch but float32[] in the "
         f"false branch; {MATCH}")
     where = backend.at(branch_structures, "if x > 0:")
@@ -186,32 +186,33 @@ def test_non_scalar_condition(backend):
 # ---------------------------------------------------------------- loops
 
 
-def state_dtype_changes(n, x):
+def state_dtype_changes(n, x, xp):
     state = (n, x)
     while state[0] > 0:
-        state = (state[0] - 1, state[1].astype(np.float32))
+        state = (state[0] - 1, xp.asarray(state[1], dtype=xp.float32))
     return state
 
 
 def test_a_loop_variable_that_changes_dtype_names_the_leaf(backend):
     where = backend.at(state_dtype_changes, "while state[0] > 0:")
-    assert backend.staging_error(state_dtype_changes, np.int32(2), np.int32(1)) == (
+    assert backend.staging_error(state_dtype_changes, np.int32(2), np.int32(1),
+                                 xp=backend.xp) == (
         f"while loop at {where}: 'state[1]' is int32[] before the loop but float32[] after one "
         f"iteration; {KEEP} Give 'state[1]' its final dtype and shape before the loop (e.g. "
         f"with astype).")
 
 
-def dict_leaf_changes(x):
+def dict_leaf_changes(x, xp):
     d = {"a": x}
     while x > 0:
         x -= 1
-        d = {"a": x.astype(np.int32)}
+        d = {"a": xp.asarray(x, dtype=xp.int32)}
     return d
 
 
 def test_a_dict_leaf_that_changes_is_named(backend):
     where = backend.at(dict_leaf_changes, "while x > 0:")
-    assert backend.staging_error(dict_leaf_changes, np.float32(2)) == (
+    assert backend.staging_error(dict_leaf_changes, np.float32(2), xp=backend.xp) == (
         f"while loop at {where}: 'd[\"a\"]' is float32[] before the loop but int32[] after one "
         f"iteration; {KEEP} Give 'd[\"a\"]' its final dtype and shape before the loop (e.g. "
         f"with astype).")

@@ -20,20 +20,9 @@ KNOWN_GAPS = {
         _EAGER_METHODS,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[tensorflow]":
         _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch-3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while-3.0]":
-        _EAGER_METHODS,
-    "test_numeric_builtins.py::test_asarray_copy_is_a_copy[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
-    "test_numeric_builtins.py::test_asarray_of_a_list_of_staged_values_is_a_stack[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_numeric_builtins.py::test_round[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
+        "round() of an eager tf.Tensor is TensorFlow's own AttributeError (it has no .astype): "
+        "the eager oracle itself fails (staged, round follows Python's rule)",
     "test_numeric_methods.py::test_array_methods_on_staged_arrays[tensorflow]":
         "the case calls NumPy array methods, divmod or math.modf, which tf.Tensor (eager or graph) lacks",
     "test_numeric_methods.py::test_divmod_in_a_staged_loop[tensorflow]":
@@ -66,12 +55,6 @@ KNOWN_GAPS = {
         "both branches of a staged if raise: the TF backend stops the trace (AlwaysRaises, whose text speaks of a staged loop there is not) where the test expects each exception when the graph runs",
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
-    "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_branches_that_differ[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named[tensorflow]":
@@ -110,10 +93,6 @@ KNOWN_GAPS.update({
         "(TensorFlow's NotImplementedError)",
     "test_library_glue.py::test_np_require[tensorflow]":
         "tf.experimental.numpy has no require: a StagingError naming np.require",
-    "test_library_glue.py::test_np_array_copy_and_ndmin[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
-    "test_library_glue.py::test_np_array_copy_false_that_must_copy[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
     "test_library_glue.py::test_ndarray_flat[tensorflow]": _EAGER_METHODS,
     "test_library_glue.py::test_np_random_with_a_staged_size[tensorflow]":
         "np.random with a graph tensor size: tf.experimental.numpy.random is a module of other "

@@ -39,7 +39,7 @@ from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 from ...staging import accumulate, backend as backends, errors, maybe_none
 from ...staging import state as staging
 from ...staging.state import Aval
-from . import loops, numeric
+from . import loops, numeric, while_op
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -198,15 +198,23 @@ class TfBackend(backends.Backend):
         graphs that become the ``If`` op's branches."""
         if not avals:  # the branches of a staged if
             return [Branch(fn) for fn in fns]
+        layout = while_op.current()
+
+        def traced(avals):
+            if layout is while_op.FUNCTIONS:
+                with while_op.body_scope():
+                    return [Traced(fn, avals) for fn in fns]
+            return while_op.trace(fns, avals, layout)
+
         for _ in range(4):
             try:
-                return [Traced(fn, avals) for fn in fns]
+                return traced(avals)
             except TypeError as error:
                 widened = _meet(avals, error)
                 if widened is None:
                     raise
                 avals = widened
-        return [Traced(fn, avals) for fn in fns]
+        return traced(avals)
 
     def cond(self, pred, handles, finish, avals) -> list:
         if not avals:  # only effects: the branches still run (tf.print, assign)
@@ -222,10 +230,9 @@ class TfBackend(backends.Backend):
                 "change between iterations. Assign the variables the condition reads in the "
                 "loop body.")
         avals = body.avals  # the carry's (None where set_loop_options' shape_invariants say)
-        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c),
-                            [strong(x) for x in init], shape_invariants=invariants(avals),
-                            **loops.while_options())
-        return rewrap(out if isinstance(out, (list, tuple)) else [out], avals)
+        out = while_op.build(test, body, [strong(x) for x in init], invariants(avals),
+                             **loops.while_options())
+        return rewrap(out, avals)
 
     # -- what staging leaves to the framework
 

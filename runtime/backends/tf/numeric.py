@@ -100,7 +100,9 @@ def numeric(name: str, args, kwargs):
             return tuple(_python_scalar(r, float) for r in result)
         return _python_scalar(result, kind)
     if name in ("numpy.asarray", "numpy.array"):
-        return tnp.asarray(*args, **kwargs)
+        if "copy" in kwargs:
+            kwargs = _without_copy(args, kwargs)
+        return (tnp.array if "ndmin" in kwargs else tnp.asarray)(*args, **kwargs)
     raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
 
 
@@ -140,6 +142,19 @@ def numpy_call(fn, args, kwargs):
             f"its place (NumPy cannot compute on a graph tensor). Compute it with TensorFlow "
             f"ops, or call it outside tf.function and pass the result in.")
     return twin(*args, **kwargs)
+
+
+def _without_copy(args, kwargs) -> dict:
+    """``np.array``/``np.asarray``'s ``copy=`` on a graph tensor: a tensor is immutable,
+    so a copy and the tensor itself hold the same; ``copy=False`` where NumPy must copy
+    (a new dtype) is NumPy's ValueError."""
+    kwargs = dict(kwargs)
+    copy = kwargs.pop("copy")
+    dtype = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    if copy is False and dtype is not None and args \
+            and tf.as_dtype(np.dtype(dtype)) != _tensor(args[0]).dtype:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return kwargs
 
 
 # Ops whose result NumPy's basic indexing and view methods would make a view of their
