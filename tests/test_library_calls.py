@@ -152,3 +152,49 @@ def test_a_user_function_without_source_is_called_unconverted_with_a_log_record(
         "autograph: calling made unconverted: cannot convert made: its source code is not "
         "available (could not get source code). Define it in a file, or mark it with "
         "autograph.do_not_convert."]
+
+
+class _Stepper:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def step(self, x):
+        if x > 0:
+            return x * self.scale
+        return -x
+
+
+def _steps(obj, x):
+    total = 0.0
+    for _ in range(3):
+        total = total + obj.step(x)
+    return total
+
+
+def test_methods_resolved_once_follow_a_replaced_code_and_keep_no_object_alive():
+    """``obj.step(x)`` from a staged body (a new bound method at every call) runs the
+    converted method, as the original does; after the method's function replaces its
+    ``__code__`` the new code runs; and what is cached for it keeps no object alive."""
+    import gc
+    import weakref
+
+    import numpy as np
+
+    converted = ag.convert(_steps)
+    original_code = _Stepper.step.__code__
+    try:
+        for x in (np.float64(2.0), np.float64(-2.0)):
+            with force_staged():
+                assert converted(_Stepper(3.0), x) == _steps(_Stepper(3.0), x)
+        _Stepper.step.__code__ = (lambda self, x: x + self.scale).__code__
+        with force_staged():
+            assert converted(_Stepper(3.0), np.float64(2.0)) == _steps(_Stepper(3.0), np.float64(2.0)) == 15.0
+    finally:
+        _Stepper.step.__code__ = original_code
+    obj = _Stepper(1.0)
+    with force_staged():
+        converted(obj, np.float64(1.0))
+    ref = weakref.ref(obj)
+    del obj
+    gc.collect()
+    assert ref() is None

@@ -80,6 +80,7 @@ def set_converter(converter: Callable) -> None:
     _converter = converter
     _cache.clear()
     _functions.clear()
+    _methods.clear()
 
 
 # function -> (the code it had when resolved, _AS_IS or a weak reference to its
@@ -88,6 +89,14 @@ def set_converter(converter: Callable) -> None:
 # their first call, assign it, and call themselves again).
 _functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _AS_IS = None  # in ``_functions``: the function is called as it is
+
+# A bound method's function -> (its code, a weak reference to the class of the object
+# it was bound to, _AS_IS or a weak reference to the converted function), for methods
+# that are none of ``staged_version``'s: ``self.parse(...)`` makes a new bound method
+# at every call, which the bounded cache cannot keep (it would keep the object alive).
+# Weak references only: a class holds its functions, so a strong one would keep the
+# key alive.
+_methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def converted(f):
@@ -102,6 +111,18 @@ def converted(f):
         if ref is _AS_IS:
             return f
         return ref() or _resolve(f)
+    if f.__class__ is types.MethodType:
+        func = f.__func__
+        try:
+            code, cls, ref = _methods[func]
+        except (KeyError, TypeError):
+            return _resolve(f)
+        if code is not func.__code__ or cls() is not f.__self__.__class__:
+            return _resolve(f)
+        if ref is _AS_IS:
+            return f
+        target = ref()
+        return _resolve(f) if target is None else types.MethodType(target, f.__self__)
     try:
         return _cache[f]
     except (KeyError, TypeError):
@@ -112,6 +133,7 @@ def forget(f) -> None:
     """Drop what ``converted(f)`` cached."""
     if isinstance(f, types.FunctionType):
         _functions.pop(f, None)
+        _methods.pop(f, None)
     try:
         _cache.pop(f, None)
     except TypeError:
@@ -131,6 +153,9 @@ def _resolve(f):
         return staged
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)
+        if f.__func__.__class__ is types.FunctionType and _converter is not None:
+            _methods[f.__func__] = (f.__func__.__code__, weakref.ref(f.__self__.__class__),
+                                    _AS_IS if func is f.__func__ else weakref.ref(func))
         return f if func is f.__func__ else types.MethodType(func, f.__self__)
     if isinstance(f, functools.partial):
         func = converted(f.func)

@@ -169,8 +169,36 @@ for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"
     setattr(NoneOnSomePaths, f"__r{_name}__", _binary(_name, _symbol, True, False))
 for _symbol, _name in [("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")]:
     setattr(NoneOnSomePaths, f"__{_name}__", _binary(_name, _symbol, False, True))
-for _name in ("eq", "ne"):  # None == x is False, not a TypeError: refused
-    setattr(NoneOnSomePaths, f"__{_name}__", _binary(_name, None, False, True))
+def _not(backend, flag):
+    return (not flag) if flag.__class__ is bool else backend.not_(flag)
+
+
+def _equality(equal: bool):
+    """``maybe == other`` (``!=``): eager Python compares None with a number or a 0-d array
+    as unequal (no TypeError), so a scalar that may be None compares as its flag says
+    (SciPy's DCSRCH tests ``self.stage == 1``). One that may be an array is refused
+    (``None == a`` is elementwise, in ``a``'s shape)."""
+    name = "eq" if equal else "ne"
+    use = _binary(name, None, False, True)
+
+    def op(self, other):
+        both = other.__class__ is NoneOnSomePaths
+        other_value = other.value if both else other
+        backend = _backend(self)
+        if backend is None or known_not_none(self) or getattr(self.value, "ndim", 0) or (
+                other_value is None or getattr(other_value, "ndim", 0)) or (
+                both and known_not_none(other)):
+            return use(self, other)
+        none, other_none = self.flag, (other.flag if both else False)
+        values_equal = self.value == other_value
+        same = (none & other_none) | (_not(backend, none) & _not(backend, other_none)
+                                      & values_equal)
+        return same if equal else _not(backend, same)
+    return op
+
+
+NoneOnSomePaths.__eq__ = _equality(True)
+NoneOnSomePaths.__ne__ = _equality(False)
 for _symbol, _name in [("-", "neg"), ("+", "pos"), ("abs", "abs"), (None, "invert")]:
     setattr(NoneOnSomePaths, f"__{_name}__", _unary(_name, _symbol))
 for _name in ("and", "or", "xor", "bool", "float", "int", "index", "iter", "getitem", "len",

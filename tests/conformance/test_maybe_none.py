@@ -37,11 +37,11 @@ def adds_to_maybe_none(x):
     return r + 1
 
 
-def compares_maybe_none(x):
+def reads_maybe_none(x):
     r = None
     if x > 0:
         r = x
-    return r == 1
+    return r.real
 
 
 def test_none_comes_back_exactly_when_eager_returns_it(backend):
@@ -80,9 +80,9 @@ def test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none(backend):
 
 
 def test_other_uses_of_a_maybe_none_value_are_refused(backend):
-    text = backend.staging_error(compares_maybe_none, np.float64(1.0))
+    text = backend.staging_error(reads_maybe_none, np.float64(1.0))
     if backend.engine == "numpy":
-        where = backend.at(compares_maybe_none, "return r == 1").rsplit("/", 1)[1]
+        where = backend.at(reads_maybe_none, "return r.real").rsplit("/", 1)[1]
         assert text.startswith(f"at {where}: 'r' is None on "
                                "some staged paths (of an if, a loop or a return) and an array on "
                                "others")

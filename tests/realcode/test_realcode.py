@@ -27,8 +27,9 @@ STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX needs "
               "set_loop_options(maximum_iterations=N), which verbatim code does not have")
 ATTR_ONE_BRANCH = ("an attribute assigned after an early return taken on a staged status "
-                   "(self.stage), read on a later call: carried with a flag that a read "
-                   "cannot check (a StagingError)")
+                   "(self.brackt), read on a later call that eager Python reaches only where "
+                   "it was assigned (the loop breaks on the error status first): carried with "
+                   "a flag that an attribute read cannot check (a StagingError)")
 
 # First blocker of each (case, backend) pair that does not match eager today, and a
 # piece of its signature: the error's text or the copied line it is raised from (a
@@ -36,7 +37,7 @@ ATTR_ONE_BRANCH = ("an attribute assigned after an early return taken on a stage
 # (a mechanism landed, the next one shows) fails with its new error.
 BLOCKED = {
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
-        (ATTR_ONE_BRANCH, "'self.stage' is None on some staged paths"),
+        (ATTR_ONE_BRANCH, "'self.brackt' is assigned on some staged paths only"),
     ("sklearn._get_first_singular_vectors_power_method", "numpy"):
         ("next() of a generator expression with a staged test inside a try that handles its "
          "StopIteration (a graph cannot run the handler: a StagingError)",

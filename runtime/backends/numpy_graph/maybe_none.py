@@ -146,6 +146,8 @@ def _from_left(self, symbol: str, left):
         return _binary(symbol, True, True)(self, left)
     if symbol in ("+", "-", "*", "/", "//", "%", "**", "@"):
         return _binary(symbol, True, False)(self, left)
+    if symbol in ("==", "!="):  # symmetric
+        return MaybeNone.__eq__(self, left) if symbol == "==" else MaybeNone.__ne__(self, left)
     return _refuse(self)
 
 
@@ -160,7 +162,36 @@ def _unpack(self):
 
 
 MaybeNone.__iter__ = _unpack
-MaybeNone.__eq__ = MaybeNone.__ne__ = _refuse  # None == x is False, x == None is not
+
+
+def _shape(obj) -> tuple:
+    return tuple(getattr(obj, "shape", ()))
+
+
+def _not(flag):
+    """``not flag`` for a flag that is a Python bool or a (weak) staged bool, on which
+    ``~`` would be Python's ``~True == -2``."""
+    return flag ^ True
+
+
+def _equality(equal: bool):
+    """``maybe == other`` (``!=``). Eager Python compares None with a number or a 0-d
+    array as unequal (no TypeError), so a scalar that may be None compares as its flag
+    says: equal where both are None, or neither is and the values are. One that may be
+    an array is refused: ``None == a`` is elementwise, with ``a``'s shape."""
+    def op(self, other):
+        both = other.__class__ is MaybeNone
+        other_value = other.value if both else other
+        if _shape(self.value) or _shape(other_value) or not is_arraylike(other_value):
+            return _refuse(self)
+        none, other_none = self.flag, (other.flag if both else False)
+        same = (none & other_none) | (_not(none) & _not(other_none) & (self.value == other_value))
+        return same if equal else _not(same)
+    return op
+
+
+MaybeNone.__eq__ = _equality(True)
+MaybeNone.__ne__ = _equality(False)
 MaybeNone.__hash__ = object.__hash__
 
 
