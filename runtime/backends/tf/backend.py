@@ -11,11 +11,12 @@ Staging itself (joining branches, settling loop carries, errors) is ``staging``'
 this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
 number is weak: carried as a ``weak.Weak``, a scalar tensor that takes the dtype of the
 tensor it meets, as the number would eagerly), casts, and ops:
-``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
-every staged ``for`` (``loops``). Each body is traced once per settling step: a loop
-body into a concrete function (TensorFlow's handle of a traced graph), which the loop
-op calls; a branch of an ``if`` into the graph that becomes the ``If`` op's branch
-itself (TensorFlow's ``tf.cond`` would trace it again). Nested control flow costs no
+``If`` for ``if``/ternaries/``and``/``or``, ``While`` for ``while`` and every staged
+``for`` (``loops``). Each body is traced once per settling step: a loop's test and
+body into the graphs that become the ``While`` op's own (``while_op``), a branch of
+an ``if`` into the graph that becomes the ``If`` op's branch (TensorFlow's
+``tf.cond``/``tf.while_loop`` would trace them again); a dataset loop's body into a
+concrete function, which ``Dataset.reduce`` calls. Nested control flow costs no
 new Python trace per level, and Python side effects of a body (a plain ``print``)
 happen once, while it is traced. ``assert`` and a staged
 ``raise`` become ``tf.debugging.Assert`` ops: a failing one raises TensorFlow's

@@ -1,13 +1,14 @@
 """A staged ``for`` in TensorFlow: over a ``range`` with tensor bounds, a tensor (and
 ``tf.range``), ``enumerate``/``zip`` of those, and a ``tf.data.Dataset``.
 
-Ranges and tensors become one ``tf.while_loop`` on a trip counter ``k`` whose body
-computes the item from ``k`` (``start + k * step``, or row ``k`` of each tensor) and
-calls the traced loop body; the lowered ``break``/``return`` flag joins the loop's
-condition. A ``tf.range(...)`` tensor is looped over as its bounds, never built. A
-dataset becomes ``Dataset.reduce`` over its elements, as TensorFlow's AutoGraph does;
-with ``break``/``return`` a ``scan`` that runs the body while the flag holds and a
-``take_while`` that stops reading the dataset once it is false, then the reduce.
+Ranges and tensors become one ``While`` op (``while_op``) whose body graph computes
+the item from the op's iteration counter ``k`` (``start + k * step``, or row ``k`` of
+each tensor) before the loop body traced into it; the lowered ``break``/``return``
+flag is carried last and joins the loop's condition. A ``tf.range(...)`` tensor is
+looped over as its bounds, never built. A dataset becomes ``Dataset.reduce`` over its
+elements, as TensorFlow's AutoGraph does; with ``break``/``return`` a ``scan`` that
+runs the body while the flag holds and a ``take_while`` that stops reading the dataset
+once it is false, then the reduce.
 """
 
 from __future__ import annotations
