@@ -48,6 +48,10 @@ class Backend:
     # padded to set_loop_options(maximum_iterations=N) (static shapes: JAX), False where
     # np.stack(lst) has a dimension known at run time (the NumPy engine).
     pads_lists = True
+    # ag.print in a staged program prints at every execution; False where the backend
+    # refuses it while it traces with a StagingError naming the line (PyTorch 2.13: its
+    # print operator prints nothing inside cond/while_loop; docs/backends.rst).
+    prints = True
 
     @property
     def engine(self) -> str:
@@ -261,6 +265,7 @@ class Torch(Backend):
 
     name = "torch"
     mode = "traced"
+    prints = False
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip

@@ -19,8 +19,6 @@ _RAISE = ("a staged raise (or a raise the test expects when the program runs): t
           "while tracing), and the test expects the exception, or another text, here")
 _STRINGS = ("a str/bytes chosen by a staged condition: a PyTorch program has no string values "
             "(the StagingError); the NumPy engine's graphs carry them")
-_PRINT = ("ag.print while PyTorch traces is refused with a StagingError: PyTorch 2.13's print "
-          "operator prints nothing inside cond/while_loop, and a Python print runs once per trace")
 _LISTS = ("a list a staged loop appends to a run-time number of times: the torch backend has no "
           "collected lists yet (JAX pads them, the NumPy engine stacks them), a StagingError or "
           "a data-dependent-shape error from PyTorch")
@@ -126,8 +124,6 @@ TORCH_XFAIL = {
     "test_numpy_calls.py::test_keywords_and_submodules[torch]": _FFT,
     "test_numpy_calls.py::test_calls_without_staged_arguments_stay_numpy[torch]": _NUMPY_READS_VALUES,
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]": _TORCH_SIZE,
-    "test_printing.py::test_prints_come_in_program_order[torch]": _PRINT,
-    "test_printing.py::test_python_only_prints_run_at_every_execution[torch]": _PRINT,
     "test_raise_messages.py::test_f_string_with_format_specs_and_repr[torch]": _RAISE,
     "test_raise_messages.py::test_percent_formatting_and_str[torch]": _RAISE,
     "test_raise_messages.py::test_value_as_the_exception_argument[torch]": _RAISE,

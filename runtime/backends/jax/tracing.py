@@ -43,7 +43,7 @@ def install(is_tracing):
     original = getattr(context, "set_trace", None)
     eval_trace = getattr(_core, "eval_trace", None)
     if _installed or original is None or eval_trace is None:
-        return staging_test if _installed else is_tracing
+        return globals()["staging_test"] if _installed else is_tracing
     local = _local
 
     def set_trace(self, trace):
