@@ -52,6 +52,9 @@ class Backend:
     # refuses it while it traces with a StagingError naming the line (PyTorch 2.13: its
     # print operator prints nothing inside cond/while_loop; docs/backends.rst).
     prints = True
+    # A staged raise raises when the program runs; False where the backend refuses it
+    # while it traces with a StagingError (jax.jit, PyTorch: no exception types at run time).
+    raises_at_run_time = True
 
     @property
     def engine(self) -> str:
@@ -227,6 +230,7 @@ class Jax(Backend):
     """JAX: ``jax.jit(ag.convert(fn))``, Python arguments held static."""
 
     name = "jax"
+    raises_at_run_time = False
 
     def __init__(self) -> None:
         import jax  # a missing framework is an error here, never a skip
@@ -266,6 +270,7 @@ class Torch(Backend):
     name = "torch"
     mode = "traced"
     prints = False
+    raises_at_run_time = False
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip

@@ -638,7 +638,7 @@ class TorchBackend(backends.Backend):
             f"print it outside the compiled function.")
 
     def raise_(self, exc, branch):
-        raise staged_raise.cannot_raise("torch.compile", exc, branch) from None
+        raise staged_raise.cannot_raise("torch.compile", exc, branch, _CHECK_OUTSIDE) from None
 
     def numeric(self, name, args, kwargs):
         from . import numeric as torch_numeric
@@ -649,6 +649,14 @@ class TorchBackend(backends.Backend):
         from . import numpy_twins
 
         return numpy_twins.call(fn, args, kwargs)
+
+
+# What a staged raise's refusal advises: PyTorch's operators carry no exception type
+# (``torch._assert_async`` fails with a RuntimeError), and a message formatted from
+# tensors cannot be made while tracing.
+_CHECK_OUTSIDE = ("Check the inputs before the compiled function (outside torch.compile and "
+                  "torch.export), or use torch._assert_async for a check without the "
+                  "exception's type.")
 
 
 def _is_fake(value) -> bool:
