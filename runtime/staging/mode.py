@@ -53,6 +53,7 @@ _generation = 0  # bumped on every change of ``_active`` or of the imported fram
 # is-tracing test). A loader runs once, after the framework was imported.
 _probes: list = []
 _tests: dict = {}
+_loading = threading.RLock()  # held while a probe loads (never by the import watcher)
 # Frameworks that report their traces: name -> how many threads trace now.
 _reported: dict = {}
 
@@ -79,11 +80,14 @@ def _in_context_or(framework_test):
 def _test(name: str, load):
     test = _tests.get(name)
     if test is None:
-        try:
-            test = load()
-        except ImportError:  # what is imported under that name is not a usable framework
-            test = _never
-        _tests[name] = test
+        with _loading:  # threads that meet a framework at once load its probe once
+            test = _tests.get(name)
+            if test is None:
+                try:
+                    test = load()
+                except ImportError:  # what is imported under that name is not a usable framework
+                    test = _never
+                _tests[name] = test
     return test
 
 

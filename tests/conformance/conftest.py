@@ -60,6 +60,10 @@ class Backend:
     raises_at_run_time = False
     # How StagingError texts name the framework's compiler and its compiled code.
     compiler, framework = "", ""
+    # ag.print in a staged program prints at every execution; False where the backend
+    # refuses it while it traces with a StagingError naming the line (PyTorch 2.13: its
+    # print operator prints nothing inside cond/while_loop; docs/backends.rst).
+    prints = True
 
     @property
     def engine(self) -> str:
@@ -277,6 +281,7 @@ class Torch(Backend):
     mode = "traced"
     compiler, framework = "torch.compile", "PyTorch"
     pads_lists = False  # a list of a run-time length is cut to it (data-dependent sizes)
+    prints = False
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip

@@ -12,8 +12,6 @@ _RAISE = ("a staged raise (or a raise the test expects when the program runs): t
           "refuses it with the StagingError of the other compiled backends (torch._assert_async "
           "carries no exception type, and a message formatted from tensors cannot be made "
           "while tracing), and the test expects the exception, or another text, here")
-_PRINT = ("ag.print while PyTorch traces is refused with a StagingError: PyTorch 2.13's print "
-          "operator prints nothing inside cond/while_loop, and a Python print runs once per trace")
 _RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
                   "make_fx (the traced mode) and dynamo (torch.compile) take no output of a "
                   "type of ours; torch.export returns it as a list (tests/torch). Return "
@@ -54,7 +52,6 @@ TORCH_XFAIL = {
     "test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]": _EAGER_NUMPY_API,
     "test_fall_off_end.py::test_the_path_after_the_loop_is_named[torch]": _DTYPE_JOIN,
-    "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[torch]": _RAISE,
     "test_library_glue.py::test_np_require[torch]": _NUMPY_READS_VALUES,
     "test_library_glue.py::test_np_array_copy_and_ndmin[torch]": _EAGER_NUMPY_API,
     "test_library_glue.py::test_np_array_copy_false_that_must_copy[torch]": _EAGER_NUMPY_API,
@@ -81,26 +78,12 @@ TORCH_XFAIL = {
     "test_numpy_calls.py::test_keywords_and_submodules[torch]": _FFT,
     "test_numpy_calls.py::test_calls_without_staged_arguments_stay_numpy[torch]": _NUMPY_READS_VALUES,
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]": _TORCH_SIZE,
-    "test_printing.py::test_prints_come_in_program_order[torch]": _PRINT,
-    "test_printing.py::test_python_only_prints_run_at_every_execution[torch]": _PRINT,
-    "test_raise_messages.py::test_f_string_with_format_specs_and_repr[torch]": _RAISE,
-    "test_raise_messages.py::test_percent_formatting_and_str[torch]": _RAISE,
-    "test_raise_messages.py::test_value_as_the_exception_argument[torch]": _RAISE,
-    "test_raise_messages.py::test_python_int_counter_shown_as_python_shows_it[torch]": _RAISE,
-    "test_raise_messages.py::test_str_format_method[torch]": _RAISE,
-    "test_raise_messages.py::test_percent_conversions_of_numbers[torch]": _RAISE,
-    "test_staged_raise.py::test_validation_raises_only_when_taken[torch]": _RAISE,
-    "test_staged_raise.py::test_raise_in_a_staged_loop[torch]": _RAISE,
-    "test_staged_raise.py::test_nested_branch_raises[torch]": _RAISE,
-    "test_staged_raise.py::test_both_branches_raise[torch]": _RAISE,
-    "test_staged_raise.py::test_python_error_inside_a_staged_branch[torch]": _RAISE,
     "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _NUMPY_READS_VALUES,
     "test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]": _DTYPE_JOIN,
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[torch]": _NUMPY_READS_VALUES,
     "test_trace_time_values.py::test_rows_of_a_table[torch]": _NUMPY_READS_VALUES,
     "test_try_arithmetic.py::test_named_handler_is_refused[torch]": _RAISE,
     "test_try_handler_state.py::test_variable_a_handler_reads[torch]": _DTYPE_JOIN,
-    "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks[torch]": _RAISE,
 }
 
 TORCH_MODE_XFAIL: dict = {}  # mode -> {case prefix: reason}: none left

@@ -11,7 +11,10 @@ export (eager calls) the converted function runs its Python path: the original.
 
 The ops. ``if`` on a tensor is the ``cond`` operator, ``while`` on a tensor the
 ``while_loop`` operator, ``for`` over a tensor's first axis or over ``range`` with a
-tensor bound a ``while_loop`` on a counter; ``assert`` is ``torch._assert_async``.
+tensor bound a ``while_loop`` on a counter; ``assert`` is ``torch._assert_async``. An
+``if`` whose branches only pick values, or compute only cheap scalar ops with no
+gradient recorded (a lazy ``and`` of two conditions), is a ``where`` of both sides
+(``_selectable``): PyTorch's ``cond`` costs far more per call.
 The operators are called directly (``torch.ops.higher_order``), not through
 ``torch.cond``/``torch.while_loop``, which would hand the bodies to dynamo.
 
@@ -23,8 +26,9 @@ they read as an operand. Python side effects of a body therefore happen twice pe
 trace (PyTorch itself runs a non-strict region three times per compile).
 
 What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
-numbers of a carry become 0-d tensors), outputs never alias inputs (each output is
-cloned), a loop carry keeps dtype and shape (the staging core casts), and a loop body
+numbers of a carry become 0-d tensors), outputs never alias inputs (an output that is
+an input or a view is cloned; a write into an input goes to a copy), a loop carry keeps
+dtype and shape (the staging core casts), and a loop body
 reads ``xs[k]`` with ``index_select`` (indexing with a 0-d tensor is refused there).
 """
 
@@ -684,7 +688,7 @@ class TorchBackend(backends.Backend):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
 
     def raise_(self, exc, branch):
-        raise staged_raise.cannot_raise("torch.compile", exc, branch) from None
+        raise staged_raise.cannot_raise("torch.compile", exc, branch, _CHECK_OUTSIDE) from None
 
     def numeric(self, name, args, kwargs):
         from . import numeric as torch_numeric
@@ -695,6 +699,14 @@ class TorchBackend(backends.Backend):
         from . import numpy_twins
 
         return numpy_twins.call(fn, args, kwargs)
+
+
+# What a staged raise's refusal advises: PyTorch's operators carry no exception type
+# (``torch._assert_async`` fails with a RuntimeError), and a message formatted from
+# tensors cannot be made while tracing.
+_CHECK_OUTSIDE = ("Check the inputs before the compiled function (outside torch.compile and "
+                  "torch.export), or use torch._assert_async for a check without the "
+                  "exception's type.")
 
 
 def _is_fake(value) -> bool:
