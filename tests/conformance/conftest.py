@@ -71,6 +71,12 @@ class Backend:
         (``numpy-xla`` compiles the ``numpy`` engine's graphs)."""
         return self.name
 
+    def unbounded_list(self, fn, append: str, loop: str):
+        """The refusal of a list a staged loop appends to an unbounded number of times,
+        where the backend collects lists in buffers of a bound known when the loop starts
+        (None where it pads them, or collects them with a run-time length)."""
+        return None
+
     def asarray(self, value):
         raise NotImplementedError
 
@@ -287,6 +293,15 @@ class Torch(Backend):
         import torch  # a missing framework is an error here, never a skip
 
         self.torch = self.xp = torch
+
+    def unbounded_list(self, fn, append: str, loop: str) -> str:
+        name = append.split(".")[0]
+        return (f"{loop.split()[0]} loop at {self.at(fn, loop)}: the loop appends to '{name}', "
+                f"and how many times it runs is known only while it runs; torch carries what a loop "
+                f"collects in a buffer of a size known when the loop starts. Write "
+                f"ag.set_loop_options(maximum_iterations=N) as the first statement of the "
+                f"loop (it then stops after N iterations): '{name}' then holds at most N items "
+                f"per append.")
 
     def asarray(self, value):  # a copy: eager PyTorch writes into its tensors in place
         return self.torch.tensor(np.asarray(value))

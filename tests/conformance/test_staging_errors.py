@@ -243,7 +243,7 @@ def test_a_loop_variable_that_changes_shape_or_structure(backend):
             f"one that may change. Write ag.set_loop_options(shape_invariants=[(y, (None,))]) "
             f"as the first statement of the loop (None: a dimension that changes), or append "
             f"the pieces to a list (parts.append(x)) and concatenate them after the loop.")
-    elif not backend.pads_lists:  # run-time dimensions where the shape changes (issue 29)
+    elif backend.engine == "numpy":  # run-time dimensions where the shape changes (issue 29)
         backend.check(shape_changes, np.float32(8), np.zeros(2, np.float32), xp=backend.xp)
     else:
         text = backend.staging_error(shape_changes, np.float32(8), np.zeros(2, np.float32),
@@ -299,9 +299,9 @@ def grows_a_list(x):
 
 
 def test_a_list_grown_in_a_staged_loop_is_named(backend):
-    if backend.name == "numpy-xla":  # a buffer XLA compiles needs a bound
-        assert backend.staging_error(grows_a_list, np.int32(3)) == backend.unbounded_list(
-            grows_a_list, "out.append(i)", "while i < x:")
+    refusal = backend.unbounded_list(grows_a_list, "out.append(i)", "while i < x:")
+    if refusal is not None:  # a buffer of a bound known when the loop starts (XLA, torch)
+        assert backend.staging_error(grows_a_list, np.int32(3)) == refusal
         return
     if not backend.pads_lists:  # collected with a run-time length (issue 29)
         backend.check(grows_a_list, np.int32(3))
