@@ -251,6 +251,9 @@ def _shown(node: Any, top: Any, memo: Optional[dict] = None) -> Any:
     done = memo.get(id(node))
     if done is not None:
         return done
+    if "shown_as" in node.__dict__:  # a statement the text shows as the user wrote it
+        memo[id(node)] = shown = _shown(node.shown_as, top, memo)
+        return shown
     nested = node is not top and isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
     fields = {name: _shown(getattr(node, name), top, memo) for name in node._fields
               if hasattr(node, name) and not (nested and name == "body")}

@@ -154,7 +154,8 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
         fn_node.body = head + original
     else:
         compiled = python_paths.transform(staged, ctx)
-        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged", original=original, staged=compiled)
+        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    with ag__.keep_state():\n        staged",
+                                 original=original, staged=compiled)
         origins.fill(dual, fn_node)
         dual[0].staged_form = staged  # what to_code shows of a nested function
         fn_node.body = head + dual

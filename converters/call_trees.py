@@ -8,7 +8,8 @@ name up at run time, as Python does, and gives the builtin's staged-aware twin
 (``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
 functions of library modules when the callee's root name resolves statically
 (through the function's globals) to a library module such as ``jax`` or
-``scipy``; and everything with ``recursive=False``.
+``scipy`` (but ``torch.stack``/``torch.cat`` and the other ``LIST_TAKERS``, which may
+be given a list a staged loop collected); and everything with ``recursive=False``.
 
 Calls of ``numpy``'s functions (``np.sqrt(x)``, ``np.linalg.norm(v)``,
 ``np.add.reduce(a)``) do go through ``ag__.converted``: on a staged argument of a
@@ -26,6 +27,7 @@ import gast
 
 from autograph import templates, transformer
 from autograph.runtime.operators.calls import LIBRARY_PACKAGES
+from autograph.runtime.staging.accumulate import LIST_TAKERS
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool", "divmod", "hasattr"})
@@ -54,7 +56,8 @@ class CallTrees(transformer.Base):
         if _is_runtime_call(func) or not self.ctx.recursive:
             return node
         library = library_of(func, self.ctx)
-        if library is not None and library != "numpy":
+        if library is not None and library != "numpy" and not (
+                isinstance(func, gast.Attribute) and func.attr in LIST_TAKERS):
             return node
         node.func = templates.replace_expr("ag__.converted(func)", func=func)
         return node

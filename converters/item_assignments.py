@@ -1,7 +1,10 @@
 """Item assignment to a local variable becomes a functional update.
 
 ``x[i] = v`` -> ``x = ag__.setitem(x, i, v)`` and ``x[i] += v`` ->
-``x = ag__.augitem(x, i, '+=', v)``. On Python objects these update in place and
+``x = ag__.augitem(x, i, '+=', v)``; an in-place operator on the variable itself,
+``x += v``, -> ``x = ag__.augassign(x, '+=', v)`` (the runtime sees a NumPy array given a
+staged value, and a staged value that another name shares); ``to_code`` shows that
+one as written (``shown_as``). On Python objects these update in place and
 return the same object, so nothing changes; a staged array (JAX, the graph
 engine) gets a new value, which the enclosing loop or branch then carries.
 Only plain local names are rewritten: rebinding a global or a closure variable
@@ -57,6 +60,12 @@ class ItemAssignments(transformer.Base):
 
     def visit_AugAssign(self, node):
         node = self.generic_visit(node)
+        if isinstance(node.target, gast.Name) and node.target.id in self.ctx.locals:
+            new = templates.replace(
+                f"name = ag__.augassign(name, {_AUG_OPS[type(node.op)]!r}, value)",
+                name=node.target.id, value=node.value)
+            new[0].shown_as = node  # to_code shows what the user wrote
+            return new
         if not self._local_target(node.target):
             return node
         target = node.target

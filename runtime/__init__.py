@@ -5,10 +5,11 @@ through ``backends``; see its docstring for the interface.
 """
 
 from .staging.backend import Backend, backend_of, register, register_lazy
-from .operators.builtins import augitem, enumerate_, len_, print_, range_, setitem, zip_
+from .operators.builtins import augassign, augitem, enumerate_, len_, print_, range_, setitem, zip_
 from .operators.calls import converted, do_not_convert
 from .operators.choices import getitem, is_none, is_not_none
 from .staging.errors import StagingError
+from .staging.kept import keep_state
 from .staging.raises import handled_by, staged_handler
 from .operators.control_flow import (
     Loop, assert_stmt, branch, for_loop, for_stmt, if_stmt, staged, while_from, while_loop,
@@ -28,10 +29,10 @@ from .staging.undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, st
 
 __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
-    "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
+    "augassign", "augitem", "enumerate_", "len_", "print_", "range_", "setitem", "zip_",
     "converted", "do_not_convert",
     "getitem", "is_none", "is_not_none",
-    "StagingError", "handled_by", "staged_handler",
+    "StagingError", "keep_state", "handled_by", "staged_handler",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
     "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",

@@ -1322,7 +1322,7 @@ PYTHON_PATHS_EXPECTED = """\
         def make():
 
             def loop_body(n):
-                n += 1
+                n = ag__.augassign(n, '+=', 1)
                 return (n,)
             return loop_body
         factories[3] = make
@@ -1330,7 +1330,7 @@ PYTHON_PATHS_EXPECTED = """\
         def make():
 
             def loop_body_2(v, y):
-                y += v
+                y = ag__.augassign(y, '+=', v)
                 return (y,)
             return loop_body_2
         factories[4] = make
@@ -1350,10 +1350,10 @@ PYTHON_PATHS_EXPECTED = """\
                 break
             if not cond:
                 break
-            n += 1
+            n = ag__.augassign(n, '+=', 1)
         loop_2 = ag__.for_loop(xs, factories[4](), (y,), ('y',))
         for v in loop_2:
-            y += v
+            y = ag__.augassign(y, '+=', v)
             loop_2.state = (y,)
         y, = loop_2.state
         cond = y
@@ -1377,7 +1377,9 @@ def _compiled_staged_text(fn):
 
     node = parsing.function_node(fn)
     conversion.convert_function_node(node, Namer.for_tree(node), fn.__globals__)
-    node.body = node.body[-1].orelse  # the dispatch's staged side
+    keep = node.body[-1].orelse[0]  # the dispatch's staged side, in ``with ag__.keep_state():``
+    assert isinstance(keep, gast.With) and len(node.body[-1].orelse) == 1
+    node.body = keep.body
     module = trees.to_ast(gast.Module(body=[node], type_ignores=[]), names={templates.RUNTIME: "ag__"})
     return ast.unparse(module) + "\n"
 

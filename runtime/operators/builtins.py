@@ -141,6 +141,28 @@ def augitem(target, index, op: str, value):
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
 
 
+def augassign(target, op: str, value):
+    """``name op= value`` of a local name in a staged body: Python's in-place operator,
+    as the user wrote it, after the backend of a staged target checked it
+    (``check_in_place``: where the operator gives the name alone a new value and another
+    name still read shares what eager code changes in place, a ``StagingError``). A
+    NumPy array given a staged value that eagerly is a NumPy array too (the NumPy
+    engine's) is written like ``a[...] op= value`` (``augitem``: staged state, its views
+    and aliases checked), where NumPy's operator would give the name alone a new value."""
+    if target.__class__ in _SCALARS:
+        return _IN_PLACE[op](target, value)
+    backend = backend_of(target)
+    if backend is not None:
+        backend.check_in_place(target)
+    elif target.__class__ is np.ndarray and (backend := backend_of(value)) is not None \
+            and backend.writes_into_numpy:
+        return augitem(target, Ellipsis, op, value)
+    return _IN_PLACE[op](target, value)
+
+
+_SCALARS = frozenset({int, float, bool, complex, str})
+
+
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] = None,
            flush: bool = False) -> None:
     """``print`` that prints every time a graph runs, with the arrays' values.

@@ -101,4 +101,7 @@ def _truth(backend, value):
     """A staged value's truth, as the backend's bool (a bool array is its own)."""
     if getattr(value, "dtype", None) == bool:
         return value
+    aval = backend.aval(value)  # a framework's own bool dtype (torch.bool) is not bool
+    if aval is not None and aval.dtype == bool:
+        return value
     return backend.not_(backend.not_(value))

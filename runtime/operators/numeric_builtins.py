@@ -38,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from ..staging import backend as backends, errors
+from ..staging import accumulate, backend as backends, errors
 from . import numpy_calls
 from ..staging.arg_writes import user_line
 from ..staging.backend import backend_of, first_backend, staged_leaf
@@ -155,10 +155,14 @@ def staged_version(f):
         return None
     if staged is None and numpy_calls.is_numpy(f):
         return numpy_calls.routed(f)
+    if staged is None and f.__class__ is _BUILTIN_FUNCTION \
+            and getattr(f, "__name__", None) in accumulate.LIST_TAKERS:
+        return accumulate.takes_list(f)  # torch.stack(lst) of a list a staged loop collected
     return staged
 
 
 _BUILTIN_METHOD = type({}.get)
+_BUILTIN_FUNCTION = type(len)  # also a C extension's function (torch.stack)
 
 
 

@@ -23,7 +23,12 @@ After the loop the list is:
 - on a backend with static shapes (JAX), with ``set_loop_options(maximum_iterations=N)``,
   a ``Padded`` list: a Python list of the items before the loop and
   ``N * (items per iteration)`` arrays, those past ``len(lst)`` (a staged integer)
-  zeros; without the option, a StagingError names it.
+  zeros; without the option, a StagingError names it;
+- on a backend whose loop carries keep their shapes but whose values after a loop
+  may have data-dependent sizes (PyTorch: ``Backend.sizes_after_loops``), a
+  ``Collected`` list too: the loop carries a buffer of its bound (the trip count of a
+  ``for``, known when the loop starts; else ``maximum_iterations``, or the
+  StagingError), cut to ``len(lst)`` rows after it.
 
 Inside the loop a ``Growing`` keeps what Python lists do where the graph knows the
 answer: ``len(lst)``, the items from before the loop, ``lst[-k]`` of an item this
@@ -34,6 +39,8 @@ list and the line.
 
 from __future__ import annotations
 
+import copy
+
 from . import errors
 from .arg_writes import user_location
 from .state import (
@@ -42,9 +49,13 @@ from .state import (
 
 
 class Rows:
-    """The first value of a buffer leaf of the carry: the backend makes a new one."""
+    """The first value of a buffer leaf of the carry: the backend makes a new one
+    (``Backend.rows``), of ``capacity`` rows where that is a staged integer."""
 
-    __slots__ = ()
+    __slots__ = ("capacity",)
+
+    def __init__(self, capacity=None) -> None:
+        self.capacity = capacity
 
     def __repr__(self) -> str:
         return "<rows>"
@@ -138,7 +149,12 @@ class Spec:
         # an iteration may write past what it keeps (before a pop): room for that too
         self.capacity = None if self.kept is None else self.kept + self.peak - self.per_iteration
         self.prefix = [carry.spec_of(p) for p in learned.prefix]
-        self.rows = [carry.slot(a._replace(shape=(self.capacity,) + a.shape, weak=False), ROWS)
+        static = self.capacity is None or self.capacity.__class__ is int
+        first = ROWS if static else Rows(self.capacity)  # a staged capacity: None in the aval
+        self.empty = self.capacity == 0 if static else False  # a loop that never runs: its
+        # body is traced, never run
+        self.rows = [carry.slot(a._replace(shape=(self.capacity if static else None,) + a.shape,
+                                           weak=False), first)
                      for a in self.avals]
         self.count = carry.slot(self.backend.aval(0), 0)
         self.widened: dict = {}  # leaf index -> the type an append needs the buffer to have
@@ -193,7 +209,7 @@ class Spec:
         if static_trips is not None:
             n = static_trips * self.per_iteration
             return prefix + [fill(self.template, [r[i] for r in rows]) for i in range(n)]
-        if backend.unknown_dims:
+        if backend.unknown_dims or backend.sizes_after_loops:
             return Collected(self, prefix, [backend.rows_upto(r, count) for r in rows], count)
         return Padded(prefix + [fill(self.template, [r[i] for r in rows])
                                 for i in range(self.kept)], len(prefix) + count, self.label)
@@ -201,7 +217,7 @@ class Spec:
     def write(self, rows: list, index, leaves: list) -> list:
         """``rows`` with row ``index`` set to the item whose leaves are ``leaves``."""
         cast = [self.cast_leaf(j, leaf) for j, leaf in enumerate(leaves)]
-        if self.capacity == 0:  # a loop that never runs: its body is traced, never run
+        if self.empty:
             return rows
         return [self.backend.write_row(r, index, x) for r, x in zip(rows, cast)]
 
@@ -314,7 +330,7 @@ class Growing:
 
     def _row(self, index):
         spec = self.spec
-        if spec.capacity == 0:  # a loop that never runs: its body is traced, never run
+        if spec.empty:
             return fill(spec.template, [spec.backend.zeros(a) for a in spec.avals])
         return fill(spec.template, [spec.backend.read_row(r, index) for r in self.rows])
 
@@ -386,6 +402,13 @@ class Collected:
 
     def __repr__(self) -> str:
         return f"<list {self.label} collected by a staged loop>"
+
+    def with_items(self, prefix: list, rows: list) -> "Collected":
+        """The same list holding other values (a framework's tree map over its leaves)."""
+        new = copy.copy(self)
+        new.prefix, new.rows = prefix, rows
+        new.whole = rows[0] if self.whole is not None and not prefix else None
+        return new
 
     def length(self):
         return len(self.prefix) + self.count
@@ -462,6 +485,33 @@ def numpy_call(fn, args, kwargs):
 
 
 COLLECTED = (Growing, Collected, Padded)  # lists converted code's len() asks
+
+# Names of frameworks' functions that take a list of arrays first (``torch.stack``,
+# ``torch.cat``): converted code calls them through ``takes_list``, so that a
+# ``Collected`` list reaches its backend (``Backend.collected_call``).
+LIST_TAKERS = frozenset({"stack", "cat", "concat", "concatenate", "tensor", "as_tensor"})
+_takers: dict = {}
+
+
+def takes_list(fn):
+    """What converted code calls in place of ``fn`` (a name in ``LIST_TAKERS``)."""
+    try:
+        return _takers[fn]
+    except (KeyError, TypeError):
+        pass
+
+    def call(*args, **kwargs):
+        if args and args[0].__class__ is Collected:
+            return args[0].backend.collected_call(fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = getattr(fn, "__name__", "function")
+    call.__wrapped__ = fn
+    try:
+        _takers[fn] = call
+    except TypeError:
+        pass
+    return call
 
 
 def _np():

@@ -48,6 +48,15 @@ class Backend:
     # ``steps += 1`` makes an int32 tensor) is traced no second time: the trace would be
     # the same.
     weak_placeholders = True
+    # Does NumPy's in-place operator write this backend's staged value into a NumPy
+    # array (``a += x``)? Eagerly it does where the value stands for a NumPy array (the
+    # NumPy engine); a framework's array takes over the operator and the name gets it.
+    writes_into_numpy = False
+    # How messages name this framework's compiler and its compiled code ("jax.jit", "JAX").
+    compiler = "the compiler"
+    framework = "compiled"
+    # Can the compiled program raise a Python exception when it runs (``raise_where``)?
+    raises_at_run_time = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""
@@ -55,6 +64,12 @@ class Backend:
 
     def is_tracing(self) -> bool:
         """True while this framework is staging a computation right now."""
+        return False
+
+    def leaked(self, value) -> bool:
+        """True for a value that exists only inside the trace that made it (a tracer):
+        one left in a global after the trace is refused (``kept.Kept``). The NumPy
+        engine finds its own (``numpy_graph.escapes``, naming the line that made it)."""
         return False
 
     # -- primitives
@@ -133,6 +148,13 @@ class Backend:
         """``target[index] = value`` as a new value (staged arrays are immutable)."""
         raise NotImplementedError(f"{self.name}: item assignment on staged values")
 
+    def check_in_place(self, target) -> None:
+        """Before ``name op= value`` runs Python's in-place operator on ``target`` (one of
+        this backend's staged values, or a NumPy array given one): raise a
+        ``StagingError`` where that would not do what eager code does, another name that
+        is read later sharing what the operator changes eagerly
+        (``holders.refuse_shared_in_place``)."""
+
     def print_(self, args, sep, end, file, flush):
         """Print at every execution of the graph, with the values of staged args."""
         raise NotImplementedError(f"{self.name}: printing staged values")
@@ -152,10 +174,18 @@ class Backend:
     # Does a loop variable whose shape changes need ``shape_invariants`` (TensorFlow's
     # rule), where ``unknown_dims`` would otherwise make the changing dimensions run-time?
     needs_shape_invariants = False
+    # May a value made after a loop have a first dimension of a size known only at run
+    # time (PyTorch's data-dependent sizes), though a loop's carry keeps its shape? Then
+    # a list a loop appends to is carried in a buffer of the loop's bound (its trip
+    # count, or ``maximum_iterations``) and cut to its length after the loop.
+    sizes_after_loops = False
 
-    def rows(self, aval):
+    def rows(self, aval, capacity=None):
         """A new buffer of ``aval`` (``[capacity, *item shape]``; capacity None where
-        ``unknown_dims``) for the items a staged loop appends to a list: zeros."""
+        ``unknown_dims``) for the items a staged loop appends to a list: zeros. Where
+        ``sizes_after_loops``, ``capacity`` may be given as a staged integer (the trip
+        count of a ``for`` over a range with staged bounds; ``aval``'s first dimension
+        is then None)."""
         return self.zeros(aval)
 
     def write_row(self, rows, index, value):
@@ -168,14 +198,26 @@ class Backend:
 
     def rows_upto(self, rows, count):
         """The first ``count`` (staged) rows: a leading dimension known at run time
-        (asked only where ``unknown_dims``)."""
+        (asked only where ``unknown_dims`` or ``sizes_after_loops``)."""
         return rows[:count]
+
+    def collected_call(self, fn, args, kwargs):
+        """``fn(lst, ...)``, a framework's function that takes a list of arrays first
+        (``accumulate.LIST_TAKERS``: ``torch.stack``), of a list a staged loop collected
+        (``accumulate.Collected``, ``args[0]``); by default ``fn`` as it is."""
+        return fn(*args, **kwargs)
 
     def pair_values(self, label: str, t, f):
         """The two sides of a staged ``if``'s leaf ``label`` as values this backend's
         graph can carry (e.g. ``None`` on one side and an array on the other, carried
         with a run-time flag); by default unchanged (a mismatch is a StagingError)."""
         return t, f
+
+    def raise_where(self, flag, exc: BaseException) -> None:
+        """Make the program raise ``exc`` when it runs where the staged ``flag`` holds
+        (``raises_at_run_time`` backends: a value None or unassigned on some paths,
+        ``staging.maybe_none``)."""
+        raise NotImplementedError(f"{self.name}: raising at run time")
 
     def show(self, value, conversion: str) -> str:
         """The text ``conversion % value`` (``"%.3f"``) gives in a message, for a staged

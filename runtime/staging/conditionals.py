@@ -23,7 +23,7 @@ from typing import Optional
 from . import errors, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
-from .kept import refill, same_objects
+from .kept import note_copies, refill, same_objects
 from .state import (
     ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
@@ -163,16 +163,31 @@ def _number_and_array(t, ta, f, fa):
     return None
 
 
-_NOT_NONE_TESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_RECENT_TESTS: collections.deque = collections.deque(maxlen=8)  # unhashable tests (JAX tracers)
+# id(test) -> (weak reference to the test, maybe): found by identity, never by ``==``
+# (a PyTorch tensor's ``==`` is elementwise, and data-dependent while tracing)
+_NOT_NONE_TESTS: dict = {}
+_RECENT_TESTS: collections.deque = collections.deque(maxlen=8)  # tests no weakref reaches
 
 
 def note_not_none_test(test, maybe) -> None:
     """``test`` is ``maybe is not None`` (a staged flag): see ``narrowed``."""
+    key = id(test)
+
+    def forget(ref) -> None:  # (only its own entry: the id may be another test's by now)
+        if _NOT_NONE_TESTS.get(key, (None,))[0] is ref:
+            del _NOT_NONE_TESTS[key]
     try:
-        _NOT_NONE_TESTS[test] = maybe
-    except TypeError:  # unhashable: the last few, found by identity
+        _NOT_NONE_TESTS[key] = (weakref.ref(test, forget), maybe)
+    except TypeError:  # no weak reference to it: the last few, found by identity
         _RECENT_TESTS.append((test, maybe))
+
+
+def _not_none_test(cond):
+    """The maybe-None value ``cond`` tests with ``is not None``, or None."""
+    entry = _NOT_NONE_TESTS.get(id(cond))
+    if entry is not None and entry[0]() is cond:
+        return entry[1]
+    return next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
 
 
 _KNOWN_NOW: list = []  # (maybe-None value, is None) the branches being traced know
@@ -192,10 +207,7 @@ def known_not_none(value) -> bool:
 def _tested(cond, branch: int):
     """``(value, is None)`` for the maybe-None value ``if cond`` tests, in branch
     ``branch``; or None."""
-    try:
-        tested = _NOT_NONE_TESTS.get(cond)
-    except TypeError:
-        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
+    tested = _not_none_test(cond)
     if tested is not None:
         return tested, branch == 1
     found = next((maybe for test, maybe in _RECENT_NONE_TESTS if test is cond), None)
@@ -229,10 +241,7 @@ def narrowed(cond, state: tuple, branch: int) -> tuple:
     ``cond`` is ``s is None`` (or ``s is not None``) for a value ``s`` that is None on
     some staged paths, ``s`` is None in the branch that runs when it is None and its
     value in the other, as eager Python knows there (``if s is None: s = 3``)."""
-    try:
-        tested = _NOT_NONE_TESTS.get(cond)
-    except TypeError:  # unhashable (a JAX tracer)
-        tested = next((maybe for test, maybe in _RECENT_TESTS if test is cond), None)
+    tested = _not_none_test(cond)
     none_branch = 1 if tested is not None else 0
     out = list(state)
     for i, value in enumerate(state):
@@ -324,6 +333,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
                                         lambda lv: join.outputs(1, lv)], join.avals)
     result = join.rebuild(outs)
+    note_copies(result[:t["n"]], [r["values"] for r in records if r["raised"] is None])
     n, k = t["n"], t["n"] + len(side.names)
     side.put(result[n:k])
     inplace.put(entries, result[k:])

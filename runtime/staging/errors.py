@@ -153,9 +153,20 @@ def list_length_changed(name: str, construct: str, fn, before: int, after: int) 
     )
 
 
-def needs_maximum_iterations(name: str, construct: str, fn, backend: str) -> StagingError:
+def needs_maximum_iterations(name: str, construct: str, fn, backend: str,
+                             cut: bool = False) -> StagingError:
     """A staged loop appends to ``name`` a number of items known only at run time, on a
-    backend whose arrays need static shapes."""
+    backend whose arrays need static shapes (padded to the bound), or whose loop
+    carries do (``cut``: the buffer of the bound is cut to the list's length after the
+    loop, and only a ``while`` has no bound of its own)."""
+    if cut:
+        return StagingError(
+            f"{construct} at {where(fn)}: the loop appends to {subject(name)}, and how many "
+            f"times it runs is known only while it runs; {backend} carries what a loop "
+            f"collects in a buffer of a size known when the loop starts. Write "
+            f"ag.set_loop_options(maximum_iterations=N) as the first statement of the loop "
+            f"(it then stops after N iterations): {subject(name)} then holds at most N items "
+            f"per append.")
     return StagingError(
         f"{construct} at {where(fn)}: the loop appends to {subject(name)}, and how many times "
         f"it runs is known only at run time (a while loop, a break, a range with staged "
@@ -234,6 +245,15 @@ def falls_off_end(function: str, path: str, backend: str) -> StagingError:
         f"on some runs only. Return a value on every path of {function}() (a NaN, or a flag "
         f"next to the value, where it now returns nothing)."
     )
+
+
+def escaped_value(function: str, where: str, what: str, backend: str) -> StagingError:
+    """A trace of ``function`` ended with a value that exists only in it (a tracer) stored
+    in a global, a closure variable or a container reachable from them."""
+    return StagingError(
+        f"{function}(): its {backend} trace stored a staged value ({what}) in {where}, which "
+        f"outlives the trace; the value means nothing outside the graph. Return it from "
+        f"the function, and store what the call returns.")
 
 
 def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:

@@ -71,6 +71,27 @@ def refuse_shared_write(shares: Callable[[object], bool], under: str, new: str) 
             f"-> a[1] = v), or copy the array (v = a[1:].copy()) if the two should not share.")
 
 
+def refuse_shared_in_place(shares: Callable[[object], bool], under: str, why: str) -> None:
+    """A ``StagingError`` if ``name op= value``, which eager code runs in place, would
+    leave another name that is read later holding the old contents under ``under``'s
+    trace (``why``: how the two come apart there); ``shares`` as for ``stale``."""
+    held = stale(shares)
+    if held is not None:
+        name = rebound_name()
+        raise errors.StagingError(
+            f"in-place operator at {user_location()}: eagerly it changes the array '{name}' "
+            f"holds, and {_named(held[0])} holds the same array or one sharing its memory "
+            f"(an alias, a view of it, or the array it views) and is read later; under "
+            f"{under} {why}, so {_named(held[0])} would keep the old contents. Write the "
+            f"operator out ({name} += v -> {name} = {name} + v: a new array) if "
+            f"{_named(held[0])} should keep them, or change the array through one name only.")
+
+
+def _named(name: str) -> str:
+    """How a message names a variable: the converter's return value by what it is."""
+    return "the return value" if name.startswith("retval_") else f"'{name}'"
+
+
 def _innermost():
     frame = sys._getframe(2)
     while frame is not None and frame.f_code not in converted.codes:

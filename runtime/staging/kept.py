@@ -6,11 +6,29 @@ dict) it was given — it wrote into it, as ``cur_nn[0] = cur_nn[0] + 1`` does, 
 not rebind the name to a new one — the caller's list must see the writes, as it does
 eagerly (statsmodels' ``_lowess_update_nn`` updates the list its caller passed):
 ``refill`` writes the rebuilt items into the original object and returns it.
+
+The user's state a trace can change is kept the same way, once for every backend:
+converted code runs its staged body in ``with ag__.keep_state():``, and the outermost
+such body of a thread (the function a trace starts in: under ``jax.jit``,
+``torch.compile``/``torch.export``, ``tf.function`` or ``autograph.function``) saves
+the globals its code can reach, its closure variables and the lists and dicts they
+hold (``Kept``). A failed trace puts them back; a trace that ends well may not leave a
+value of the trace in them (``Backend.leaked``). ``note_copies``/``copied_from`` keep,
+for the trace running, which outputs of a staged ``if`` stand for an object a branch
+returned as it was: eagerly one object, which an in-place operator changes for both.
 """
 
 from __future__ import annotations
 
+import ctypes
+import sys
+import threading
+import types
+import weakref
+
+from . import errors
 from .backend import backend_of
+from .returns import Pending
 
 
 def same_objects(out, given) -> list:
@@ -44,12 +62,15 @@ class Contents:
     (``H[0] = x * 0`` into a global list would leave a symbolic value there), in place,
     so every name holding the container sees its old items again."""
 
-    def __init__(self, roots) -> None:
+    def __init__(self, roots, labels=None) -> None:
         self.saved: list = []  # (container, shallow copy of it)
+        self.labels: list = []  # how an error names each: `H[0]` (reached from the global 'H')
         seen: set = set()
-        stack = [(value, _DEPTH) for value in roots]
+        labels = labels or [("", "")] * len(roots)
+        stack = [(value, _DEPTH, label, "") for value, label in zip(roots, labels)]
+        stack.reverse()
         while stack:
-            value, depth = stack.pop()
+            value, depth, root, path = stack.pop()
             cls = value.__class__
             if (cls is not list and cls is not dict) or id(value) in seen \
                     or len(value) > _MAX_ITEMS:
@@ -57,8 +78,10 @@ class Contents:
             seen.add(id(value))
             copy = value.copy()
             self.saved.append((value, copy))
+            self.labels.append((root, path))
             if depth > 1:
-                stack.extend((v, depth - 1) for v in (copy.values() if cls is dict else copy))
+                items = copy.items() if cls is dict else enumerate(copy)
+                stack.extend((v, depth - 1, root, f"{path}[{k!r}]") for k, v in items)
 
     def restore(self) -> None:
         """Put back each container that now holds a staged value it did not hold before
@@ -74,33 +97,249 @@ class Contents:
                 container.clear()
                 container.update(before)
 
+    def added(self, test):
+        """``(where, value)`` of the first item ``test`` accepts that a container holds
+        now and did not hold before, or None."""
+        for (container, before), (root, path) in zip(self.saved, self.labels):
+            had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
+            items = container.items() if container.__class__ is dict else enumerate(container)
+            for key, value in items:
+                if id(value) not in had and test(value):
+                    name, kind = root
+                    return f"`{name}{path}[{key!r}]` (reached from {kind} '{name}')", value
+        return None
 
-def touched_globals(code, namespace: dict) -> list:
-    """``(name, value)`` of the globals ``code`` (and the code nested in it) names."""
-    stack, names = [code], set()
-    while stack:
-        c = stack.pop()
-        names.update(c.co_names)
-        stack.extend(k for k in c.co_consts if k.__class__ is code.__class__)
-    return [(n, namespace[n]) for n in sorted(names) if n in namespace]
 
+class Kept:
+    """What the trace of a converted function can change in place, kept while its
+    staged body runs (``keep_state``): the globals it can reach (``touchable``), its
+    closure variables, and the lists and dicts they hold (``Contents``).
 
-class Saved:
-    """What a trace of the converted function running in ``frame`` can change in place
-    and a failed trace must put back: the globals its code names (one rebound to a
-    staged value is rebound again), and the lists and dicts held by them and by its
-    closure variables (``Contents``)."""
+    Leaving with an exception (a failed trace) puts back each global and closure
+    variable the trace rebound to a staged value, and each container it put a staged
+    value into. Leaving normally, a value that exists only inside the trace (a JAX
+    tracer, a tracing tensor: the backend's ``leaked``) newly held by one of them is a
+    ``StagingError`` naming where it went (after the same put-back): it would outlive
+    the trace as an object with no value, and a later use would fail far from here."""
+
+    __slots__ = ("frame", "namespace", "globals", "cells", "contents", "copies")
 
     def __init__(self, frame) -> None:
-        self.frame_id = id(frame)  # the function's frame, while it runs
-        self.namespace = frame.f_globals
-        self.globals = touched_globals(frame.f_code, self.namespace)
-        free = [frame.f_locals.get(n) for n in frame.f_code.co_freevars]
-        self.contents = Contents([v for _, v in self.globals] + free)
+        self.frame = frame
+        self.copies: dict = {}  # ``note_copies``: id of an output -> (output, what it copies)
+        code = frame.f_code
+        self.namespace = namespace = frame.f_globals
+        free = code.co_freevars
+        values = frame.f_locals if free else {}
+        self.cells = [(n, values[n]) for n in free if n in values]
+        reachable = _reachable_from(code, namespace, [v for _, v in self.cells])
+        self.globals = [(n, namespace[n]) for n in reachable if n in namespace]
+        self.contents = Contents([v for _, v in self.globals] + [v for _, v in self.cells],
+                                 [(n, "the global") for n, _ in self.globals]
+                                 + [(n, "the closure variable") for n, _ in self.cells])
 
-    def restore(self) -> None:
+    def __enter__(self):
+        _local.kept = self
+        return self
+
+    def __exit__(self, kind, error, tb) -> None:
+        _local.kept = None
+        frame, self.frame = self.frame, None
+        if kind is not None:
+            self.restore(frame)
+            return
+        leak = self.leaked(frame)
+        if leak is not None:
+            self.restore(frame)
+            where, value, backend = leak
+            raise errors.escaped_value(frame.f_code.co_name, where, _shown(value, backend),
+                                       backend.name)
+
+    def restore(self, frame) -> None:
         for name, value in self.globals:
-            now = self.namespace.get(name, Saved)
+            now = self.namespace.get(name, Kept)
             if now is not value and backend_of(now) is not None:
                 self.namespace[name] = value
+        if self.cells:
+            now = frame.f_locals
+            changed = [(n, v) for n, v in self.cells
+                       if now.get(n) is not v and backend_of(now.get(n)) is not None]
+            if changed:
+                _set_free_variables(frame, changed)
         self.contents.restore()
+
+    def leaked(self, frame):
+        """``(where, value, backend)`` of the first value the trace left in a global, a
+        closure variable or a container it can reach that lives only in the trace."""
+        roots = [(f"the global '{n}'", v, self.namespace.get(n, v)) for n, v in self.globals]
+        if self.cells:
+            now = frame.f_locals
+            roots += [(f"the closure variable '{n}'", v, now.get(n, v)) for n, v in self.cells]
+        for where, before, now in roots:
+            if now is not before and _leaks(now):
+                return where, now, backend_of(now)
+        found = self.contents.added(_leaks)
+        if found is not None:
+            return found + (backend_of(found[1]),)
+        return None
+
+
+def _shown(value, backend) -> str:
+    """``float32[3]``: a staged value's dtype and shape (a weak one's too)."""
+    aval = backend.aval(value)
+    if aval is None:
+        return type(value).__name__
+    dims = ",".join("?" if d is None else str(d) for d in aval.shape)
+    return f"{aval.dtype.name}[{dims}]"
+
+
+def _leaks(value) -> bool:
+    backend = backend_of(value)
+    return backend is not None and backend.leaked(value)
+
+
+class _Nested:
+    """``keep_state`` inside a staged body already kept: nothing to do."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb) -> None:
+        return None
+
+
+_NESTED = _Nested()
+_local = threading.local()
+
+
+def keep_state():
+    """What a converted function's staged body runs in (``with ag__.keep_state():``):
+    the outermost one of a thread keeps the state its trace can change (``Kept``);
+    converted functions it calls, and the bodies it traces, run in it."""
+    if getattr(_local, "kept", None) is not None:
+        return _NESTED
+    return Kept(sys._getframe(1))
+
+
+def note_copies(results, branch_values) -> None:
+    """After a staged ``if``: output ``results[k]`` (or the value of a pending return
+    value there) copies what a branch gave for it, ``branch_values[b][k]``, eagerly the
+    very object. Kept for the trace running (``copied_from``)."""
+    kept = getattr(_local, "kept", None)
+    if kept is None:
+        return
+    for k, result in enumerate(results):
+        result = result.value if result.__class__ is Pending else result
+        for values in branch_values:
+            if k < len(values) and values[k] is not result and backend_of(values[k]) is not None:
+                kept.copies[id(result)] = (result, values[k])
+
+
+def copied_from(value):
+    """What ``value``, an output of a staged ``if`` in the trace running, copies (the
+    object a branch returned for it), or None."""
+    kept = getattr(_local, "kept", None)
+    entry = kept.copies.get(id(value)) if kept is not None else None
+    return entry[1] if entry is not None and entry[0] is value else None
+
+
+def _set_free_variables(frame, changed) -> None:
+    """Rebind closure variables of the function running in ``frame`` (its cells)."""
+    if sys.version_info >= (3, 13):  # frame.f_locals writes through (PEP 667)
+        for name, value in changed:
+            frame.f_locals[name] = value
+        return
+    values = frame.f_locals  # a snapshot, written back to the frame's cells below
+    for name, value in changed:
+        values[name] = value
+    ctypes.pythonapi.PyFrame_LocalsToFast(ctypes.py_object(frame), ctypes.c_int(0))
+
+
+_TOUCHABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def touchable(fn) -> tuple:
+    """The global names ``fn`` can reach: the names its code (and its nested code)
+    uses, and, for each that is a function or class of the same module, the names
+    that one's code uses, and so on. Cached per function and code object."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return tuple(getattr(fn, "__globals__", {}))
+    try:
+        cached = _TOUCHABLE.get(fn)
+    except TypeError:
+        cached = None
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    closure = []
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            closure.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            pass
+    found = _reachable(code, fn.__globals__, closure)
+    try:
+        _TOUCHABLE[fn] = (code, found)
+    except TypeError:
+        pass
+    return found
+
+
+_BY_CODE: dict = {}  # id(code) -> (code, namespace, found): functions without a closure
+
+
+def _reachable_from(code, namespace, closure) -> tuple:
+    """``_reachable``, cached for code without closure variables (whose own functions,
+    reached through the closure, are part of the answer)."""
+    if closure:
+        return _reachable(code, namespace, closure)
+    cached = _BY_CODE.get(id(code))
+    if cached is not None and cached[0] is code and cached[1] is namespace:
+        return cached[2]
+    found = _reachable(code, namespace, ())
+    if len(_BY_CODE) > 4096:
+        _BY_CODE.clear()
+    _BY_CODE[id(code)] = (code, namespace, found)
+    return found
+
+
+def _reachable(code, namespace, closure) -> tuple:
+    """``touchable`` of the function with ``code``, globals ``namespace`` and closure
+    variables holding ``closure`` (a decorator's wrapped function among them)."""
+    names: dict = {}  # ordered: the search reports the first tensor found
+    seen: set = set()
+    stack = [code]
+    for value in closure:
+        stack.extend(_module_code(value, namespace))
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
+        for name in current.co_names:
+            if name in names:
+                continue
+            names[name] = None
+            stack.extend(_module_code(namespace.get(name), namespace))
+    return tuple(names)
+
+
+def _module_code(value, namespace) -> list:
+    """The code of ``value`` if it is a function of the module ``namespace`` belongs to
+    (for a class of that module, its functions' code)."""
+    if isinstance(value, types.FunctionType):
+        return [value.__code__] if value.__globals__ is namespace else []
+    if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
+        found = []
+        for attr in vars(value).values():
+            attr = getattr(attr, "__func__", attr)  # staticmethod, classmethod
+            if isinstance(attr, types.FunctionType) and attr.__globals__ is namespace:
+                found.append(attr.__code__)
+            elif isinstance(attr, property):
+                found += [f.__code__ for f in (attr.fget, attr.fset, attr.fdel)
+                          if isinstance(f, types.FunctionType)]
+        return found
+    return []

@@ -72,7 +72,9 @@ class Carry:
         self.backend, self.construct, self.where_fn = backend, construct, body
         self.options = loop_options.current()  # set_loop_options of this loop
         loop_options.check(self.options, backend, construct, body)
-        self.trips = None  # the trip count, where the backend knows it statically
+        # the trip count, where the backend knows it when the loop starts: a Python int
+        # (static), or a staged integer where ``Backend.sizes_after_loops``
+        self.trips = None
         self.flagged = False  # a break or return may end the loop early
         self.side = Side(shared)
         self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
@@ -120,6 +122,7 @@ class Carry:
         """The op's initial carry: each leaf's value before the loop, cast."""
         backend = self.backend
         return [backend.zeros(a) if x is ZEROS else backend.rows(a) if x is accumulate.ROWS
+                else backend.rows(a, x.capacity) if x.__class__ is accumulate.Rows
                 else backend.cast(x, a) for x, a in zip(self.firsts, self.avals)]
 
     # -- what ``accumulate`` asks of the loop
@@ -136,23 +139,26 @@ class Carry:
 
     def rows_capacity(self, per_iteration: int, label: str):
         """How many rows a list this loop appends ``per_iteration`` items to may get:
-        static, or None where the backend has run-time dimensions."""
-        bound = self.options.get("maximum_iterations")
-        if self.trips is not None:
-            bound = self.trips if bound is None else min(bound, self.trips)
+        static, None where the backend has run-time dimensions, or staged (a trip count
+        known when the loop starts) where ``Backend.sizes_after_loops``."""
+        backend, bound, trips = self.backend, self.options.get("maximum_iterations"), self.trips
+        if trips.__class__ is int:
+            bound = trips if bound is None else min(bound, trips)
             if self.flagged and "maximum_iterations" not in self.options \
-                    and not self.backend.unknown_dims:
+                    and not (backend.unknown_dims or backend.sizes_after_loops):
                 bound = None  # the list's length is known at run time only: the user bounds it
+        elif trips is not None and bound is None and backend.sizes_after_loops:
+            bound = trips
         if bound is None:
-            if self.backend.unknown_dims:
+            if backend.unknown_dims:
                 return None
             raise errors.needs_maximum_iterations(label, self.construct, self.where_fn,
-                                                  self.backend.name)
+                                                  backend.name, backend.sizes_after_loops)
         return bound * per_iteration
 
     def static_trips(self):
         """The trip count where it is static (a ``for`` over a known length, no break)."""
-        return None if self.flagged else self.trips
+        return None if self.flagged or self.trips.__class__ is not int else self.trips
 
     def _enter(self, flat, final: bool = False) -> tuple:
         trips = self.static_trips() if final else None

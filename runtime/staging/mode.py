@@ -53,6 +53,7 @@ _generation = 0  # bumped on every change of ``_active`` or of the imported fram
 # is-tracing test). A loader runs once, after the framework was imported.
 _probes: list = []
 _tests: dict = {}
+_loading = threading.RLock()  # held while a probe loads (never by the import watcher)
 # Frameworks that report their traces: name -> how many threads trace now.
 _reported: dict = {}
 
@@ -79,11 +80,14 @@ def _in_context_or(framework_test):
 def _test(name: str, load):
     test = _tests.get(name)
     if test is None:
-        try:
-            test = load()
-        except ImportError:  # what is imported under that name is not a usable framework
-            test = _never
-        _tests[name] = test
+        with _loading:  # threads that meet a framework at once load its probe once
+            test = _tests.get(name)
+            if test is None:
+                try:
+                    test = load()
+                except ImportError:  # what is imported under that name is not a usable framework
+                    test = _never
+                _tests[name] = test
     return test
 
 
@@ -91,11 +95,27 @@ def _never() -> bool:
     return False
 
 
+def _until_imported(names: tuple, test):
+    """``test`` while none of ``names`` (frameworks looked up, not imported: dynamo asks
+    ``find_spec("tensorflow")``) is in ``sys.modules``; once one is, the test is chosen
+    again. Loading a framework's probe imports it, so a look-up alone loads nothing."""
+    def check() -> bool:
+        if any(name in sys.modules for name in names):
+            return _choose_test()
+        return test()
+
+    return check
+
+
 def _choose_test() -> bool:
     """``mode.staging`` after a change: install the cheapest exact test, run it."""
     generation = _generation
-    active = [(name, load) for name, load in _probes
-              if name in sys.modules or name in _ImportWatcher.seen]
+    active, pending = [], []  # each framework looked at once: its import may finish now
+    for name, load in _probes:
+        if name in sys.modules:
+            active.append((name, load))
+        elif name in _ImportWatcher.seen:
+            pending.append(name)
     for name, load in active:
         _test(name, load)  # loading may import: done before the lock is taken
     if _active:
@@ -107,6 +127,8 @@ def _choose_test() -> bool:
         test = _test(*active[0])
     else:
         test = staging
+    if pending:
+        test = _until_imported(tuple(pending), test)
     with _lock:
         if generation == _generation:
             mode.staging = test

@@ -351,8 +351,14 @@ def unbound_name(exc: BaseException):
     return text[start + 1:text.find("'", start + 1)] if start >= 0 else None
 
 
-def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.StagingError:
-    """The StagingError of a backend that cannot raise while its compiled code runs."""
+_CHECK_OUTSIDE = ("Check the inputs before the compiled function (outside jax.jit), or use "
+                  "jax.experimental.checkify.")
+
+
+def cannot_raise(backend_name: str, exc: BaseException, branch,
+                 remedy: str = _CHECK_OUTSIDE) -> errors.StagingError:
+    """The StagingError of a backend that cannot raise while its compiled code runs
+    (``remedy``: what to do instead, in that framework's words)."""
     name = unbound_name(exc)
     if name is not None:
         return errors.StagingError(
@@ -364,5 +370,4 @@ def cannot_raise(backend_name: str, exc: BaseException, branch) -> errors.Stagin
         f"raise in a staged branch at {_raised_at(exc)}: the branch of the if statement at "
         f"{errors.where(branch)} raises {type(exc).__name__}({str(exc)!r}), and the condition "
         f"is a staged value; {backend_name} cannot raise an exception when the compiled "
-        f"function runs. Check the inputs before the compiled function (outside jax.jit), "
-        f"or use jax.experimental.checkify.")
+        f"function runs. {remedy}")

@@ -477,3 +477,64 @@ def test_a_staged_value_written_into_an_aliased_numpy_array(backend):
         f"staged value is written into a NumPy array, which becomes a staged value; but 'd' "
         f"holds the same array and is read later, so it would keep the old contents. Write "
         f"through one name only, or copy the array (e = d.copy()) if the two should not share.")
+
+
+# --- an in-place operator on a name (``inner += 1``) is seen by the runtime too ---
+
+def view_in_place(x):
+    d = x * 1.0
+    inner = d[1:]
+    inner += 1
+    return d
+
+
+def numpy_view_given_a_staged_value(x):
+    d = np.zeros(3, F)
+    inner = d[1:]
+    inner += x[0]
+    return d
+
+
+def numpy_array_given_a_staged_value(x):
+    d = np.zeros(3, F)
+    d += x[0]
+    return d
+
+
+def test_in_place_operator_on_a_view_reaches_the_base_or_is_refused(backend):
+    """A view's ``+=`` changes its base eagerly in NumPy and PyTorch; where the name
+    gets a new array instead (JAX, TensorFlow: immutable arrays), it is refused."""
+    if backend.engine in ("jax", "tensorflow"):
+        under, new = {"jax": ("jax.jit", "array (JAX arrays are immutable)"),
+                      "tensorflow": ("tf.function", "tensor (TensorFlow tensors are immutable)")
+                      }[backend.engine]
+        assert backend.staging_error(view_in_place, X[:3]) == (
+            f"in-place operator at {backend.at(view_in_place, 'inner += 1')}: eagerly it "
+            f"changes the array 'inner' holds, and 'd' holds the same array or one sharing its "
+            f"memory (an alias, a view of it, or the array it views) and is read later; under "
+            f"{under} the operator gives it a new {new}, so 'd' would keep the old contents. "
+            f"Write the operator out (inner += v -> inner = inner + v: a new array) if 'd' "
+            f"should keep them, or change the array through one name only.")
+    else:
+        backend.check(view_in_place, X[:3])
+
+
+def test_in_place_operator_gives_a_numpy_array_a_staged_value(backend):
+    """``d += x[0]``: the NumPy engine writes it into the array (its views refused);
+    JAX's and TensorFlow's arrays take over NumPy's operator, eagerly too, and the name
+    gets their array (PyTorch's tensor raises TypeError there, eagerly too)."""
+    if backend.engine == "torch":
+        for fn in (numpy_view_given_a_staged_value, numpy_array_given_a_staged_value):
+            backend.check_raises(fn, TypeError, "Concatenation operation", X[:3])
+        return
+    backend.check(numpy_array_given_a_staged_value, X[:3])
+    if backend.engine == "numpy":
+        text = backend.staging_error(numpy_view_given_a_staged_value, X[:3])
+        assert text == (
+            f"item assignment at {backend.at(numpy_view_given_a_staged_value, 'inner += x[0]')}"
+            f": a staged value is written into a NumPy array, which becomes a staged value; "
+            f"but 'd' shares its memory (a view of it, or the array it views) and would keep "
+            f"the old contents. Write through one of them only, or copy the view "
+            f"(v = a[1:].copy()) if the two should not share.")
+    else:
+        backend.check(numpy_view_given_a_staged_value, X[:3])

@@ -47,7 +47,7 @@ def test_staging_error_names_variable(backend):
             y = v
         return y
 
-    if backend.engine == "numpy":  # carried with a run-time flag: unbound when no trip ran
+    if backend.raises_at_run_time:  # carried with a run-time flag: unbound when no trip ran
         backend.check(in_loop_only, np.arange(3))
         backend.check_raises(in_loop_only, UnboundLocalError, "'y'", np.arange(0))
         return

@@ -56,3 +56,63 @@ def test_a_failed_trace_puts_back_closure_containers(backend):
     before_history = list(HISTORY)
     backend.staging_error(fn, F(1.0))
     assert seen == [0.0] and HISTORY == before_history
+
+
+# --- a trace that ends well but left a staged value where it outlives the trace ---
+
+COUNT = 0
+
+
+def counts_in_a_global(x):
+    global COUNT
+    while x > 0:
+        COUNT += 1
+        x = x - 1
+    return x
+
+
+def _rebinds_its_closure():
+    last = 0.0
+
+    def keeps_the_last(x):
+        nonlocal last
+        last = x * 2
+        if x > 0:
+            x = x + 1
+        return x
+
+    return (lambda: last), keeps_the_last
+
+
+def _escaped(backend, fn, where: str, what: str) -> str:
+    """The StagingError text for a staged value left in ``where`` (but the NumPy
+    engine's, which names the line that made the value)."""
+    return (f"{fn.__name__}(): its {backend.name} trace stored a staged value ({what}) in "
+            f"{where}, which outlives the trace; the value means nothing outside the graph. "
+            f"Return it from the function, and store what the call returns.")
+
+
+def test_a_staged_value_left_in_a_global_is_refused_and_taken_out(backend):
+    """Issue 27.6: ``COUNT += 1`` in a staged loop makes COUNT a staged value; the trace
+    is refused (the NumPy engine names the line), and COUNT holds what it held."""
+    global COUNT
+    COUNT = 0
+    text = backend.staging_error(counts_in_a_global, F(3.0))
+    assert COUNT == 0 and type(COUNT) is int
+    if backend.engine == "numpy":
+        assert ("(`COUNT += 1`) was stored in the global 'COUNT', which outlives the trace"
+                in text), text
+    else:
+        what = {"jax": "int32[]", "tensorflow": "int64[]", "torch": "int64[]"}[backend.name]
+        assert text == _escaped(backend, counts_in_a_global, "the global 'COUNT'", what)
+    assert counts_in_a_global(3.0) == 0.0 and COUNT == 3  # eager: the global counts
+
+
+def test_a_staged_value_left_in_a_closure_variable_is_refused_and_taken_out(backend):
+    last, fn = _rebinds_its_closure()
+    text = backend.staging_error(fn, F(3.0))
+    assert last() == 0.0
+    if backend.engine == "numpy":
+        assert "was stored in the closure variable 'last', which outlives the trace" in text
+    else:
+        assert text == _escaped(backend, fn, "the closure variable 'last'", "float32[]")

@@ -2,9 +2,9 @@
 
 Python returns None from a function that ends without a ``return``. When a staged
 ``if`` or loop decides whether a ``return`` runs, the NumPy engine returns None exactly
-when eager Python does (a run-time flag, rebuilt at the function's boundary); JAX's
-outputs are arrays on every run, so there it is a StagingError naming the function and
-the path that returns nothing. A function that returns on every path (a ``return``
+when eager Python does (a run-time flag, rebuilt at the function's boundary); the
+outputs of jax.jit, torch.compile/export and tf.function are arrays on every run, so
+there it is a StagingError naming the function and the path that returns nothing. A function that returns on every path (a ``return``
 after the loop) runs on every backend."""
 
 import numpy as np
@@ -126,18 +126,19 @@ def _one_trace(backend, fn, *argsets):
     assert staged.experimental_get_tracing_count() == 1
 
 
-def _message(fn, path):
+def _message(backend, fn, path):
     return (f"{fn.__name__}() returns a value on some staged paths and nothing (None) on "
-            f"others: {path}. A jax graph returns arrays on every run, never None on some runs "
+            f"others: {path}. A {backend.name} graph returns arrays on every run, never None on some runs "
             f"only. Return a value on every path of {fn.__name__}() (a NaN, or a flag next to "
             f"the value, where it now returns nothing).")
 
 
 def test_under_a_staged_if(backend):
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         assert backend.staging_error(nested, np.int32(5)) == _message(
-            nested, f"the false branch of the if statement at "
-                             f"{backend.at(nested, 'if x < 5:')} ends without a return")
+            backend, nested,
+            f"the false branch of the if statement at {backend.at(nested, 'if x < 5:')} ends "
+            f"without a return")
         return
     for x in (5, 3, -2):
         backend.check(nested, np.int32(x))
@@ -149,10 +150,10 @@ def test_under_a_staged_if(backend):
 def test_through_a_staged_loop(backend, fn, line):
     args = {first_above_or_nothing: [(np.arange(4.0), np.float64(1.5)), (np.arange(4.0), np.float64(7.0))],
             countdown: [(np.int32(7),), (np.int32(8),), (np.int32(-1),)]}[fn]
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         assert backend.staging_error(fn, *args[0]) == _message(
-            fn, f"the {line.split()[0]} loop at {backend.at(fn, line)} may end "
-                         f"without a return")
+            backend, fn,
+            f"the {line.split()[0]} loop at {backend.at(fn, line)} may end without a return")
         return
     for a in args:
         backend.check(fn, *a)
@@ -174,7 +175,7 @@ def test_none_on_every_path_is_none_everywhere(backend):
 
 
 def test_a_tuple_or_nothing(backend):
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         backend.staging_error(pair_or_nothing, np.float64(1))
         return
     backend.check(pair_or_nothing, np.float64(1))
@@ -184,7 +185,7 @@ def test_a_tuple_or_nothing(backend):
 def test_the_result_in_a_converted_caller(backend):
     """What the function returns to converted code inside the trace is None exactly when
     eager; ``is None`` tests it, arithmetic and unpacking raise Python's TypeError."""
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         text = backend.staging_error(checks_result, np.int32(5))
         assert text.startswith("nested() returns a value on some staged paths and nothing")
         return
@@ -201,7 +202,7 @@ def test_the_result_in_a_converted_caller(backend):
 
 
 def test_a_tuple_holding_none_or_nothing(backend):
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         backend.staging_error(none_inside_or_nothing, np.float64(3))
         return
     for x in (3, 7, -2):
@@ -211,10 +212,11 @@ def test_a_tuple_holding_none_or_nothing(backend):
 
 def test_nested_loops(backend):
     m = np.arange(6.0).reshape(2, 3)
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         assert backend.staging_error(first_in_rows, m, np.float64(2.5)) == _message(
-            first_in_rows, f"the for loop at {backend.at(first_in_rows, 'for row in m:')} may "
-                           f"end without a return")
+            backend, first_in_rows,
+            f"the for loop at {backend.at(first_in_rows, 'for row in m:')} may end without a "
+            f"return")
         return
     _one_trace(backend, first_in_rows, (m, np.float64(2.5)), (m, np.float64(9.0)))
 
@@ -223,11 +225,11 @@ def test_the_path_after_the_loop_is_named(backend):
     """After a loop that may return, the rest of the function runs where no return ran:
     the path that returns nothing is the ``if`` there."""
     xs = np.arange(4.0)
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         assert backend.staging_error(more_after_the_loop, xs, np.float64(1.5)) == _message(
-            more_after_the_loop, f"the false branch of the if statement at "
-                                 f"{backend.at(more_after_the_loop, 'if s > 3:')} ends without "
-                                 f"a return")
+            backend, more_after_the_loop,
+            f"the false branch of the if statement at "
+            f"{backend.at(more_after_the_loop, 'if s > 3:')} ends without a return")
         return
     _one_trace(backend, more_after_the_loop, (xs, np.float64(1.5)), (xs, np.float64(7.0)))
     backend.check(more_after_the_loop, np.arange(2.0), np.float64(7.0))
@@ -237,7 +239,7 @@ def test_a_loop_only_a_return_leaves(backend):
     """``while True:`` without a ``break`` of its own ends only by returning."""
     for x in (1, 5):
         backend.check(until_above, np.int32(x))
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         assert backend.staging_error(until_above_or_stop, np.int32(1)).startswith(
             "until_above_or_stop() returns a value on some staged paths and nothing (None)")
         return

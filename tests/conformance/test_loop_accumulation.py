@@ -326,7 +326,7 @@ def test_a_growing_concatenate_accumulator(backend):
         assert "set_loop_options(shape_invariants=[(v, (None,))])" in backend.staging_error(
             grow_by_concatenate, *args)
         return
-    if not backend.pads_lists:
+    if not backend.pads_lists and backend.name != "torch":  # torch: a carry keeps its shape
         backend.check(grow_by_concatenate, *args)
         backend.check(grow_by_concatenate, np.zeros((0,), np.float32), args[1])
         return

@@ -4,8 +4,10 @@ inside it (issue 22.5, loops).
 The NumPy engine carries them with a run-time flag, as it does for a staged ``if``: after
 the loop the variable is None (or unassigned: reading it raises Python's
 UnboundLocalError) exactly when eager Python's is; ``is None`` tests it and arithmetic
-raises Python's TypeError when it is None. JAX refuses them with a StagingError naming
-the variable and the loop (its loop state is arrays)."""
+raises Python's TypeError when it is None. jax.jit, torch.compile/export and tf.function
+return arrays: a StagingError names the variable returned (TensorFlow raises the
+TypeError and UnboundLocalError when the graph runs; JAX and PyTorch cannot, and refuse
+those uses with a StagingError naming the variable and the loop)."""
 
 import numpy as np
 
@@ -87,19 +89,26 @@ XS = np.arange(4.0)
 
 
 def test_none_before_the_loop(backend):
-    if backend.name == "jax":  # carried with a flag, tested with 'is None'; not returned
+    if not backend.returns_none_at_run_time:  # carried with a flag, tested with 'is None'
         backend.check(checked_after, np.int32(3))
         backend.check(checked_after, np.int32(0))
         assert backend.staging_error(last_above, XS, np.float64(1.5)) == (
-            "'found' is None on some staged paths and a value on others, and is returned from "
-            "the compiled function (or given to a JAX function): a graph's outputs are arrays. "
-            "Return an array on every path (a NaN, or a success flag next to the value).")
+            f"'found' is None on some staged paths and a value on others, and is returned from "
+            f"the compiled function (or given to a {backend.framework} function): a graph's "
+            f"outputs are arrays. Return an array on every path (a NaN, or a success flag next "
+            f"to the value).")
+        if backend.raises_at_run_time:
+            backend.check(doubles_last_above, XS, np.float64(1.5))
+            backend.check_raises(doubles_last_above, TypeError,
+                                 r"^unsupported operand type\(s\) for \*: 'NoneType' and 'int'$",
+                                 XS, np.float64(7.0))
+            return
         assert backend.staging_error(doubles_last_above, XS, np.float64(1.5)) == (
-            "'found' is None on some staged paths and a value on others, and is used here as "
-            "a value; under jax.jit it can only be tested with 'is None' or 'is not None' "
-            "(compiled JAX code cannot raise the TypeError eager Python raises where it is "
-            "None). Test it first and use it only where it is not None, or give it an array "
-            "value (e.g. np.nan) instead of None.")
+            f"'found' is None on some staged paths and a value on others, and is used here as "
+            f"a value; under {backend.compiler} it can only be tested with 'is None' or 'is "
+            f"not None' (compiled {backend.framework} code cannot raise the TypeError eager "
+            f"Python raises where it is None). Test it first and use it only where it is not "
+            f"None, or give it an array value (e.g. np.nan) instead of None.")
         return
     backend.check(last_above, XS, np.float64(1.5))
     backend.check(last_above, XS, np.float64(7.0))
@@ -115,7 +124,7 @@ def test_none_before_the_loop(backend):
 
 
 def test_a_value_before_the_loop_that_may_become_none(backend):
-    if backend.name == "jax":
+    if not backend.returns_none_at_run_time:
         backend.staging_error(previous_candidate, XS, np.float64(1.5))
         return
     for t in (1.5, 2.5, 7.0):
@@ -124,7 +133,7 @@ def test_a_value_before_the_loop_that_may_become_none(backend):
 
 
 def test_first_assigned_in_the_loop(backend):
-    if backend.name == "jax":
+    if not backend.raises_at_run_time:
         assert backend.staging_error(assigned_in_branch_in_loop, XS, np.float64(1.5)) == (
             f"if statement at {backend.at(assigned_in_branch_in_loop, 'if x > t:')}: 'hit' is "
             f"defined in the true branch only, and the condition is a staged value, so both "

@@ -94,7 +94,7 @@ def stacked(x, y):
     pair = np.asarray([x, y])
     table = np.array([[x, y], [y, x]])
     mixed = np.asarray((x, 2.0, y), dtype=np.float32)
-    return pair, table.sum(axis=0), mixed
+    return pair, np.sum(table, axis=0), mixed
 
 
 def test_asarray_of_a_staged_array_stays_in_the_graph(backend):

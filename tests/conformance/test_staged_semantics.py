@@ -94,7 +94,17 @@ def test_jumps_out_of_try_in_staged_loops(backend):
         backend.check(break_in_try_of_staged_loop, n)
         backend.check(continue_in_try_with_else, n)
         backend.check(break_in_finally_of_staged_loop, n)
-        backend.check(return_in_try_of_staged_while, n)
+        if backend.engine != "torch":
+            backend.check(return_in_try_of_staged_while, n)
+    if backend.engine == "torch":  # eagerly `i += 1` changes the tensor returned before it
+        assert backend.staging_error(return_in_try_of_staged_while, np.int32(6)) == (
+            f"in-place operator at {backend.at(return_in_try_of_staged_while, 'i += 1')}: "
+            f"eagerly it changes the array 'i' holds, and the return value holds the same "
+            f"array or one sharing its memory (an alias, a view of it, or the array it views) "
+            f"and is read later; under torch.compile and torch.export a staged if gave it a "
+            f"copy, so the return value would keep the old contents. Write the operator out "
+            f"(i += v -> i = i + v: a new array) if the return value should keep them, or "
+            f"change the array through one name only.")
 
 
 def chained_in_if(x):

@@ -6,10 +6,6 @@ _EAGER_METHODS = ("the case calls NumPy ndarray methods or divmod on the arrays 
                   ".astype, divmod), which an eager tf.Tensor lacks: the eager oracle itself fails")
 
 KNOWN_GAPS = {
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers[tensorflow]":
-        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers[tensorflow]":
-        "a failed trace: the TF backend does not put back the items of global and closure lists and dicts the trace changed (the JAX backend saves them when a trace begins and restores them when it fails: backends/jax/tracing.py)",
     "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]":
@@ -20,58 +16,13 @@ KNOWN_GAPS = {
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_writes_into_arrays_made_in_the_function[tensorflow]":
         "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
-    "test_fall_off_end.py::test_a_loop_only_a_return_leaves[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_a_tuple_holding_none_or_nothing[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_a_tuple_or_nothing[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_the_path_after_the_loop_is_named[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_the_result_in_a_converted_caller[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_through_a_staged_loop[tensorflow-countdown-while x > 0:]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_through_a_staged_loop[tensorflow-first_above_or_nothing-for x in xs:]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
-    "test_fall_off_end.py::test_under_a_staged_if[tensorflow]":
-        "None on some staged paths: the TF backend has no run-time None flag (Backend.maybe_no_return) yet",
     "test_generator_reductions.py::test_next_first_match[tensorflow]":
         _EAGER_METHODS,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[tensorflow]":
         _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_branch-3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while--3.0]":
-        _EAGER_METHODS,
-    "test_inplace_state.py::test_branch_and_while_state[tensorflow-captured_in_while-3.0]":
-        _EAGER_METHODS,
-    "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none[tensorflow]":
-        "None before or after a staged loop: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_loop_maybe_none.py::test_first_assigned_in_the_loop[tensorflow]":
-        "None before or after a staged loop: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_loop_maybe_none.py::test_none_before_the_loop[tensorflow]":
-        "None before or after a staged loop: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none[tensorflow]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_is_none_is_a_staged_test[tensorflow]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it[tensorflow]":
-        "None or a Python value on one side of a staged if: the TF backend has no run-time flag (Backend.pair_values) yet",
-    "test_numeric_builtins.py::test_asarray_copy_is_a_copy[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
-    "test_numeric_builtins.py::test_asarray_of_a_list_of_staged_values_is_a_stack[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
     "test_numeric_builtins.py::test_round[tensorflow]":
-        "numeric builtins on graph tensors follow TensorFlow's dtypes (float32 for Python floats), not NumPy's",
-    "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition[tensorflow]":
-        "a string chosen by a staged condition: the TF backend carries no run-time choice among Python strings",
-    "test_numeric_context.py::test_status_chosen_in_a_staged_loop[tensorflow]":
-        "a string chosen by a staged condition: the TF backend carries no run-time choice among Python strings",
-    "test_numeric_context.py::test_string_chosen_by_a_staged_condition_is_returned[tensorflow]":
-        "a string chosen by a staged condition: the TF backend carries no run-time choice among Python strings",
+        "round() of an eager tf.Tensor is TensorFlow's own AttributeError (it has no .astype): "
+        "the eager oracle itself fails (staged, round follows Python's rule)",
     "test_numeric_methods.py::test_array_methods_on_staged_arrays[tensorflow]":
         "the case calls NumPy array methods, divmod or math.modf, which tf.Tensor (eager or graph) lacks",
     "test_numeric_methods.py::test_divmod_in_a_staged_loop[tensorflow]":
@@ -101,21 +52,9 @@ KNOWN_GAPS = {
     "test_raise_messages.py::test_value_as_the_exception_argument[tensorflow]":
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
     "test_staged_raise.py::test_both_branches_raise[tensorflow]":
-        "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
-    "test_staged_raise.py::test_unassigned_variable_raises_only_when_read[tensorflow]":
-        "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
-    "test_staged_raise.py::test_variable_assigned_in_one_branch_only[tensorflow]":
-        "a variable assigned in one branch only / both branches raising: the TF backend turns the raise into an assertion but has no run-time flag for the unassigned variable",
+        "both branches of a staged if raise: the TF backend stops the trace (AlwaysRaises, whose text speaks of a staged loop there is not) where the test expects each exception when the graph runs",
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
-    "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_staging_errors.py::test_branches_that_differ[tensorflow]":
-        "the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which tf.Tensor lacks (an AttributeError while tracing, never a value)",
-    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[tensorflow]":
-        "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
     "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named[tensorflow]":
@@ -135,8 +74,6 @@ _GRAPH_METHODS = ("the case calls NumPy ndarray methods (.sum, .astype) on a gra
                   "tf.Tensor lacks (an AttributeError while tracing, never a value)")
 _MASKS = ("writes through a boolean mask of a selection (staging.masked) are not wired to the "
           "TF backend: a StagingError or TensorFlow's own error while tracing, never a value")
-_NONE = ("None on some staged paths: the TF backend has no run-time None flag "
-         "(Backend.pair_values) yet: the StagingError the JAX backend gives")
 KNOWN_GAPS.update({
     "test_array_state.py::test_writes_nothing_else_reads_are_staged[tensorflow]": _GRAPH_METHODS,
     "test_array_state.py::test_writes_under_a_staged_if[tensorflow-x0]": _GRAPH_METHODS,
@@ -148,12 +85,6 @@ KNOWN_GAPS.update({
         "scalar_updates_under_a_staged_mask", "elementwise_values_of_the_same_selection",
         "ufuncs_clip_and_astype_on_a_selection", "a_mask_over_rows", "the_target_keeps_its_dtype",
         "a_count_that_does_not_match", "what_needs_the_count")},
-    "test_false_refusals.py::test_the_none_sentinel[tensorflow]": _NONE,
-    "test_none_compared.py::test_equality_of_a_scalar_none_on_some_paths[tensorflow-3.0]": _NONE,
-    "test_none_compared.py::test_equality_of_a_scalar_none_on_some_paths[tensorflow--3.0]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[tensorflow-3.0]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[tensorflow-0.5]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[tensorflow--3.0]": _NONE,
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[tensorflow]":
         "a NumPy array made while tracing indexed by a graph tensor: NumPy cannot index with it "
         "(TensorFlow's own IndexError)",
@@ -162,15 +93,8 @@ KNOWN_GAPS.update({
         "(TensorFlow's NotImplementedError)",
     "test_library_glue.py::test_np_require[tensorflow]":
         "tf.experimental.numpy has no require: a StagingError naming np.require",
-    "test_library_glue.py::test_np_array_copy_and_ndmin[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
-    "test_library_glue.py::test_np_array_copy_false_that_must_copy[tensorflow]":
-        "tf.experimental.numpy's asarray takes no copy= keyword",
     "test_library_glue.py::test_ndarray_flat[tensorflow]": _EAGER_METHODS,
     "test_library_glue.py::test_np_random_with_a_staged_size[tensorflow]":
         "np.random with a graph tensor size: tf.experimental.numpy.random is a module of other "
         "functions (a TypeError while tracing)",
-    "test_number_and_string_joins.py::test_warn_with_a_message_a_staged_if_chose[tensorflow]":
-        "a string chosen by a staged condition: the TF backend carries no run-time choice among "
-        "Python strings",
 })

@@ -8,22 +8,14 @@ _WEAK = ("PyTorch has no weak types: a Python float carried through a staged con
          "float32 tensor, which does not take a float64 array's dtype as a Python float does")
 _OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
             "back after a PyTorch trace (it holds the tracing tensor)")
-_NONE = ("None on some staged paths: the torch backend has no run-time None flag "
-         "(Backend.maybe_no_return, Backend.pair_values) yet, so it refuses with the StagingError "
-         "where the test expects None exactly when eager returns it")
-_UNASSIGNED = ("a variable one branch assigns: the torch backend has no run-time 'unassigned' "
-               "flag (Backend.pair_values) yet, so it refuses with the StagingError")
 _RAISE = ("a staged raise (or a raise the test expects when the program runs): the torch backend "
           "refuses it with the StagingError of the other compiled backends (torch._assert_async "
           "carries no exception type, and a message formatted from tensors cannot be made "
           "while tracing), and the test expects the exception, or another text, here")
-_STRINGS = ("a str/bytes chosen by a staged condition: a PyTorch program has no string values "
-            "(the StagingError); the NumPy engine's graphs carry them")
-_PRINT = ("ag.print while PyTorch traces is refused with a StagingError: PyTorch 2.13's print "
-          "operator prints nothing inside cond/while_loop, and a Python print runs once per trace")
-_LISTS = ("a list a staged loop appends to a run-time number of times: the torch backend has no "
-          "collected lists yet (JAX pads them, the NumPy engine stacks them), a StagingError or "
-          "a data-dependent-shape error from PyTorch")
+_RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
+                  "make_fx (the traced mode) and dynamo (torch.compile) take no output of a "
+                  "type of ours; torch.export returns it as a list (tests/torch). Return "
+                  "np.stack(lst) or torch.stack(lst)")
 _EAGER_NUMPY_API = ("the test's NumPy code does not run on eager torch tensors as it does on "
                     "arrays (.astype/.flat/.copy/.searchsorted, divmod, round, out=, np.zeros(..., "
                     "t.dtype), a NumPy array op a tensor, writes through NumPy views): the eager "
@@ -37,16 +29,6 @@ _DTYPE_JOIN = ("a Python number joined with a tensor of another width (a Python 
                "int32 tensor, a Python float with a float64 one) is carried as PyTorch's dtype of "
                "the number (int64, float32) and refused as a different type: the weak-type join "
                "the other backends do is not done on torch yet")
-_ALIASING = ("`i += 1` on a tensor is in place in eager PyTorch, so a tensor returned before it "
-             "(return i inside try, then finally: i += 1) changes too; a staged construct carries "
-             "values, so the staged result is the value at the return (a known wrong value)")
-_NUMPY_ARRAY_WRITES = ("KNOWN WRONG VALUE: a NumPy array written under a "
-                       "staged if is written while each branch is traced, so the branch not "
-                       "taken shows in the result; the torch backend does not carry written "
-                       "NumPy arrays as state yet")
-_FAILED_TRACE = ("a failed trace: the torch backend does not put back the items of global and "
-                 "closure lists and dicts the trace changed (they keep PyTorch's tracing tensors; "
-                 "the JAX backend saves them when a trace begins: backends/jax/tracing.py)")
 _TORCH_SIZE = ("np.shape of a tensor is its torch.Size, which a traced graph returns as a plain "
                "tuple (make_fx flattens its outputs)")
 _FFT = ("np.fft.fft of a float32 array: PyTorch's NumPy (torch._numpy) computes in complex128, "
@@ -63,66 +45,31 @@ TORCH_XFAIL = {
         "a[i] with a 0-d tensor i inside a while_loop body: PyTorch 2.13 cannot guard on the "
         "data-dependent index (GuardOnDataDependentSymNode), a StagingError"),
     "test_array_writes.py::test_writes_into_arrays_made_in_the_function[torch]": _NUMPY_READS_VALUES,
-    "test_array_writes.py::test_helper_writes_into_its_callers_array[torch]": _NUMPY_ARRAY_WRITES,
     "test_array_writes.py::test_helper_writes_into_an_array_from_outside_its_branch[torch]": _NUMPY_READS_VALUES,
     "test_array_writes.py::test_out_argument_updates_the_array[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_list_items_written_with_a_staged_index[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_out_argument_in_a_staged_loop[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]": _EAGER_NUMPY_API,
     "test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]": _EAGER_NUMPY_API,
-    "test_fall_off_end.py::test_under_a_staged_if[torch]": _NONE,
-    "test_fall_off_end.py::test_through_a_staged_loop[torch-first_above_or_nothing-for x in xs:]": _NONE,
-    "test_fall_off_end.py::test_through_a_staged_loop[torch-countdown-while x > 0:]": _NONE,
-    "test_fall_off_end.py::test_a_tuple_or_nothing[torch]": _NONE,
-    "test_fall_off_end.py::test_the_result_in_a_converted_caller[torch]": _NONE,
-    "test_fall_off_end.py::test_a_tuple_holding_none_or_nothing[torch]": _NONE,
     "test_fall_off_end.py::test_the_path_after_the_loop_is_named[torch]": _DTYPE_JOIN,
-    "test_fall_off_end.py::test_a_loop_only_a_return_leaves[torch]": _NONE,
-    "test_false_refusals.py::test_the_none_sentinel[torch]": _NONE,
-    "test_none_compared.py::test_equality_of_a_scalar_none_on_some_paths[torch-3.0]": _NONE,
-    "test_none_compared.py::test_equality_of_a_scalar_none_on_some_paths[torch--3.0]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[torch-3.0]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[torch-0.5]": _NONE,
-    "test_none_compared.py::test_two_values_none_on_some_paths[torch--3.0]": _NONE,
-    "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[torch]": _RAISE,
     "test_library_glue.py::test_np_require[torch]": _NUMPY_READS_VALUES,
     "test_library_glue.py::test_np_array_copy_and_ndmin[torch]": _EAGER_NUMPY_API,
     "test_library_glue.py::test_np_array_copy_false_that_must_copy[torch]": _EAGER_NUMPY_API,
     "test_library_glue.py::test_ndarray_flat[torch]": _EAGER_NUMPY_API,
-    "test_loop_accumulation.py::test_an_rnn_collects_its_states[torch]": _LISTS,
-    "test_loop_accumulation.py::test_a_static_trip_count_gives_a_python_list[torch]": _LISTS,
-    "test_loop_accumulation.py::test_zero_iterations[torch]": _LISTS,
-    "test_loop_accumulation.py::test_a_while_with_a_data_dependent_stop[torch]": _LISTS,
-    "test_loop_accumulation.py::test_appends_in_both_branches_of_a_staged_if[torch]": _LISTS,
-    "test_loop_accumulation.py::test_two_lists_in_one_loop[torch]": _LISTS,
-    "test_loop_accumulation.py::test_several_appends_of_tuples_per_iteration[torch]": _LISTS,
-    "test_loop_accumulation.py::test_beam_search_bookkeeping[torch]": _LISTS,
-    "test_loop_accumulation.py::test_items_this_iteration_appended[torch]": _LISTS,
-    "test_loop_accumulation.py::test_van_der_corput_verbatim[torch]": _LISTS,
-    "test_loop_accumulation.py::test_reading_an_item_an_earlier_iteration_appended_is_refused[torch]": _LISTS,
-    "test_loop_accumulation.py::test_nested_loops_collect_their_own_lists[torch]": _LISTS,
-    "test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]": _LISTS,
-    "test_loop_maybe_none.py::test_none_before_the_loop[torch]": _NONE,
-    "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none[torch]": _NONE,
-    "test_loop_maybe_none.py::test_first_assigned_in_the_loop[torch]": _UNASSIGNED,
+    "test_loop_accumulation.py::test_beam_search_bookkeeping[torch]": _EAGER_NUMPY_API,
+    "test_loop_accumulation.py::test_van_der_corput_verbatim[torch]": _EAGER_NUMPY_API,
+    "test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]": _RETURNED_LIST,
     "test_mask_writes.py::test_scalar_updates_under_a_staged_mask[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_elementwise_values_of_the_same_selection[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_a_mask_over_rows[torch]": _EAGER_NUMPY_API,
     "test_mask_writes.py::test_the_target_keeps_its_dtype[torch]": _NUMPY_READS_VALUES,
     "test_mask_writes.py::test_a_count_that_does_not_match[torch]": _EAGER_NUMPY_API,
-    "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it[torch]": _NONE,
-    "test_maybe_none.py::test_is_none_is_a_staged_test[torch]": _NONE,
-    "test_maybe_none.py::test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none[torch]": _NONE,
     "test_maybe_none.py::test_staged_index_into_a_list[torch]": _EAGER_NUMPY_API,
     "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[torch-1]": _NUMPY_READS_VALUES,
     "test_maybe_none.py::test_staged_index_into_a_list_of_python_numbers[torch--1]": _NUMPY_READS_VALUES,
     "test_maybe_none.py::test_staged_index_into_a_list_of_mixed_items[torch]": _EAGER_NUMPY_API,
-    "test_number_and_string_joins.py::test_warn_with_a_message_a_staged_if_chose[torch]": _NUMPY_READS_VALUES,
     "test_numeric_builtins.py::test_round[torch]": _EAGER_NUMPY_API,
-    "test_numeric_context.py::test_string_chosen_by_a_staged_condition_is_returned[torch]": _STRINGS,
-    "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition[torch]": _STRINGS,
-    "test_numeric_context.py::test_status_chosen_in_a_staged_loop[torch]": _STRINGS,
     "test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]": _EAGER_NUMPY_API,
     "test_numeric_methods.py::test_divmod_values_and_dtypes[torch]": _EAGER_NUMPY_API,
     "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument[torch]": _EAGER_NUMPY_API,
@@ -131,35 +78,12 @@ TORCH_XFAIL = {
     "test_numpy_calls.py::test_keywords_and_submodules[torch]": _FFT,
     "test_numpy_calls.py::test_calls_without_staged_arguments_stay_numpy[torch]": _NUMPY_READS_VALUES,
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]": _TORCH_SIZE,
-    "test_printing.py::test_prints_come_in_program_order[torch]": _PRINT,
-    "test_printing.py::test_python_only_prints_run_at_every_execution[torch]": _PRINT,
-    "test_raise_messages.py::test_f_string_with_format_specs_and_repr[torch]": _RAISE,
-    "test_raise_messages.py::test_percent_formatting_and_str[torch]": _RAISE,
-    "test_raise_messages.py::test_value_as_the_exception_argument[torch]": _RAISE,
-    "test_raise_messages.py::test_python_int_counter_shown_as_python_shows_it[torch]": _RAISE,
-    "test_raise_messages.py::test_str_format_method[torch]": _RAISE,
-    "test_raise_messages.py::test_percent_conversions_of_numbers[torch]": _RAISE,
-    "test_staged_raise.py::test_validation_raises_only_when_taken[torch]": _RAISE,
-    "test_staged_raise.py::test_raise_in_a_staged_loop[torch]": _RAISE,
-    "test_staged_raise.py::test_nested_branch_raises[torch]": _RAISE,
-    "test_staged_raise.py::test_both_branches_raise[torch]": _RAISE,
-    "test_staged_raise.py::test_python_error_inside_a_staged_branch[torch]": _RAISE,
-    "test_staged_raise.py::test_unassigned_variable_raises_only_when_read[torch]": _UNASSIGNED,
-    "test_staged_raise.py::test_variable_assigned_in_one_branch_only[torch]": _UNASSIGNED,
-    "test_staged_semantics.py::test_jumps_out_of_try_in_staged_loops[torch]": _ALIASING,
     "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _NUMPY_READS_VALUES,
     "test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]": _DTYPE_JOIN,
-    "test_staging_errors.py::test_branches_that_differ[torch]": _RAISE,
-    "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf[torch]": _EAGER_NUMPY_API,
-    "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named[torch]": _EAGER_NUMPY_API,
     "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[torch]": _NUMPY_READS_VALUES,
     "test_trace_time_values.py::test_rows_of_a_table[torch]": _NUMPY_READS_VALUES,
-    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises[torch]": _NONE,
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers[torch]": _FAILED_TRACE,
-    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers[torch]": _FAILED_TRACE,
     "test_try_arithmetic.py::test_named_handler_is_refused[torch]": _RAISE,
     "test_try_handler_state.py::test_variable_a_handler_reads[torch]": _DTYPE_JOIN,
-    "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks[torch]": _RAISE,
 }
 
 TORCH_MODE_XFAIL: dict = {}  # mode -> {case prefix: reason}: none left

@@ -180,7 +180,7 @@ def test_a_tensor_stored_by_a_helper_of_the_module_is_found(fn):
 
 
 def test_the_search_looks_only_at_globals_the_function_can_reach():
-    from autograph.runtime.backends.numpy_graph.escapes import _touchable
+    from autograph.runtime.staging.kept import touchable as _touchable
 
     names = set(_touchable(stashes_through_a_helper))
     assert {"_stash_it", "stash"} <= names

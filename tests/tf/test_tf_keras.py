@@ -1,6 +1,7 @@
 """``ag.convert`` of a Keras model (Keras 3, which TensorFlow's AutoGraph does not
 convert): its ``call`` branches on a tensor in ``tf.function``, ``fit`` and ``predict``;
-gradients flow through the converted control flow; weights and saving stay Keras's."""
+gradients flow through the converted control flow; weights, ``model.save``/``load_model``
+and ``model.export`` (a SavedModel) stay Keras's."""
 
 import numpy as np
 import tensorflow as tf
@@ -108,3 +109,34 @@ def test_nested_user_layers_are_converted_too():
     model = ag.convert(Outer())
     got = tf.function(model, autograph=False)(tf.constant([1.0, 3.0]))
     np.testing.assert_array_equal(got.numpy(), [5.0, 13.0])
+
+
+@tf.keras.utils.register_keras_serializable(package="autograph_tests")
+class Saveable(tf.keras.Model):
+    """``Branchy`` with the constructor Keras needs to rebuild it from its config."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = tf.keras.layers.Dense(1)
+
+    def call(self, x):
+        y = self.dense(x)
+        if tf.reduce_mean(y) > 0:
+            y = y * 2.0
+        else:
+            y = -y
+        return y
+
+
+def test_model_save_load_and_export_keep_both_branches(tmp_path):
+    x, _ = _data()
+    inputs = [x, -x]  # the branch each takes depends on the weights: one each way
+    model = ag.convert(Saveable())
+    before = [model(v).numpy() for v in inputs]
+    model.save(tmp_path / "m.keras")
+    loaded = ag.convert(tf.keras.models.load_model(tmp_path / "m.keras"))
+    model.export(str(tmp_path / "exported"), verbose=False)
+    served = tf.saved_model.load(str(tmp_path / "exported"))
+    for v, want in zip(inputs, before):
+        np.testing.assert_allclose(loaded(v).numpy(), want, rtol=1e-6)
+        np.testing.assert_allclose(served.serve(tf.constant(v)).numpy(), want, rtol=1e-6)

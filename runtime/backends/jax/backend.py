@@ -28,7 +28,8 @@ from jax._src.lax.lax import _convert_element_type
 from jax.extend.core import jaxpr_as_fun
 
 from . import captures
-from ...staging import accumulate, backend as backends, errors, loop_options, masked
+from . import maybe_none as _jax_maybe_none  # noqa: F401  (its pytree: refused as an output)
+from ...staging import accumulate, backend as backends, errors, loop_options, masked, maybe_none
 from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
@@ -168,6 +169,7 @@ class JaxBackend(backends.Backend):
     """Builds ``lax`` control flow for JAX tracers (see the module docstring)."""
 
     name = "jax"
+    compiler, framework = "jax.jit", "JAX"
     isinstance_as_concrete = True  # a tracer is a jax.Array, as the arrays it stands for
 
     def owns_type(self, cls: type) -> bool:
@@ -175,6 +177,9 @@ class JaxBackend(backends.Backend):
 
     def is_tracing(self) -> bool:
         return is_tracing()
+
+    def leaked(self, value) -> bool:
+        return isinstance(value, _core.Tracer)
 
     # -- primitives
 
@@ -190,11 +195,7 @@ class JaxBackend(backends.Backend):
         return lax.pcast(x, tuple(sorted(missing)), to="varying") if missing else x
 
     def pair_values(self, label, t, f):
-        from .maybe_none import pair
-
-        if label.startswith("the return value"):  # a graph's outputs are arrays: refused
-            return t, f
-        return pair(label, t, f, self)  # None on one side: a flag beside the value
+        return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
 
     def zeros(self, aval: Aval):
         return self.cast(lax.full(aval.shape, 0, aval.dtype), aval)
@@ -364,6 +365,14 @@ class JaxBackend(backends.Backend):
             return jax_numeric.setitem(target, index, value)
         target[index] = value
         return target
+
+    def check_in_place(self, value) -> None:
+        """``inner += 1`` gives ``inner`` alone a new array: refused where another name
+        that is read later shares the array in NumPy (a view's base, an alias)."""
+        if isinstance(value, jax.Array):  # (NumPy's operator refuses a tracer itself)
+            from . import numeric as jax_numeric
+
+            jax_numeric.check_in_place(value)
 
     def print_(self, args, sep, end, file, flush):
         """Print each time the computation runs, in program order (an ordered

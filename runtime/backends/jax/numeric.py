@@ -119,6 +119,18 @@ def _check_sharing(target) -> None:
         "jax.jit", "array (JAX arrays are immutable)")
 
 
+def check_in_place(target) -> None:
+    """``target op= value`` gives the name a new array: a ``StagingError`` if another
+    name that is read later shares ``target``'s memory in NumPy (``holders``)."""
+    from ...staging import holders
+
+    base = _viewed(target)
+    holders.refuse_shared_in_place(
+        lambda v: v is not target and isinstance(v, jax.Array) and v.ndim > 0
+        and _viewed(v) is base, "jax.jit", "the operator gives it a new array (JAX arrays "
+        "are immutable)")
+
+
 def traced_mask(index) -> bool:
     """A boolean array known only at run time (the count of its True items is too)."""
     return isinstance(index, jax.core.Tracer) and jnp.ndim(index) > 0 and \

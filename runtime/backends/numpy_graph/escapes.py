@@ -11,7 +11,7 @@ The search is bounded (two levels of attributes and containers, the last
 ``_ITEMS`` items of each container), so its cost does not grow with the size of
 the user's data; and among the globals it looks only at those the trace could
 have touched: the names the function's code uses, and those of the functions and
-classes of its module that it names, transitively (``_touchable``), not every
+classes of its module that it names, transitively (``kept.touchable``), not every
 global of the module.
 
 A trace that fails leaves the user's state as it found it: ``Bindings`` remembers
@@ -23,10 +23,9 @@ and the items of the lists and dicts they hold that it changed (``kept.Contents`
 from __future__ import annotations
 
 import types
-import weakref
 from typing import Optional
 
-from ...staging.kept import Contents
+from ...staging.kept import Contents, touchable
 from .tensor import Tensor
 
 _ITEMS = 256  # items of one container looked at (the last ones: appends go there)
@@ -48,7 +47,7 @@ class Bindings:
                 self.cells.append((cell, cell.cell_contents))
             except ValueError:  # an empty cell
                 continue
-        touched = [self.before[n] for n in _touchable(fn) if n in self.before]
+        touched = [self.before[n] for n in touchable(fn) if n in self.before]
         self.contents = Contents(touched + [value for _, value in self.cells])
 
     def restore(self) -> None:
@@ -77,7 +76,7 @@ def find(graph, fn, params, args) -> Optional[tuple]:
     fn = getattr(fn, "__func__", fn)
     roots = []
     namespace = getattr(fn, "__globals__", {})
-    for name in _touchable(fn):
+    for name in touchable(fn):
         if name in namespace:
             roots.append((name, namespace[name], "the global", True))
     code = getattr(fn, "__code__", None)
@@ -96,68 +95,6 @@ def find(graph, fn, params, args) -> Optional[tuple]:
                 return f"{kind} '{name}'", tensor
             return f"`{where}` (reached from {kind} '{name}')", tensor
     return None
-
-
-_TOUCHABLE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _touchable(fn) -> tuple:
-    """The global names ``fn`` can reach: the names its code (and its nested code)
-    uses, and, for each that is a function or class of the same module, the names
-    that one's code uses, and so on. Cached per function and code object."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return tuple(getattr(fn, "__globals__", {}))
-    try:
-        cached = _TOUCHABLE.get(fn)
-    except TypeError:
-        cached = None
-    if cached is not None and cached[0] is code:
-        return cached[1]
-    namespace = fn.__globals__
-    names: dict = {}  # ordered: the search reports the first tensor found
-    seen: set = set()
-    stack = [code]
-    for cell in getattr(fn, "__closure__", None) or ():  # a decorator's wrapped function
-        try:
-            stack.extend(_module_code(cell.cell_contents, namespace))
-        except ValueError:  # an empty cell
-            pass
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
-        for name in current.co_names:
-            if name in names:
-                continue
-            names[name] = None
-            stack.extend(_module_code(namespace.get(name), namespace))
-    found = tuple(names)
-    try:
-        _TOUCHABLE[fn] = (code, found)
-    except TypeError:
-        pass
-    return found
-
-
-def _module_code(value, namespace) -> list:
-    """The code of ``value`` if it is a function of the module ``namespace`` belongs to
-    (for a class of that module, its functions' code)."""
-    if isinstance(value, types.FunctionType):
-        return [value.__code__] if value.__globals__ is namespace else []
-    if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
-        found = []
-        for attr in vars(value).values():
-            attr = getattr(attr, "__func__", attr)  # staticmethod, classmethod
-            if isinstance(attr, types.FunctionType) and attr.__globals__ is namespace:
-                found.append(attr.__code__)
-            elif isinstance(attr, property):
-                found += [f.__code__ for f in (attr.fget, attr.fset, attr.fdel)
-                          if isinstance(f, types.FunctionType)]
-        return found
-    return []
 
 
 def _search(graph, value, where: str, depth: int, direct: bool):

@@ -11,11 +11,12 @@ Staging itself (joining branches, settling loop carries, errors) is ``staging``'
 this module answers its questions in TensorFlow: the ``Aval`` of a leaf (a Python
 number is weak: carried as a ``weak.Weak``, a scalar tensor that takes the dtype of the
 tensor it meets, as the number would eagerly), casts, and ops:
-``tf.cond`` for ``if``/ternaries/``and``/``or``, ``tf.while_loop`` for ``while`` and
-every staged ``for`` (``loops``). Each body is traced once per settling step: a loop
-body into a concrete function (TensorFlow's handle of a traced graph), which the loop
-op calls; a branch of an ``if`` into the graph that becomes the ``If`` op's branch
-itself (TensorFlow's ``tf.cond`` would trace it again). Nested control flow costs no
+``If`` for ``if``/ternaries/``and``/``or``, ``While`` for ``while`` and every staged
+``for`` (``loops``). Each body is traced once per settling step: a loop's test and
+body into the graphs that become the ``While`` op's own (``while_op``), a branch of
+an ``if`` into the graph that becomes the ``If`` op's branch (TensorFlow's
+``tf.cond``/``tf.while_loop`` would trace them again); a dataset loop's body into a
+concrete function, which ``Dataset.reduce`` calls. Nested control flow costs no
 new Python trace per level, and Python side effects of a body (a plain ``print``)
 happen once, while it is traced. ``assert`` and a staged
 ``raise`` become ``tf.debugging.Assert`` ops: a failing one raises TensorFlow's
@@ -36,10 +37,11 @@ from tensorflow.python.framework import ops as _ops
 from tensorflow.python.ops import cond_v2 as _cond_v2
 from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 
-from ...staging import accumulate, backend as backends, errors
+from ...staging import accumulate, backend as backends, errors, maybe_none
 from ...staging import state as staging
 from ...staging.state import Aval
-from . import loops, numeric
+from . import loops, numeric, while_op
+from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
     SymbolicTensor, as_tf_dtype, aval_of, invariants, is_tracing, predicate, spec,
@@ -143,6 +145,8 @@ class TfBackend(backends.Backend):
     """Builds TensorFlow control flow for graph tensors (see the module docstring)."""
 
     name = "tensorflow"
+    compiler, framework = "tf.function", "TensorFlow"
+    raises_at_run_time = True  # an assertion: InvalidArgumentError with the exception's text
     unknown_dims = True  # TensorFlow shapes may hold None
     needs_shape_invariants = True  # a loop variable's shape changes only where the user says
     loop_options = frozenset({"maximum_iterations", "shape_invariants", "parallel_iterations",
@@ -155,6 +159,9 @@ class TfBackend(backends.Backend):
 
     def is_tracing(self) -> bool:
         return is_tracing()
+
+    def leaked(self, value) -> bool:
+        return isinstance(value, (SymbolicTensor, Weak))
 
     # -- primitives
 
@@ -192,15 +199,23 @@ class TfBackend(backends.Backend):
         graphs that become the ``If`` op's branches."""
         if not avals:  # the branches of a staged if
             return [Branch(fn) for fn in fns]
+        layout = while_op.current()
+
+        def traced(avals):
+            if layout is while_op.FUNCTIONS:
+                with while_op.body_scope():
+                    return [Traced(fn, avals) for fn in fns]
+            return while_op.trace(fns, avals, layout)
+
         for _ in range(4):
             try:
-                return [Traced(fn, avals) for fn in fns]
+                return traced(avals)
             except TypeError as error:
                 widened = _meet(avals, error)
                 if widened is None:
                     raise
                 avals = widened
-        return [Traced(fn, avals) for fn in fns]
+        return traced(avals)
 
     def cond(self, pred, handles, finish, avals) -> list:
         if not avals:  # only effects: the branches still run (tf.print, assign)
@@ -216,10 +231,9 @@ class TfBackend(backends.Backend):
                 "change between iterations. Assign the variables the condition reads in the "
                 "loop body.")
         avals = body.avals  # the carry's (None where set_loop_options' shape_invariants say)
-        out = tf.while_loop(lambda *c: test(*c)[0], lambda *c: body(*c),
-                            [strong(x) for x in init], shape_invariants=invariants(avals),
-                            **loops.while_options())
-        return rewrap(out if isinstance(out, (list, tuple)) else [out], avals)
+        out = while_op.build(test, body, [strong(x) for x in init], invariants(avals),
+                             **loops.while_options())
+        return rewrap(out, avals)
 
     # -- what staging leaves to the framework
 
@@ -243,6 +257,16 @@ class TfBackend(backends.Backend):
         graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
         ``<class name>: <message>`` in its text."""
         tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+
+    def raise_where(self, flag, exc):
+        """As ``raise_``, where the staged ``flag`` holds when the graph runs."""
+        tf.debugging.Assert(tf.logical_not(predicate(flag)), [f"{type(exc).__name__}: {exc}"])
+
+    def pair_values(self, label, t, f):
+        return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
+
+    def pair_unbound(self, label, t, f):
+        return maybe_none.pair_unbound(label, t, f, self)  # reads raise where unassigned
 
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
         return loops.for_stmt(self, iterable, body, state, names, extra_test, shared)
@@ -301,6 +325,9 @@ class TfBackend(backends.Backend):
 
     def setitem(self, target, index, value):
         return numeric.setitem(target, index, value)
+
+    def check_in_place(self, target) -> None:
+        numeric.check_in_place(target)
 
     def print_(self, args, sep, end, file, flush):
         """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each

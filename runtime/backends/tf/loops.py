@@ -1,13 +1,14 @@
 """A staged ``for`` in TensorFlow: over a ``range`` with tensor bounds, a tensor (and
 ``tf.range``), ``enumerate``/``zip`` of those, and a ``tf.data.Dataset``.
 
-Ranges and tensors become one ``tf.while_loop`` on a trip counter ``k`` whose body
-computes the item from ``k`` (``start + k * step``, or row ``k`` of each tensor) and
-calls the traced loop body; the lowered ``break``/``return`` flag joins the loop's
-condition. A ``tf.range(...)`` tensor is looped over as its bounds, never built. A
-dataset becomes ``Dataset.reduce`` over its elements, as TensorFlow's AutoGraph does;
-with ``break``/``return`` a ``scan`` that runs the body while the flag holds and a
-``take_while`` that stops reading the dataset once it is false, then the reduce.
+Ranges and tensors become one ``While`` op (``while_op``) whose body graph computes
+the item from the op's iteration counter ``k`` (``start + k * step``, or row ``k`` of
+each tensor) before the loop body traced into it; the lowered ``break``/``return``
+flag is carried last and joins the loop's condition. A ``tf.range(...)`` tensor is
+looped over as its bounds, never built. A dataset becomes ``Dataset.reduce`` over its
+elements, as TensorFlow's AutoGraph does; with ``break``/``return`` a ``scan`` that
+runs the body while the flag holds and a ``take_while`` that stops reading the dataset
+once it is false, then the reduce.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ...staging import errors, loop_options
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
+from . import while_op
 from .tensors import aval_of, invariants, is_tracing
 from .weak import rewrap, strong
 
@@ -171,25 +173,22 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
     seq = _sequence(iterable)
     trips = tf.get_static_value(seq.length)
     carry.trips = None if trips is None else int(trips)  # a static trip count
-    (handle,) = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
-                            extra_test=extra_test)
-    init = [strong(x) for x in carry.init()]
     flagged = extra_test is not None
     n = seq.length
-    width = len(init)
 
-    def test(k, go_on, *c):
-        return tf.logical_and(k < tf.cast(n, k.dtype), go_on)
+    def test(k, go_on):
+        more = tf.cast(k, n.dtype) < n
+        return tf.logical_and(more, go_on) if flagged else more
 
-    def step(k, go_on, *c):
-        outs = handle(*seq.at(k), *c)
-        return [k + 1, outs[width] if flagged else go_on] + outs[:width]
-
-    zero = tf.zeros([], n.dtype)
-    out = tf.while_loop(test, step, [zero, tf.constant(True)] + init,
-                        shape_invariants=[tf.TensorShape([])] * 2 + invariants(carry.avals),
-                        **while_options())
-    return carry.finish(rewrap(out[2:], carry.avals))
+    layout = while_op.Layout(len(seq.avals), seq.at, test, flagged)
+    with while_op.laid_out(layout):
+        handles = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
+                              extra_test=extra_test)
+    init = [strong(x) for x in carry.init()] + ([tf.constant(True)] if flagged else [])
+    test_graph, body_graph = handles
+    shapes = invariants(body_graph.avals) + ([tf.TensorShape([])] if flagged else [])
+    out = while_op.build(test_graph, body_graph, init, shapes, **while_options())
+    return carry.finish(rewrap(out[:len(body_graph.avals)], body_graph.avals))
 
 
 def while_options() -> dict:
@@ -215,9 +214,10 @@ def _dataset_for(backend, ds, body, state, names, extra_test, shared):
             f"all dense tensors, which a staged loop carries. Map them to tensors first.")
     avals = [Aval(np.dtype(s.dtype.as_numpy_dtype), tuple(s.shape.as_list())) for s in specs]
     carry = Carry(backend, tuple(state), names, shared, "for loop", body)
-    (handle,) = carry.trace(
-        lambda items, s: body(tf.nest.pack_sequence_as(structure, list(items)), *s), avals,
-        extra_test=extra_test)
+    with while_op.laid_out(while_op.FUNCTIONS):
+        (handle,) = carry.trace(
+            lambda items, s: body(tf.nest.pack_sequence_as(structure, list(items)), *s),
+            avals, extra_test=extra_test)
     init = tuple(strong(x) for x in carry.init())
     width = len(init)
     if extra_test is None:

@@ -100,7 +100,9 @@ def numeric(name: str, args, kwargs):
             return tuple(_python_scalar(r, float) for r in result)
         return _python_scalar(result, kind)
     if name in ("numpy.asarray", "numpy.array"):
-        return tnp.asarray(*args, **kwargs)
+        if "copy" in kwargs:
+            kwargs = _without_copy(args, kwargs)
+        return (tnp.array if "ndmin" in kwargs else tnp.asarray)(*args, **kwargs)
     raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
 
 
@@ -142,6 +144,19 @@ def numpy_call(fn, args, kwargs):
     return twin(*args, **kwargs)
 
 
+def _without_copy(args, kwargs) -> dict:
+    """``np.array``/``np.asarray``'s ``copy=`` on a graph tensor: a tensor is immutable,
+    so a copy and the tensor itself hold the same; ``copy=False`` where NumPy must copy
+    (a new dtype) is NumPy's ValueError."""
+    kwargs = dict(kwargs)
+    copy = kwargs.pop("copy")
+    dtype = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    if copy is False and dtype is not None and args \
+            and tf.as_dtype(np.dtype(dtype)) != _tensor(args[0]).dtype:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    return kwargs
+
+
 # Ops whose result NumPy's basic indexing and view methods would make a view of their
 # first input (``d[1:]``, ``d.T``, ``d.reshape``): writes through either reach the other.
 _VIEWS = frozenset({"StridedSlice", "Reshape", "Squeeze", "Transpose", "ExpandDims", "Identity",
@@ -168,6 +183,21 @@ def _refuse_shared_write(target) -> None:
         lambda v: v is target or (isinstance(v, tf.Tensor) and v.shape.rank != 0
                                   and _viewed(v) is base),
         "tf.function", "tensor (TensorFlow tensors are immutable)")
+
+
+def check_in_place(target) -> None:
+    """``target op= value`` gives the name a new tensor (TensorFlow tensors are
+    immutable): a ``StagingError`` if another name that is read later shares the
+    array in NumPy (a view's base, a view)."""
+    from ...staging import holders
+
+    if not isinstance(target, tf.Tensor):
+        return
+    base = _viewed(target)
+    holders.refuse_shared_in_place(
+        lambda v: v is not target and isinstance(v, tf.Tensor) and v.shape.rank != 0
+        and _viewed(v) is base, "tf.function",
+        "the operator gives it a new tensor (TensorFlow tensors are immutable)")
 
 
 def setitem(target, index, value):

@@ -11,7 +11,10 @@ export (eager calls) the converted function runs its Python path: the original.
 
 The ops. ``if`` on a tensor is the ``cond`` operator, ``while`` on a tensor the
 ``while_loop`` operator, ``for`` over a tensor's first axis or over ``range`` with a
-tensor bound a ``while_loop`` on a counter; ``assert`` is ``torch._assert_async``.
+tensor bound a ``while_loop`` on a counter; ``assert`` is ``torch._assert_async``. An
+``if`` whose branches only pick values, or compute only cheap scalar ops with no
+gradient recorded (a lazy ``and`` of two conditions), is a ``where`` of both sides
+(``_selectable``): PyTorch's ``cond`` costs far more per call.
 The operators are called directly (``torch.ops.higher_order``), not through
 ``torch.cond``/``torch.while_loop``, which would hand the bodies to dynamo.
 
@@ -23,8 +26,9 @@ they read as an operand. Python side effects of a body therefore happen twice pe
 trace (PyTorch itself runs a non-strict region three times per compile).
 
 What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
-numbers of a carry become 0-d tensors), outputs never alias inputs (each output is
-cloned), a loop carry keeps dtype and shape (the staging core casts), and a loop body
+numbers of a carry become 0-d tensors), outputs never alias inputs (an output that is
+an input or a view is cloned; a write into an input goes to a copy), a loop carry keeps
+dtype and shape (the staging core casts), and a loop body
 reads ``xs[k]`` with ``index_select`` (indexing with a 0-d tensor is refused there).
 """
 
@@ -43,10 +47,13 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from ...staging import backend as backends, errors, raises as staged_raise
+from ...staging import backend as backends, errors, kept, maybe_none, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
+from ...staging.returns import Pending
 from ...staging.state import Aval
+from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
+from . import lists
 
 
 def is_tracing() -> bool:
@@ -154,6 +161,8 @@ class _Reads(_Swapping):
         self.keep = list(inputs)  # ids stay unique while they are looked at
         self.outside_tensors: list = []
         self._seen: set = set()
+        self.computes = False  # whether the body calls an op (not only picks values)
+        self.cheap = True  # whether each op is a scalar one that cannot fail (_CHEAP_OPS)
 
     def outside(self, t) -> bool:
         return id(t) not in self.made
@@ -169,15 +178,37 @@ class _Reads(_Swapping):
             self.outside_tensors.append(leaf)
 
     def call(self, func, args, kwargs):
+        name = getattr(func, "__name__", "")
+        if name not in _METADATA:
+            self.computes = True
+            self.cheap = self.cheap and name in _CHEAP_OPS
         for leaf in _pytree.tree_leaves((args, kwargs)):
             if isinstance(leaf, torch.Tensor):
                 self._note(leaf)
+                self.cheap = self.cheap and leaf.dim() == 0
         out = func(*args, **kwargs)
         for leaf in _pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
                 self.made.add(id(leaf))
                 self.keep.append(leaf)
+                self.cheap = self.cheap and leaf.dim() == 0
         return out
+
+
+# What ``cond`` may run on both sides and choose from with ``where`` (``_selectable``):
+# reads of a tensor's metadata, and elementwise ops that cannot fail when the program
+# runs (no integer division, no indexing, no random numbers, no writes).
+_METADATA = frozenset({"__get__", "dim", "size", "numel", "__len__"})
+_CHEAP_OPS = frozenset({
+    "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "lt", "le", "gt", "ge", "eq",
+    "ne", "__and__", "__or__", "__xor__", "__invert__", "__rand__", "__ror__", "__rxor__",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+    "__rmul__", "__neg__", "__pos__", "__abs__", "__truediv__", "__rtruediv__", "add", "sub",
+    "mul", "neg", "abs", "true_divide", "maximum", "minimum", "clamp", "where", "sign",
+    "square", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "to", "float", "double",
+    "int", "long", "bool", "clone", "detach", "full", "zeros", "ones", "zeros_like",
+    "ones_like", "full_like"})
 
 
 _IN_PLACE_DUNDERS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__",
@@ -196,23 +227,33 @@ class _Passing(_Swapping):
     """Runs a body inside an operator with the outside tensors it reads replaced by
     the operator's operands standing for them."""
 
-    def __init__(self, outside, operands) -> None:
+    def __init__(self, outside, operands, carried=()) -> None:
         super().__init__()
         self.swap = {id(t): o for t, o in zip(outside, operands)}
-        self._operands = {id(o) for o in operands}
+        self._inputs = {id(o) for o in (*operands, *carried)}
 
     def outside(self, t) -> bool:
-        return id(t) in self.swap or id(t) in self._operands
+        return id(t) in self.swap or id(t) in self._inputs
 
     def own(self, x):
-        """An output of the body as the operator may return it: never an operand."""
+        """An output of the body as the operator may return it: never an input of the
+        operator or a view (a view of an input would alias it), else the output itself."""
         if not isinstance(x, torch.Tensor):
             return x
-        return self.swap.get(id(x), x).clone()
+        x = self.swap.get(id(x), x)
+        return x.clone() if id(x) in self._inputs or x._is_view() else x
 
 
 class _Depth(threading.local):
     depth = 0
+    reads = None  # the _Reads of the body being discovered
+
+    def nested(self) -> bool:
+        """Whether a body is being discovered (a staged construct in it then only gives
+        placeholders, and the body counts as computing)."""
+        if self.depth:
+            self.reads.computes, self.reads.cheap = True, False
+        return bool(self.depth)
 
 
 # Inside ``trace``, a body runs only to learn its outputs (with no ops recorded):
@@ -221,12 +262,14 @@ _discovering = _Depth()
 
 
 class _Handle:
-    """A body traced once: the function and the outside tensors it reads."""
+    """A body traced once: the function, the outside tensors it reads, whether it
+    computes anything and whether only cheap scalar ops (``_Reads``)."""
 
-    __slots__ = ("fn", "outside")
+    __slots__ = ("fn", "outside", "computes", "cheap")
 
-    def __init__(self, fn, outside) -> None:
-        self.fn, self.outside = fn, outside
+    def __init__(self, fn, reads) -> None:
+        self.fn, self.outside = fn, reads.outside_tensors
+        self.computes, self.cheap = reads.computes, reads.cheap
 
 
 def _placeholder(aval: Aval) -> torch.Tensor:
@@ -270,6 +313,30 @@ def _graph(fn, operands):
             isinstance(o, torch.Tensor) and o.requires_grad for o in operands):
         return materialize_as_graph(fn, tuple(operands))
     return fn
+
+
+def _selectable(handles, outside) -> bool:
+    """Whether a ``cond`` of these branches may run both and choose their outputs with
+    ``where``: PyTorch's ``cond`` costs far more per call than a few scalar ops. So when
+    neither branch computes (each picks values), or each computes only ops that cannot
+    fail on scalars and no gradient is recorded (the gradient of the side not taken could
+    be NaN, and ``where`` would pass it on as NaN)."""
+    if not any(h.computes for h in handles):
+        return True
+    return all(h.cheap for h in handles) and not (
+        torch.is_grad_enabled() and any(t.requires_grad for t in outside))
+
+
+def _select(pred, sides):
+    """``where(pred, a, b)`` of the two branches' outputs, or None (then a ``cond``) if
+    an output pair differs in dtype or shape, or has a size known only at run time."""
+    chosen = []
+    for a, b in zip(*sides):
+        if a.dtype != b.dtype or any(d.__class__ is not int for d in (*a.shape, *b.shape)) \
+                or a.shape != b.shape:
+            return None
+        chosen.append(torch.where(pred, a, b))
+    return chosen
 
 
 def _outside(handles, skip=()) -> list:
@@ -332,7 +399,9 @@ class TorchBackend(backends.Backend):
     """Builds PyTorch's control-flow operators for tensors (see the module docstring)."""
 
     name = "torch"
+    compiler, framework = "torch.compile", "PyTorch"
     unknown_dims = False
+    sizes_after_loops = True  # a list a loop collects is cut to its length after it (lists)
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
 
     def owns_type(self, cls: type) -> bool:
@@ -340,6 +409,27 @@ class TorchBackend(backends.Backend):
 
     def is_tracing(self) -> bool:
         return is_tracing()
+
+    def leaked(self, value) -> bool:
+        return _is_fake(value)
+
+    def check_in_place(self, value) -> None:
+        """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``
+        returned it for another name (``return i`` in a branch), that name holds a copy
+        here and the same tensor eagerly: refused if it is read later."""
+        if isinstance(value, torch.Tensor):
+            from ...staging import holders
+
+            origin = kept.copied_from(value)
+
+            def shares(held) -> bool:  # a tensor, or one in a pending return value
+                return any(v is not value and isinstance(v, torch.Tensor) and (
+                    kept.copied_from(v) is value or (origin is not None and v is origin))
+                    for v in (held, *(held if held.__class__ is Pending else ())))
+
+            holders.refuse_shared_in_place(
+                shares,
+                "torch.compile and torch.export", "a staged if gave it a copy")
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
@@ -395,19 +485,26 @@ class TorchBackend(backends.Backend):
             with disable_proxy_modes_tracing():
                 inputs = [_placeholder(a) for a in avals]
             reads = _Reads(inputs)
+            outer = _discovering.reads
             _discovering.depth += 1
+            _discovering.reads = reads
             try:
                 with disable_proxy_modes_tracing(), reads:
                     fn(*inputs)
             finally:
                 _discovering.depth -= 1
-            handles.append(_Handle(fn, reads.outside_tensors))
+                _discovering.reads = outer
+            handles.append(_Handle(fn, reads))
         return handles
 
     def cond(self, pred, handles, finish, avals) -> list:
-        if _discovering.depth:  # only the outputs' types count: no graphs
+        if _discovering.nested():  # only the outputs' types count: no graphs
             return [self.zeros(a) for a in avals]
         outside = _outside(handles)
+        if _selectable(handles, outside):
+            chosen = _select(pred, [finish[i](handles[i].fn()) for i in (0, 1)])
+            if chosen is not None:
+                return chosen
 
         def branch(i):
             def run(*operands):
@@ -423,7 +520,7 @@ class TorchBackend(backends.Backend):
         return list(outs)[:len(avals)]
 
     def while_loop(self, test, body, init) -> list:
-        if _discovering.depth:
+        if _discovering.nested():
             return [t.clone() for t in init]
         outside = _outside([test, body])
         n = len(init)
@@ -433,9 +530,9 @@ class TorchBackend(backends.Backend):
                 return test.fn(*args[:n])[0]
 
         def body_fn(*args):
-            passing = _Passing(outside, args[n:])
+            passing = _Passing(outside, args[n:], args[:n])
             with passing:  # the body may write into its carry (i += 1): into a copy
-                return tuple(passing.own(o) for o in body.fn(*(a.clone() for a in args[:n])))
+                return tuple(passing.own(o) for o in body.fn(*args[:n]))
 
         operands = _operands(outside)
         init = _differentiable(_operands(t.clone() for t in init), operands)
@@ -472,7 +569,7 @@ class TorchBackend(backends.Backend):
         first = iterable.start if enumerated else None
         if isinstance(inner, _Range):
             start, step_size, n = inner.start, inner.step, inner.length()
-            rows = None
+            carry.trips, rows = n, None
 
             def step(items, s):
                 value = start + items[0] * step_size
@@ -483,7 +580,7 @@ class TorchBackend(backends.Backend):
             rows = _tensor(inner)
             if rows.dim() == 0:
                 raise TypeError("iteration over a 0-d tensor")
-            n = rows.shape[0]
+            n = carry.trips = rows.shape[0]
             if n.__class__ is not int:
                 n = _tensor(n, torch.int64)
 
@@ -495,7 +592,7 @@ class TorchBackend(backends.Backend):
                           Aval(_np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
         (handle,) = carry.trace(step, item_avals, extra_test=extra_test)
         flagged = extra_test is not None
-        if _discovering.depth:
+        if _discovering.nested():
             return carry.finish([t.clone() for t in carry.init()])
         return carry.finish(self._counted(handle, n, rows, carry.init(), flagged))
 
@@ -512,12 +609,11 @@ class TorchBackend(backends.Backend):
 
         def body_fn(k, go_on, *args):
             dyn, given = args[:m], args[m:]
-            passing = _Passing(extra + outside, given)
+            items = [k] if rows is None else [
+                k, torch.index_select(given[len(extra) - 1], 0, k.reshape(1)).squeeze(0)]
+            passing = _Passing(extra + outside, given, (*items, *dyn))
             with passing:
-                items = [k] if rows is None else [
-                    k, torch.index_select(passing.swap[id(rows)], 0, k.reshape(1)).squeeze(0)]
-                outs = handle.fn(*items, *(a.clone() for a in dyn))
-                outs = [passing.own(o) for o in outs]
+                outs = [passing.own(o) for o in handle.fn(*items, *dyn)]
             flag = outs[-1] if flagged else go_on.clone()
             return (k + 1, flag, *outs[:m])
 
@@ -526,6 +622,23 @@ class TorchBackend(backends.Backend):
                                              *(t.clone() for t in init))), operands)
         cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
         return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
+
+    # -- lists a staged loop appends to (``accumulate``, ``lists``)
+
+    def rows(self, aval, capacity=None):
+        return lists.new_rows(aval.shape, _TO_TORCH[aval.dtype], capacity)
+
+    def write_row(self, rows, index, value):
+        return lists.write_row(rows, index, value)
+
+    def read_row(self, rows, index):
+        return lists.read_row(rows, index)
+
+    def rows_upto(self, rows, count):
+        return lists.rows_upto(rows, count)
+
+    def collected_call(self, fn, args, kwargs):
+        return lists.collected_call(fn, args, kwargs)
 
     # -- builtins
 
@@ -571,8 +684,11 @@ class TorchBackend(backends.Backend):
             f"at run time everywhere (not inside cond or while_loop). Return the value and "
             f"print it outside the compiled function.")
 
+    def pair_values(self, label, t, f):
+        return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
+
     def raise_(self, exc, branch):
-        raise staged_raise.cannot_raise("torch.compile", exc, branch) from None
+        raise staged_raise.cannot_raise("torch.compile", exc, branch, _CHECK_OUTSIDE) from None
 
     def numeric(self, name, args, kwargs):
         from . import numeric as torch_numeric
@@ -583,6 +699,14 @@ class TorchBackend(backends.Backend):
         from . import numpy_twins
 
         return numpy_twins.call(fn, args, kwargs)
+
+
+# What a staged raise's refusal advises: PyTorch's operators carry no exception type
+# (``torch._assert_async`` fails with a RuntimeError), and a message formatted from
+# tensors cannot be made while tracing.
+_CHECK_OUTSIDE = ("Check the inputs before the compiled function (outside torch.compile and "
+                  "torch.export), or use torch._assert_async for a check without the "
+                  "exception's type.")
 
 
 def _is_fake(value) -> bool:
@@ -624,9 +748,10 @@ def _mark_nonstrict(fn) -> None:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables import TorchInGraphFunctionVariable
 
-    from . import strict_export
+    from . import dynamo_errors, strict_export
 
     strict_export.repair()  # strict torch.export of a non-strict region fails in 2.13
+    dynamo_errors.install()  # a StagingError reaches the user unwrapped
     key = id(fn)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)

@@ -698,29 +698,33 @@ def compile_graph(graph, layout):
     program = _Program(graph, layout)
     captured, structure = list(graph.captured), graph.outputs
     if program.plain and not captured and not program.var_args:
-        return _plain(program, structure)
+        return _plain(program, structure, len(layout))
     jitted = jax.jit(program)
-    hosts = {id(op): _host_print(op) for op in program.prints}
+    hosts = [_host_print(op) for op in program.prints]
+    names = [f"v{k}" for k in range(len(captured))]
+    x64 = jax.enable_x64
 
     def run(*args):
         inputs = [np.asarray(fetch(args, i, path)) for i, path, _ in program.inputs]
-        variables = {f"v{k}": v for k, v in enumerate(captured)}
+        variables = dict(zip(names, captured))
         variables.update((name, fetch(args, i, path)) for i, path, name in program.var_args)
         try:
-            with jax.enable_x64(True):
+            with x64(True):
                 outs, state = jitted(inputs, {name: v.value for name, v in variables.items()})
         except StagingError as error:  # raised while lowering: without JAX's notes
             raise StagingError(str(error)) from None
         if state is not None:
+            # Flags are read with np.asarray, never int() or bool(): JAX's scalar
+            # conversion of an array costs some 30 µs, a NumPy view of it 1-2 µs.
             for name, new in state["vars"].items():
                 variables[name].value = np.array(new)
             if program.print_by_callback:
                 jax.effects_barrier()
             else:
-                for op, (ran, *values) in zip(program.prints, state["printed"]):
-                    if ran:
-                        hosts[id(op)](*values)
-            err = int(state["err"])
+                for host, (ran, *values) in zip(hosts, state["printed"]):
+                    if np.asarray(ran):
+                        host(*values)
+            err = np.asarray(state["err"])
             if err:
                 program.sites[err - 1].throw([np.asarray(p) for p in state["pay"][err - 1]])
         return rebuild(structure, iter(outs), xla_ragged.host)
@@ -729,25 +733,51 @@ def compile_graph(graph, layout):
     return run
 
 
-def _plain(program, structure):
+def _plain(program, structure, nargs: int):
     """The call of a program without effects or failures: arrays in, arrays out, with as
-    little as possible around the XLA call (the boundary's overhead)."""
-    jitted = jax.jit(lambda *inputs: program(inputs, {})[0])
-    places = [(i, path) for i, path, _ in program.inputs]
-    direct = all(not path for _, path in places) and [i for i, _ in places] == list(
-        range(len(places)))
+    little Python as possible around the XLA call (the boundary's overhead).
+
+    Every bytecode here counts: after the XLA call's C++ the interpreter runs cold, so a
+    line that costs 0.1 µs in a loop of its own costs several times that here. The
+    closure is chosen once: the arguments passed through as they came when they are
+    exactly the program's inputs, and one output handed back without a list around it.
+    """
     single = structure.__class__ is Value and structure.const is None
+    if single:
+        jitted = jax.jit(lambda *inputs: program(inputs, {})[0][0])
+    else:
+        jitted = jax.jit(lambda *inputs: program(inputs, {})[0])
+    places = [(i, path) for i, path, _ in program.inputs]
+    whole = places == [(i, ()) for i in range(nargs)]
+    prefix = len(places) if places == [(i, ()) for i in range(len(places))] else None
+    host = np.array if single and _known(structure.shape) else xla_ragged.host
     x64 = jax.enable_x64
 
-    def run(*args):
-        inputs = args[:len(places)] if direct else [fetch(args, i, p) for i, p in places]
+    def call(args):
+        if whole:
+            return jitted(*args)
+        if prefix is not None:
+            return jitted(*args[:prefix])
+        return jitted(*[fetch(args, i, p) for i, p in places])
+
+    def run_one(*args):
         try:
             with x64(True):
-                outs = jitted(*inputs)
+                out = jitted(*args)
         except StagingError as error:  # raised while lowering: without JAX's notes
             raise StagingError(str(error)) from None
-        return xla_ragged.host(outs[0]) if single else rebuild(structure, iter(outs),
-                                                                  xla_ragged.host)
+        return host(out)
 
-    run.__autograph_source__ = None
-    return run
+    def run(*args):
+        try:
+            with x64(True):
+                outs = call(args)
+        except StagingError as error:  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
+        if single:
+            return host(outs)
+        return rebuild(structure, iter(outs), xla_ragged.host)
+
+    fn = run_one if single and whole else run
+    fn.__autograph_source__ = None
+    return fn

@@ -1,0 +1,73 @@
+"""A ``StagingError`` raised while dynamo traces reaches the user as itself.
+
+Dynamo runs a converted function (a non-strict region, ``backend.entry_point``) once
+on fake tensors to learn its outputs. An exception raised there is wrapped three times
+on its way out (``run_node``: a ``RuntimeError``; ``get_fake_value``: "RuntimeError when
+making fake tensor call"; the region's call: "Unsupported output type for
+nonstrict_trace-ed function"), and ``torch.compile`` raises the last one with the chain
+cut off, so the user never saw which construct of their code could not be staged.
+
+``install`` wraps dynamo's per-frame compile step (``convert_frame._compile``) and its
+capture for strict ``torch.export`` (``_fullgraph_capture_frame``): when a compile that
+must give one graph (``fullgraph=True``, strict export) fails because of a
+``StagingError``, that error is raised instead, as autograph raises
+it under JAX and TensorFlow. Where dynamo may go on past a failed region
+(``fullgraph=False``) the error stays dynamo's: PyTorch 2.13 then reads the converted
+function's own bytecode and fails with a ``RecursionError`` (not solved yet).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ...staging.errors import StagingError
+
+_INSTALLED = "_autograph_unwraps_staging_errors"
+_ONE_GRAPH = 6  # the position of ``one_graph`` among ``_compile``'s arguments
+
+
+def install() -> None:
+    """Install the wrappers once (a no-op where dynamo lacks those steps)."""
+    try:
+        from torch._dynamo import convert_frame
+    except ImportError:
+        return
+    _wrap(convert_frame, "_compile", _one_graph)  # torch.compile
+    _wrap(convert_frame, "_fullgraph_capture_frame", lambda args, kwargs: True)  # export
+
+
+def _wrap(module, name: str, reaches_user) -> None:
+    step = getattr(module, name, None)
+    if step is None or getattr(step, _INSTALLED, False):
+        return
+
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        try:
+            return step(*args, **kwargs)
+        except Exception as error:
+            staging = _staging_error(error)
+            if staging is None or not reaches_user(args, kwargs):
+                raise
+            raise staging.with_traceback(staging.__traceback__) from None
+
+    setattr(wrapper, _INSTALLED, True)
+    setattr(module, name, wrapper)
+
+
+def _one_graph(args, kwargs) -> bool:
+    """Whether the failing compile had to give one graph (its error reaches the user)."""
+    one_graph = kwargs.get("one_graph", args[_ONE_GRAPH] if len(args) > _ONE_GRAPH else False)
+    box = kwargs.get("convert_frame_box")
+    return bool(one_graph) or bool(getattr(box, "error_on_graph_break", False))
+
+
+def _staging_error(error: BaseException):
+    """The ``StagingError`` among the exceptions ``error`` was raised from, or None."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, StagingError):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
