@@ -77,13 +77,16 @@ def failure(exc: BaseException) -> str:
 
 
 def interleave(samplers: dict[str, Callable[[], float]], repeats: int) -> dict[str, Cell]:
-    """``repeats`` samples of every sampler, taken in rotating rounds."""
+    """``repeats`` samples of every sampler, taken in rotating rounds, every other round
+    in reverse order (so no contestant always runs right after the same other one: a
+    call after an XLA call or a big NumPy one meets colder caches)."""
     names = list(samplers)
     samples: dict[str, list[float]] = {name: [] for name in names}
     failed: dict[str, str] = {}
     for r in range(repeats):
         shift = r % len(names) if names else 0
-        for name in names[shift:] + names[:shift]:
+        order = names[shift:] + names[:shift]
+        for name in order[::-1] if r % 2 else order:
             if name in failed:
                 continue
             try:
