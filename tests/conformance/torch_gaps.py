@@ -6,8 +6,6 @@ this list. ``TORCH_MODE_XFAIL`` adds what fails in one of the other modes only."
 
 _WEAK = ("PyTorch has no weak types: a Python float carried through a staged construct is a "
          "float32 tensor, which does not take a float64 array's dtype as a Python float does")
-_OBJECTS = ("a Python object's attribute or dict item written in a staged loop is not written "
-            "back after a PyTorch trace (it holds the tracing tensor)")
 _RAISE = ("a staged raise (or a raise the test expects when the program runs): the torch backend "
           "refuses it with the StagingError of the other compiled backends (torch._assert_async "
           "carries no exception type, and a message formatted from tensors cannot be made "
@@ -38,7 +36,7 @@ _UFUNC_METHODS = ("ufunc methods (np.add.reduce, np.maximum.accumulate, np.multi
 
 TORCH_XFAIL = {
     "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
-    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _OBJECTS,
+    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _DTYPE_JOIN,
     "test_array_state.py::test_a_concrete_array_is_read_by_value[torch]": _NUMPY_READS_VALUES,
     "test_array_state.py::test_writes_through_views[torch]": _EAGER_NUMPY_API,
     "test_array_state.py::test_writes_nothing_else_reads_are_staged[torch]": (
