@@ -14,7 +14,7 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..staging import accumulate, backend as backends, errors
+from ..staging import accumulate, backend as backends, errors, holders
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from .choices import read_item
@@ -157,6 +157,8 @@ def augassign(target, op: str, value):
     elif target.__class__ is np.ndarray and (backend := backend_of(value)) is not None \
             and backend.writes_into_numpy:
         return augitem(target, Ellipsis, op, value)
+    elif target.__class__ is np.ndarray and (backend := backends.tracing_now()) is not None:
+        holders.refuse_copied_numpy_array(target, backend.compiler)
     return _IN_PLACE[op](target, value)
 
 

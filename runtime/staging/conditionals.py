@@ -293,6 +293,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
             record["written"] = written = inplace.arrays.changed()  # arrays written into
             record["values"] = [copy_tree(inplace.arrays.now(v, written))
                                 for v in out + shared_now]
+            record["given"] = out  # as the branch gave them (a NumPy array itself)
             record["changes"] = {e: copy_tree(v) for e, v in inplace.changes(shared_now).items()}
             record["leaves"] = array_leaves([record["values"], list(record["changes"].values())],
                                             backend, [])
@@ -333,7 +334,8 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
                                         lambda lv: join.outputs(1, lv)], join.avals)
     result = join.rebuild(outs)
-    note_copies(result[:t["n"]], [r["values"] for r in records if r["raised"] is None])
+    note_copies(result[:t["n"]], [r["values"] for r in records if r["raised"] is None],
+                [r.get("given", ()) for r in records if r["raised"] is None])
     n, k = t["n"], t["n"] + len(side.names)
     side.put(result[n:k])
     inplace.put(entries, result[k:])

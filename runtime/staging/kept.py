@@ -26,6 +26,8 @@ import threading
 import types
 import weakref
 
+import numpy as np
+
 from . import errors
 from .backend import backend_of
 from .returns import Pending
@@ -223,18 +225,28 @@ def keep_state():
     return Kept(sys._getframe(1))
 
 
-def note_copies(results, branch_values) -> None:
+def note_copies(results, branch_values, branch_given=()) -> None:
     """After a staged ``if``: output ``results[k]`` (or the value of a pending return
     value there) copies what a branch gave for it, ``branch_values[b][k]``, eagerly the
-    very object. Kept for the trace running (``copied_from``)."""
+    very object (a concrete NumPy array: the array the branch gave, ``branch_given``,
+    not the constant standing for it). Kept for the trace running (``copied_from``)."""
     kept = getattr(_local, "kept", None)
     if kept is None:
         return
     for k, result in enumerate(results):
         result = result.value if result.__class__ is Pending else result
-        for values in branch_values:
-            if k < len(values) and values[k] is not result and backend_of(values[k]) is not None:
-                kept.copies[id(result)] = (result, values[k])
+        for b, values in enumerate(branch_values):
+            given = branch_given[b] if b < len(branch_given) else ()
+            origin = given[k] if k < len(given) else None
+            if origin.__class__ is not np.ndarray:
+                origin = values[k] if k < len(values) else None
+                if backend_of(origin) is None:
+                    continue
+            if origin is result:
+                continue
+            entry = kept.copies.get(id(result))
+            if entry is None or entry[0] is not result or origin.__class__ is np.ndarray:
+                kept.copies[id(result)] = (result, origin)  # a NumPy array wins: it is shared
 
 
 def copied_from(value):

@@ -538,3 +538,28 @@ def test_in_place_operator_gives_a_numpy_array_a_staged_value(backend):
             f"(v = a[1:].copy()) if the two should not share.")
     else:
         backend.check(numpy_view_given_a_staged_value, X[:3])
+
+
+# --- a NumPy array a staged if gave another name, changed in place afterwards ---
+
+def alias_then_in_place(x):
+    i = np.array(0.0)
+    r = x * 0
+    if x > 0:
+        r = i
+    i += 1
+    return r
+
+
+def test_in_place_change_of_an_array_a_staged_if_gave_another_name_is_refused(backend):
+    """``r = i`` in a staged branch makes ``r`` the very array eagerly, so ``i += 1``
+    later shows in ``r``; the staged ``if`` gives ``r`` a copy: refused, never the old
+    contents (was a silent wrong value on the NumPy engine)."""
+    under = {"numpy": "autograph.function"}.get(backend.engine, backend.compiler)
+    assert backend.staging_error(alias_then_in_place, np.float64(1.0)) == (
+        f"in-place operator at {backend.at(alias_then_in_place, 'i += 1')}: eagerly it "
+        f"changes the array 'i' holds, and 'r' holds the same array or one sharing its "
+        f"memory (an alias, a view of it, or the array it views) and is read later; under "
+        f"{under} a staged if gave it a copy, so 'r' would keep the old contents. Write the "
+        f"operator out (i += v -> i = i + v: a new array) if 'r' should keep them, or change "
+        f"the array through one name only.")

@@ -87,6 +87,7 @@ class GraphBackend(Backend):
     name = "autograph.function"
     unknown_dims = True
     writes_into_numpy = True  # a symbolic tensor stands for a NumPy array
+    compiler = "autograph.function"
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, _OWNED)
