@@ -29,8 +29,6 @@ _DTYPE_JOIN = ("a Python number joined with a tensor of another width (a Python 
                "the other backends do is not done on torch yet")
 _TORCH_SIZE = ("np.shape of a tensor is its torch.Size, which a traced graph returns as a plain "
                "tuple (make_fx flattens its outputs)")
-_FFT = ("np.fft.fft of a float32 array: PyTorch's NumPy (torch._numpy) computes in complex128, "
-        "NumPy 2 keeps complex64")
 _UFUNC_METHODS = ("ufunc methods (np.add.reduce, np.maximum.accumulate, np.multiply.outer): "
                   "PyTorch's NumPy (torch._numpy) has none, a StagingError naming the call")
 
@@ -73,7 +71,6 @@ TORCH_XFAIL = {
     "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument[torch]": _EAGER_NUMPY_API,
     "test_numeric_methods.py::test_array_methods_on_staged_arrays[torch]": _EAGER_NUMPY_API,
     "test_numpy_calls.py::test_ufunc_methods[torch]": _UFUNC_METHODS,
-    "test_numpy_calls.py::test_keywords_and_submodules[torch]": _FFT,
     "test_numpy_calls.py::test_calls_without_staged_arguments_stay_numpy[torch]": _NUMPY_READS_VALUES,
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]": _TORCH_SIZE,
     "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _NUMPY_READS_VALUES,

@@ -69,8 +69,24 @@ def call(fn, args, kwargs):
     if renamed and kwargs:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
     args = [converted(a) if a.__class__ is types.FunctionType else a for a in args]
-    result = twin(*args, **kwargs)
-    return _pytree.tree_map_only(tnp.ndarray, lambda a: a.tensor, result)
+    result = _pytree.tree_map_only(tnp.ndarray, lambda a: a.tensor, twin(*args, **kwargs))
+    if (getattr(fn, "__module__", None) or "").startswith("numpy.fft") and args:
+        return _fft_precision(result, args[0])
+    return result
+
+
+def _fft_precision(result, x):
+    """NumPy 2's FFTs keep single precision (float32 or complex64 in, complex64 or
+    float32 out); ``torch._numpy``'s compute and return double precision."""
+    single = isinstance(x, torch.Tensor) and x.dtype in (torch.float32, torch.complex64,
+                                                         torch.float16, torch.bfloat16)
+    if not single or not isinstance(result, torch.Tensor):
+        return result
+    if result.dtype == torch.complex128:
+        return result.to(torch.complex64)
+    if result.dtype == torch.float64:
+        return result.to(torch.float32)
+    return result
 
 
 def _twin(fn):
