@@ -64,6 +64,19 @@ def user_line():
     return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
 
 
+def location_in(tb) -> str:
+    """``file:line (`source line`)`` of the innermost converted code in traceback ``tb``."""
+    where = None
+    while tb is not None:
+        if tb.tb_frame.f_code in converted.codes:
+            where = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if where is None:
+        return "?"
+    text = linecache.getline(*where).strip()
+    return f"{where[0]}:{where[1]}" + (f" (`{text}`)" if text else "")
+
+
 def user_location() -> str:
     """``file:line (`source line`)`` of the innermost converted code running."""
     where = user_line()

@@ -72,6 +72,12 @@ class Backend:
         engine finds its own (``numpy_graph.escapes``, naming the line that made it)."""
         return False
 
+    def explain_error(self, error: BaseException, location: str):
+        """An error the framework raised while a converted function's staged body ran
+        under its trace, as the StagingError saying what the user's line at
+        ``location`` asked and what to do instead; None to let ``error`` through."""
+        return None
+
     # -- primitives
 
     def aval(self, value):

@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from . import errors
-from .backend import backend_of
+from .backend import backend_of, tracing_now
 from .returns import Pending
 
 
@@ -149,6 +149,14 @@ class Kept:
         frame, self.frame = self.frame, None
         if kind is not None:
             self.restore(frame)
+            if issubclass(kind, Exception) and not issubclass(kind, errors.StagingError):
+                backend = tracing_now()
+                if backend is not None:
+                    from .arg_writes import location_in
+
+                    explained = backend.explain_error(error, location_in(tb))
+                    if explained is not None:
+                        raise explained from error
             return
         leak = self.leaked(frame)
         if leak is not None:

@@ -21,8 +21,8 @@ _EAGER_NUMPY_API = ("the test's NumPy code does not run on eager torch tensors a
 _NUMPY_READS_VALUES = ("NumPy meets a traced tensor outside a NumPy call autograph routes (a NumPy "
                        "operator or scalar type, a list or array indexed by a tensor, a NumPy "
                        "array's item set to a tensor): NumPy asks for the tensor's values, which "
-                       "a PyTorch trace does not have, and PyTorch's error comes out, not yet a "
-                       "StagingError naming the line")
+                       "a PyTorch trace does not have: the StagingError naming the line "
+                       "(TorchBackend.explain_error) where the test expects eager's value")
 _DTYPE_JOIN = ("a Python number joined with a tensor of another width (a Python int with an "
                "int32 tensor, a Python float with a float64 one) is carried as PyTorch's dtype of "
                "the number (int64, float32) and refused as a different type: the weak-type join "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pytest
 import torch
 
@@ -43,3 +44,25 @@ def test_export_raises_the_staging_error_itself(strict):
     with pytest.raises(ag.StagingError) as info:
         torch.export.export(ag.convert(Program()), (torch.ones(3),), strict=strict)
     assert type(info.value) is ag.StagingError and str(info.value) == _EXPECTED
+
+
+def adds_a_numpy_array(x):
+    if x.sum() > 0:
+        x = x * 2
+    return x + np.ones(3, np.float32)
+
+
+def test_numpy_asking_a_traced_tensor_for_its_values_names_the_line():
+    """NumPy's operator meets a tensor PyTorch traces: PyTorch's own error says only
+    ".numpy() is not supported for tensor subclasses"; ours names the user's line."""
+    line = inspect.getsourcelines(adds_a_numpy_array)[1] + 3
+    compiled = torch.compile(ag.convert(adds_a_numpy_array), fullgraph=True,
+                             backend="aot_eager")
+    with pytest.raises(ag.StagingError) as info:
+        compiled(torch.ones(3))
+    assert str(info.value) == (
+        f"NumPy needs the values of a tensor PyTorch traces at {__file__}:{line} (`return x + "
+        f"np.ones(3, np.float32)`) (a NumPy array or scalar operated with it, indexed by it, "
+        f"or given it as an item), which a traced program does not have (torch.compile, "
+        f"torch.export). Make the NumPy value a tensor first (torch.as_tensor(a)), or call "
+        f"the NumPy function on the tensor itself (np.f(t) runs PyTorch's twin of it).")

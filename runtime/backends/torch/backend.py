@@ -413,6 +413,21 @@ class TorchBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return _is_fake(value)
 
+    def explain_error(self, error, location):
+        """NumPy asked a tensor PyTorch traces for its values (``Tensor.__array__``): a
+        NumPy operator or scalar type met it, or a NumPy array or list was indexed by it or
+        given it as an item. PyTorch says only ".numpy() is not supported for tensor
+        subclasses"; the StagingError names the line."""
+        if isinstance(error, RuntimeError) and "numpy() is not supported for tensor " \
+                "subclasses" in str(error):
+            return errors.StagingError(
+                f"NumPy needs the values of a tensor PyTorch traces at {location} (a NumPy "
+                f"array or scalar operated with it, indexed by it, or given it as an item), "
+                f"which a traced program does not have (torch.compile, torch.export). Make "
+                f"the NumPy value a tensor first (torch.as_tensor(a)), or call the NumPy "
+                f"function on the tensor itself (np.f(t) runs PyTorch's twin of it).")
+        return None
+
     def check_in_place(self, value) -> None:
         """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``
         returned it for another name (``return i`` in a branch), that name holds a copy
