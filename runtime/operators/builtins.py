@@ -158,7 +158,7 @@ def augassign(target, op: str, value):
             and backend.writes_into_numpy:
         return augitem(target, Ellipsis, op, value)
     elif target.__class__ is np.ndarray and (backend := backends.tracing_now()) is not None:
-        holders.refuse_copied_numpy_array(target, backend.compiler)
+        holders.refuse_copied(target, backend.compiler)
     return _IN_PLACE[op](target, value)
 
 

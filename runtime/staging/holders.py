@@ -87,17 +87,21 @@ def refuse_shared_in_place(shares: Callable[[object], bool], under: str, why: st
             f"{_named(held[0])} should keep them, or change the array through one name only.")
 
 
-def refuse_copied_numpy_array(target, under: str) -> None:
-    """``name op= value`` on a concrete NumPy array that a staged ``if`` gave another
-    name (``r = i`` in a branch): eagerly that name holds the very array and sees the
-    change; under ``under``'s trace it holds the branch's copy. A ``StagingError`` if it
-    is read later (``kept.note_copies`` keeps what the trace's ifs copied)."""
+def refuse_copied(target, under: str, kind: type = object) -> None:
+    """``name op= value`` on ``target`` where a staged ``if`` gave another name the same
+    object (``r = i`` in a branch; or gave ``target`` itself as a copy of another's): eagerly
+    both names hold the very object and see the change; under ``under``'s trace one holds
+    the branch's copy. A ``StagingError`` if that name (a ``kind``) is read later
+    (``kept.note_copies`` keeps what the trace's ifs copied)."""
     from .kept import copied_from
     from .returns import Pending
 
-    def shares(held) -> bool:
-        return any(v is not target and copied_from(v) is target
-                   for v in (held, *(held if held.__class__ is Pending else ())))
+    origin = copied_from(target)
+
+    def shares(held) -> bool:  # a value, or one in a pending return value
+        return any(v is not target and isinstance(v, kind) and (
+            copied_from(v) is target or (origin is not None and v is origin))
+            for v in (held, *(held if held.__class__ is Pending else ())))
 
     refuse_shared_in_place(shares, under, "a staged if gave it a copy")
 

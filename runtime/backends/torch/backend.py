@@ -47,10 +47,9 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from ...staging import backend as backends, errors, kept, maybe_none, raises as staged_raise
+from ...staging import backend as backends, errors, maybe_none, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
-from ...staging.returns import Pending
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 from . import lists
@@ -435,16 +434,7 @@ class TorchBackend(backends.Backend):
         if isinstance(value, torch.Tensor):
             from ...staging import holders
 
-            origin = kept.copied_from(value)
-
-            def shares(held) -> bool:  # a tensor, or one in a pending return value
-                return any(v is not value and isinstance(v, torch.Tensor) and (
-                    kept.copied_from(v) is value or (origin is not None and v is origin))
-                    for v in (held, *(held if held.__class__ is Pending else ())))
-
-            holders.refuse_shared_in_place(
-                shares,
-                "torch.compile and torch.export", "a staged if gave it a copy")
+            holders.refuse_copied(value, "torch.compile and torch.export", torch.Tensor)
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
