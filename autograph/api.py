@@ -192,7 +192,7 @@ def to_code(entity: Callable[..., Any], recursive: bool = True) -> str:
         <BLANKLINE>
     """
     function = _function_of(entity)
-    if function.__code__ in calls.converted_codes:
+    if calls.made_by_conversion(function.__code__):
         function = getattr(function, "__wrapped__", function)
     node = conversion.staged_source_node(function, recursive)
     try:

@@ -154,12 +154,66 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
         fn_node.body = head + original
     else:
         compiled = python_paths.transform(staged, ctx)
-        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    with ag__.keep_state():\n        staged",
-                                 original=original, staged=compiled)
+        dual = templates.replace(f"if {_MODE_TEST}:\n    original\nelse:\n    staged",
+                                 original=original, staged=_staged_function(fn_node, head, compiled, ctx))
         origins.fill(dual, fn_node)
         dual[0].staged_form = staged  # what to_code shows of a nested function
         fn_node.body = head + dual
     return staged_only
+
+
+# The name of the function a converted function's staged body is compiled as (a
+# local of the converted function, unbound on its Python path): no identifier, so no
+# user name can be it; compiled, its code is given the user's function's name.
+STAGED = "ag__<staged>"
+
+
+def _staged_function(fn_node, head, compiled, ctx) -> list:
+    """``def staged(params): ...`` holding the staged body ``compiled``, and the
+    ``return staged(params)`` that runs it.
+
+    The staged body's generated functions and lambdas read the user's variables: in
+    the converted function's own code they would make each such variable a cell, and
+    its Python path (the user's statements) would read them through cells, not as
+    fast locals, and make the cells on every call. Compiled as a function of its own,
+    the staged body gets those cells, and the converted function keeps the original's
+    locals. Every variable of the user's function is a local of the staged function
+    too (bound by a bare annotation where the staged body does not assign it itself:
+    a generated function may assign it through ``nonlocal``), so that the staged
+    function reads nothing of the converted function's frame but the user's own
+    closure variables, which both share.
+
+    The staged function takes the user's parameters as the user's function does
+    (without defaults: it is given every one here), so that converted code can call
+    it in place of the converted function (``runtime.operators.calls``), one frame
+    per call as the original."""
+    args = fn_node.args
+    params = sorted(activity.parameters(args))
+    declarations = [stmt for stmt in head if isinstance(stmt, (gast.Global, gast.Nonlocal))]
+    unbound = sorted(ctx.locals - set(params) - activity.writes(compiled))
+    binds = [templates.replace("name: object", name=name)[0] for name in unbound]
+    (staged, call) = templates.replace(
+        "def staged():\n    declarations\n    binds\n    with ag__.keep_state():\n        body\n"
+        "return staged()",
+        staged=STAGED, declarations=declarations, binds=binds, body=compiled)
+    staged.args = gast.arguments(
+        posonlyargs=[_param(a) for a in args.posonlyargs], args=[_param(a) for a in args.args],
+        vararg=_param(args.vararg), kwonlyargs=[_param(a) for a in args.kwonlyargs],
+        kw_defaults=[None] * len(args.kwonlyargs), kwarg=_param(args.kwarg), defaults=[])
+    call.value.args = [templates.load(a.id) for a in args.posonlyargs + args.args]
+    if args.vararg is not None:
+        call.value.args.append(gast.Starred(value=templates.load(args.vararg.id), ctx=gast.Load()))
+    call.value.keywords = [gast.keyword(arg=a.id, value=templates.load(a.id)) for a in args.kwonlyargs]
+    if args.kwarg is not None:
+        call.value.keywords.append(gast.keyword(arg=None, value=templates.load(args.kwarg.id)))
+    return [staged, call]
+
+
+def _param(arg):
+    """A parameter named as ``arg``, without its annotation (None for None)."""
+    if arg is None:
+        return None
+    return gast.Name(id=arg.id, ctx=gast.Param(), annotation=None, type_comment=None)
 
 
 def _maybe_unbound_names(body, ctx) -> set:
@@ -260,7 +314,7 @@ _convert_lock = AST_LOCK  # also keeps parsing away from the graph engine's (CPy
 def convert(fn: types.FunctionType, recursive: bool = True) -> types.FunctionType:
     """The converted version of ``fn``; raises ConversionError if it cannot be. A
     function conversion made is its own conversion."""
-    if fn.__code__ in runtime.calls.converted_codes:
+    if runtime.calls.made_by_conversion(fn.__code__):
         return fn
     code = _cache_entry(fn, recursive)[0]
     if code is None:
@@ -335,7 +389,6 @@ def _convert_code_now(fn, recursive: bool):
     class_cell = "__class__" in fn.__code__.co_freevars
     staged = convert_function_node(node, namer, fn.__globals__, recursive, class_cell)
     code = _compile(node, fn, namer)
-    _register_codes(code)
     return code, staged
 
 
@@ -382,10 +435,38 @@ def _compile(node, fn, namer: Namer) -> types.CodeType:
         raise ConversionError(f"{fn.__code__.co_filename}:{e.lineno}: generated code does not compile: {e.msg}") from None
     factory_code = _find_code(module_code, factory_name)
     code = _find_code(factory_code, node.name)
-    names = {"co_name": fn.__code__.co_name}
+    dispatch: dict = {}
+    code = _named_staged(_renamed(code, fn.__code__), dispatch)
+    _register_codes(code, dispatch)
+    return code
+
+
+def _renamed(code, named):
+    """``code`` with the name (and qualified name) of code object ``named``."""
+    names = {"co_name": named.co_name}
     if sys.version_info >= (3, 11):
-        names["co_qualname"] = fn.__code__.co_qualname
+        names["co_qualname"] = named.co_qualname
     return code.replace(**names)
+
+
+def _named_staged(code, dispatch: dict):
+    """``code`` where each staged body compiled as a function of its own
+    (``STAGED``) has the name of the converted function that runs it (tracebacks and
+    frames name the user's function); ``dispatch`` gets each converted function's
+    code that runs one -> the staged body's code."""
+    consts = list(code.co_consts)
+    staged = None
+    for i, const in enumerate(consts):
+        if isinstance(const, types.CodeType):
+            new = _named_staged(const, dispatch)
+            if new.co_name == STAGED:
+                new = staged = _renamed(new, code)
+            consts[i] = new
+    if consts != list(code.co_consts):
+        code = code.replace(co_consts=tuple(consts))
+    if staged is not None:
+        dispatch[code] = staged
+    return code
 
 
 def _find_code(code, name):
@@ -410,11 +491,17 @@ def _search_code(code, name):
     return None
 
 
-def _register_codes(code) -> None:
-    runtime.calls.converted_codes.add(code)
+def _register_codes(code, dispatch: dict) -> None:
+    """Tell the runtime of ``code`` and the code objects in it: those that run
+    converted statements, and those that choose between a Python path and the staged
+    body of ``dispatch``."""
+    if code in dispatch:
+        runtime.calls.staged_codes[code] = dispatch[code]
+    else:
+        runtime.calls.converted_codes.add(code)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            _register_codes(const)
+            _register_codes(const, dispatch)
 
 
 def _function_from_code(fn, code) -> types.FunctionType:

@@ -1377,8 +1377,11 @@ def _compiled_staged_text(fn):
 
     node = parsing.function_node(fn)
     conversion.convert_function_node(node, Namer.for_tree(node), fn.__globals__)
-    keep = node.body[-1].orelse[0]  # the dispatch's staged side, in ``with ag__.keep_state():``
-    assert isinstance(keep, gast.With) and len(node.body[-1].orelse) == 1
+    # The dispatch's staged side: the staged body's own function, and its call.
+    staged, call = node.body[-1].orelse
+    assert staged.name == conversion.STAGED and isinstance(call, gast.Return)
+    keep = staged.body[-1]  # ``with ag__.keep_state():``
+    assert isinstance(keep, gast.With)
     node.body = keep.body
     module = trees.to_ast(gast.Module(body=[node], type_ignores=[]), names={templates.RUNTIME: "ag__"})
     return ast.unparse(module) + "\n"

@@ -44,6 +44,8 @@ _converter: Optional[Callable] = None
 _cache: dict = {}
 # Code objects produced by conversion: called as they are (``staging.converted``).
 converted_codes: weakref.WeakSet = _converted.codes
+staged_codes: weakref.WeakKeyDictionary = _converted.staged_codes
+made_by_conversion = _converted.made
 _CACHE_LIMIT = 4096
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
@@ -155,20 +157,24 @@ def _resolve(f):
         func = converted(f.__func__)
         if f.__func__.__class__ is types.FunctionType and _converter is not None:
             _methods[f.__func__] = (f.__func__.__code__, weakref.ref(f.__self__.__class__),
-                                    _AS_IS if func is f.__func__ else weakref.ref(func))
+                                    _AS_IS if func is f.__func__ else _kept(f.__func__, func))
         return f if func is f.__func__ else types.MethodType(func, f.__self__)
     if isinstance(f, functools.partial):
         func = converted(f.func)
         return f if func is f.func else functools.partial(func, *f.args, **f.keywords)
     if isinstance(f, types.FunctionType):
-        if f.__code__ in converted_codes or is_library(f) or _converter is None:
+        if f.__code__ in staged_codes:
+            result = _callee(f)
+        elif f.__code__ in converted_codes or is_library(f) or _converter is None:
             result = f
             if (getattr(f, "__module__", None) or "").partition(".")[0] in _GUARDED:
                 result = _guarded(f)
         else:
             result = _converter(f)
+            if result is not f:
+                result = _callee(result)
         if _converter is not None:
-            _functions[f] = (f.__code__, _AS_IS if result is f else weakref.ref(result))
+            _functions[f] = (f.__code__, _AS_IS if result is f else _kept(f, result))
         return result
     if isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
         result = _STAGED_TWINS.get(f, f)
@@ -190,6 +196,36 @@ def _resolve(f):
     except TypeError:  # unhashable callable
         pass
     return result
+
+
+def _callee(fn):
+    """What converted code calls for ``fn``, a function conversion made: a function of
+    ``fn``'s staged body when it has one of its own (``staged_codes``), else of its
+    code, with ``fn``'s defaults and closure cells, and nothing else (no attributes, no
+    ``__wrapped__``: ``_kept`` may hold it strongly). Converted code runs only when
+    staging, so it calls the staged body directly: a call costs one frame, as the
+    original's does (a callee looking at its caller sees the user's function;
+    recursion goes as deep)."""
+    code = staged_codes.get(fn.__code__, fn.__code__)
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    callee = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                tuple(cells[name] for name in code.co_freevars) or None)
+    callee.__kwdefaults__ = fn.__kwdefaults__
+    callee.__qualname__ = fn.__qualname__
+    callee.__module__ = fn.__module__
+    callee.__doc__ = fn.__doc__
+    return callee
+
+
+def _kept(f, result):
+    """How ``_functions`` and ``_methods`` hold what converted code calls for ``f``:
+    strongly if ``f`` has no closure and ``result`` does not wrap it (``result`` then
+    holds nothing of ``f``'s but its globals and defaults: the entry goes with ``f``),
+    else weakly (a closure cell may hold ``f`` itself, and a weak-keyed entry whose
+    value holds its key never goes), made again from the cached code when dropped."""
+    if f.__closure__ is None and getattr(result, "__wrapped__", None) is None:
+        return lambda: result
+    return weakref.ref(result)
 
 
 def call_method(cls):
