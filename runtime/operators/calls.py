@@ -164,7 +164,9 @@ def _resolve(f):
         return f if func is f.func else functools.partial(func, *f.args, **f.keywords)
     if isinstance(f, types.FunctionType):
         if f.__code__ in staged_codes:
-            result = _callee(f)
+            # A closure is called as it is: a function of its staged body would share its
+            # cells, and could only be cached weakly (``_kept``), so made on every call.
+            result = f if f.__closure__ is not None else _callee(f)
         elif f.__code__ in converted_codes or is_library(f) or _converter is None:
             result = f
             if (getattr(f, "__module__", None) or "").partition(".")[0] in _GUARDED:
