@@ -99,9 +99,12 @@ def _until_imported(names: tuple, test):
     """``test`` while none of ``names`` (frameworks looked up, not imported: dynamo asks
     ``find_spec("tensorflow")``) is in ``sys.modules``; once one is, the test is chosen
     again. Loading a framework's probe imports it, so a look-up alone loads nothing."""
+    modules = sys.modules
+
     def check() -> bool:
-        if any(name in sys.modules for name in names):
-            return _choose_test()
+        for name in names:  # a loop, not any(): this runs on every converted call
+            if name in modules:
+                return _choose_test()
         return test()
 
     return check
