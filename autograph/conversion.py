@@ -6,12 +6,20 @@ Every converted function carries two bodies:
         if ag__.mode.python or not ag__.mode.staging():
             <the original statements, untouched>
         else:
-            <the staged statements: functional control flow>
+            def ag__<staged>(x):
+                with ag__.keep_state():
+                    <the staged statements: functional control flow>
+            return ag__<staged>(x)
 
 Nothing is tracing on the common path, so a call runs the user's own statements
 at full Python speed; under a trace (the graph engine, ``jax.jit``) the staged
 body runs, and on Python values it behaves exactly like the original too (the
 differential tests force it to prove this). ``to_code`` shows the staged body.
+The staged body is a function of its own (``_staged_function``) so that the
+variables its generated functions read are cells of it, not of ``f``: the Python
+path keeps the original's fast locals. Converted code calls the staged body's
+function directly (``runtime.operators.calls``; ``runtime.staging.converted``
+maps ``f``'s code to it).
 
 The passes run in the order of ``PASSES`` on the staged body; the analyses they
 need run just before the control-flow lowering. Generated code is compiled from
@@ -188,9 +196,9 @@ def _staged_function(fn_node, head, compiled, ctx) -> list:
     it in place of the converted function (``runtime.operators.calls``), one frame
     per call as the original."""
     args = fn_node.args
-    params = sorted(activity.parameters(args))
+    params = activity.parameters(args)
     declarations = [stmt for stmt in head if isinstance(stmt, (gast.Global, gast.Nonlocal))]
-    unbound = sorted(ctx.locals - set(params) - activity.writes(compiled))
+    unbound = sorted(ctx.locals - params - activity.writes(compiled))
     binds = [templates.replace("name: object", name=name)[0] for name in unbound]
     (staged, call) = templates.replace(
         "def staged():\n    declarations\n    binds\n    with ag__.keep_state():\n        body\n"

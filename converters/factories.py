@@ -39,8 +39,8 @@ between, except a ``:=`` in the test of an ``if`` or the iterable of a ``for``:
 such a test is then evaluated first, into a variable of its own.
 
 Nothing changes on the user's own statements: a factory only defines. The table
-is a local of the user's function, passed to the factories that need it (never
-captured), so the function gets no new closure cell.
+is a local of the staged body's function, passed to the factories that need it
+(never captured), so that function gets no closure cell for it.
 """
 
 from __future__ import annotations

@@ -32,7 +32,9 @@ keep their test in one variable (``cond``): the function's locals do not grow
 with its size.
 
 An ``assert`` becomes Python's own ``assert`` on a Python test, so its message
-is evaluated in the user's frame too.
+is evaluated in the user's frame too. (The user's frame, for the staged body, is the
+frame of the function the staged body is compiled as, named as the user's function:
+``conversion._staged_function``.)
 
 A body is inlined only when it assigns the names it carries as the function's
 own locals would: always, since carried names are the same variables in both
