@@ -169,7 +169,7 @@ def test_nonlocal_and_the_users_closure_cells(m):
     assert original(3) == (8, [])  # the same cell
     with force_staged():
         assert converted(1, scale=3) == (11, [])
-        assert calls.converted(original)(-5) == (10, [])  # a closure: called as it is
+        assert calls.converted(original)(-5) == (10, [])  # its staged body, on the same cell
     assert original(0) == (9, [])
 
 

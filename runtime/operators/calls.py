@@ -83,6 +83,7 @@ def set_converter(converter: Callable) -> None:
     _cache.clear()
     _functions.clear()
     _methods.clear()
+    _held.clear()
 
 
 # function -> (the code it had when resolved, _AS_IS or a weak reference to its
@@ -92,12 +93,13 @@ def set_converter(converter: Callable) -> None:
 _functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _AS_IS = None  # in ``_functions``: the function is called as it is
 
-# A bound method's function -> (its code, a weak reference to the class of the object
-# it was bound to, _AS_IS or a weak reference to the converted function), for methods
-# that are none of ``staged_version``'s: ``self.parse(...)`` makes a new bound method
-# at every call, which the bounded cache cannot keep (it would keep the object alive).
-# Weak references only: a class holds its functions, so a strong one would keep the
-# key alive.
+# A bound method's function -> (its code, {id of the class of an object it was bound to:
+# (a weak reference to that class, _AS_IS or what holds the converted function)}), for
+# methods that are none of ``staged_version``'s: ``self.parse(...)`` makes a new bound
+# method at every call, which the bounded cache cannot keep (it would keep the object
+# alive); a base class's method is called on objects of each subclass (pyparsing's
+# ``_parseNoCache``). Weak references only: a class holds its functions, so a strong
+# one would keep the key alive.
 _methods: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -115,11 +117,13 @@ def converted(f):
         return ref() or _resolve(f)
     if f.__class__ is types.MethodType:
         func = f.__func__
+        cls = f.__self__.__class__
         try:
-            code, cls, ref = _methods[func]
+            code, by_class = _methods[func]
+            owner, ref = by_class[id(cls)]
         except (KeyError, TypeError):
             return _resolve(f)
-        if code is not func.__code__ or cls() is not f.__self__.__class__:
+        if code is not func.__code__ or owner() is not cls:
             return _resolve(f)
         if ref is _AS_IS:
             return f
@@ -156,17 +160,18 @@ def _resolve(f):
     if isinstance(f, types.MethodType):
         func = converted(f.__func__)
         if f.__func__.__class__ is types.FunctionType and _converter is not None:
-            _methods[f.__func__] = (f.__func__.__code__, weakref.ref(f.__self__.__class__),
-                                    _AS_IS if func is f.__func__ else _kept(f.__func__, func))
+            code, cls = f.__func__.__code__, f.__self__.__class__
+            entry = _methods.get(f.__func__)
+            if entry is None or entry[0] is not code:
+                entry = _methods[f.__func__] = (code, {})
+            entry[1][id(cls)] = (weakref.ref(cls), _AS_IS if func is f.__func__ else _kept(f.__func__, func))
         return f if func is f.__func__ else types.MethodType(func, f.__self__)
     if isinstance(f, functools.partial):
         func = converted(f.func)
         return f if func is f.func else functools.partial(func, *f.args, **f.keywords)
     if isinstance(f, types.FunctionType):
         if f.__code__ in staged_codes:
-            # A closure is called as it is: a function of its staged body would share its
-            # cells, and could only be cached weakly (``_kept``), so made on every call.
-            result = f if f.__closure__ is not None else _callee(f)
+            result = _callee(f)
         elif f.__code__ in converted_codes or is_library(f) or _converter is None:
             result = f
             if (getattr(f, "__module__", None) or "").partition(".")[0] in _GUARDED:
@@ -222,12 +227,19 @@ def _callee(fn):
 def _kept(f, result):
     """How ``_functions`` and ``_methods`` hold what converted code calls for ``f``:
     strongly if ``f`` has no closure and ``result`` does not wrap it (``result`` then
-    holds nothing of ``f``'s but its globals and defaults: the entry goes with ``f``),
-    else weakly (a closure cell may hold ``f`` itself, and a weak-keyed entry whose
-    value holds its key never goes), made again from the cached code when dropped."""
+    holds nothing of ``f``'s but its globals and defaults: the entry goes with ``f``).
+    Else weakly, as a closure cell may hold ``f`` itself (a weak-keyed entry whose value
+    holds its key would never go), and ``result`` is kept alive by ``_held``, a bounded
+    table emptied when full: made again from the cached code only then."""
     if f.__closure__ is None and getattr(result, "__wrapped__", None) is None:
         return lambda: result
+    if len(_held) >= _CACHE_LIMIT:
+        _held.clear()
+    _held[id(result)] = result
     return weakref.ref(result)
+
+
+_held: dict = {}
 
 
 def call_method(cls):
