@@ -52,7 +52,7 @@ from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
-from . import lists
+from . import indexing, lists, numpy_operands
 
 
 def is_tracing() -> bool:
@@ -104,14 +104,19 @@ def _aval(x):
 
 def _tensor(x, dtype=None) -> torch.Tensor:
     """``x`` as a tensor; a Python number by a factory op, never a tensor constant (a
-    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors refuse)."""
+    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors
+    refuse); a NumPy array by a copy of its values now (a traced program's constant
+    shares the memory it is made from, ``torch.tensor``'s too: later writes into the
+    array would reach the program)."""
     if isinstance(x, torch.Tensor):
         return x if dtype is None or x.dtype == dtype else x.to(dtype)
     if staging.is_number(x):
         if dtype is None:
             dtype = _TO_TORCH[_py_dtype(x)]
         return torch.full((), x, dtype=dtype)
-    return torch.as_tensor(np.asarray(x) if isinstance(x, np.generic) else x, dtype=dtype)
+    if isinstance(x, (np.ndarray, np.generic)):
+        x = np.array(x)  # a copy
+    return torch.as_tensor(x, dtype=dtype)
 
 
 # ---------------------------------------------------------------- tracing bodies
@@ -660,6 +665,15 @@ class TorchBackend(backends.Backend):
             return value.shape[0]
         return len(value)
 
+    def getitem(self, target, index):
+        """``target[index]`` with a tensor in ``index``: a NumPy array (a table made while
+        tracing) as a tensor of its values, a 0-d integer tensor read as ``indexing`` does."""
+        if isinstance(target, np.ndarray) and target.dtype in _TO_TORCH:
+            target = _tensor(target)
+        if isinstance(target, torch.Tensor):
+            return indexing.read(target, index)
+        return target[index]
+
     def setitem(self, target, index, value):
         """``target[index] = value`` on a copy of ``target``: a staged branch or loop
         body may not write into a tensor it did not make."""
@@ -669,8 +683,11 @@ class TorchBackend(backends.Backend):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
-            new = target.clone() if isinstance(target, torch.Tensor) else torch.tensor(target)
-            new[index] = value
+            new = target.clone() if isinstance(target, torch.Tensor) else _tensor(target)
+            if indexing.scalar_items(index) is not None:
+                indexing.write(new, index, _tensor(value, new.dtype))
+            else:
+                new[index] = value
             return new
         target[index] = value
         return target
@@ -777,6 +794,7 @@ def _mark_nonstrict(fn) -> None:
 
 backend = TorchBackend()
 backends.register(backend)
+numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
 
 
 def _refuse_shared_write(target) -> None:
