@@ -17,6 +17,8 @@ comes from an operator of the user's line (converted code routes its NumPy calls
   number, as eagerly;
 - ``a op= t`` (NumPy's in-place ufunc, ``out`` the array): eager's TypeError (``/=``:
   the tensor's reflected division, a new tensor the name gets);
+- an operand that stands for a Python number (``backend._WEAK``: a loop counter):
+  NumPy's ufunc, of the dtype NumPy gives that number there;
 - ``a op t`` with an array on the left: NumPy's ufunc. Eagerly the traced value is an
   array or a Python number there (for a tensor PyTorch declines: a TypeError); a 0-d
   tensor that would give another dtype as a Python number than as a NumPy scalar is
@@ -34,6 +36,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+import torch
 
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
@@ -47,6 +50,7 @@ _PYTHON_OPS = {
     "greater": operator.gt, "greater_equal": operator.ge, "equal": operator.eq,
     "not_equal": operator.ne}
 
+_KIND_NUMBERS = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 _DECLINED = {  # eager PyTorch's TypeError for ``array op= tensor`` (Python's text)
     "add": "Concatenation operation is not implemented for NumPy arrays, use np.concatenate() "
            "instead. Please do not rely on this error; it may not be given on all Python "
@@ -81,12 +85,41 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         op = _PYTHON_OPS.get(ufunc.__name__)
         if isinstance(left, np.generic) and op is not None:
             return op(left.item(), right)  # PyTorch's operator, as eagerly
+        numbers = [_python_number(x) for x in inputs]
+        if any(n is not None for n in numbers):  # NumPy's dtype for a Python number there
+            from .backend import _TO_TORCH
+
+            dtype = ufunc(*[_sample(x) if n is None else n for x, n in zip(inputs, numbers)]).dtype
+            out = _call(ufunc, inputs, kwargs)
+            return out.to(_TO_TORCH[dtype]) if isinstance(out, torch.Tensor) else out
         if isinstance(left, np.ndarray) and right.dim() == 0:
             _refuse_unknown_kind(ufunc, left, right)
+    fn = ufunc if method == "__call__" else getattr(ufunc, method)
+    return _call(fn, inputs, kwargs)
+
+
+def _call(fn, inputs, kwargs):
     from . import numpy_twins
 
-    fn = ufunc if method == "__call__" else getattr(ufunc, method)
     return numpy_twins.call(fn, inputs, kwargs)
+
+
+def _python_number(x):
+    """A Python number of the kind a tensor standing for one holds (``backend._WEAK``)."""
+    from .backend import _is_weak, _np_dtype
+
+    if not _is_weak(x):
+        return None
+    return _KIND_NUMBERS[_np_dtype(x.dtype).kind]
+
+
+def _sample(x):
+    """A one-element NumPy array of ``x``'s dtype and rank (to ask NumPy a dtype)."""
+    from .backend import _np_dtype
+
+    if isinstance(x, torch.Tensor):
+        return np.ones((1,) * x.dim(), _np_dtype(x.dtype))
+    return np.ones((1,) * np.ndim(x), np.asarray(x).dtype)
 
 
 def _refuse_unknown_kind(ufunc, array, tensor) -> None:
@@ -96,7 +129,7 @@ def _refuse_unknown_kind(ufunc, array, tensor) -> None:
     where the first two give different dtypes."""
     from .backend import _np_dtype
 
-    kind = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[_np_dtype(tensor.dtype).kind]
+    kind = _KIND_NUMBERS[_np_dtype(tensor.dtype).kind]
     small = np.ones((1,) * array.ndim, array.dtype)
     as_number = ufunc(small, kind).dtype
     as_array = ufunc(small, np.ones((), _np_dtype(tensor.dtype))).dtype

@@ -8,16 +8,20 @@ conversion gives. ``np.sqrt`` -> ``torch._numpy.sqrt``, ``np.linalg.norm`` ->
 ``torch._numpy.linalg.norm``, ``np.abs`` (NumPy's ``absolute``) -> ``absolute``; a
 NumPy array's method (``T.dot(v)``) is the method of ``torch._numpy.asarray(T)``.
 NumPy's rules hold there (dtypes: ``np.mean`` of integers is float64, a Python float
-is float64), lists and NumPy arrays are taken as arrays; results come back as tensors.
-``np.clip``'s ``a_min``/``a_max`` are its ``min``/``max``. ``np.isscalar``, ``np.ndim``
-and ``np.shape`` read only what a trace knows and give NumPy's answers (a tuple shape).
+is float64), lists and NumPy arrays are taken as arrays (a NumPy array by a copy of its
+values: ``backend._tensor``); results come back as tensors. ``np.clip``'s
+``a_min``/``a_max`` are its ``min``/``max``. ``np.isscalar``, ``np.ndim`` and
+``np.shape`` read only what a trace knows and give NumPy's answers (a tuple shape).
+What ``torch._numpy`` lacks and is written here: the ufunc methods ``reduce``
+(``np.add.reduce`` is ``sum``), ``accumulate`` (``cumsum``, ``cummax`` ...) and ``outer``
+(broadcasting), with NumPy's dtypes; ``np.require``, ``np.ascontiguousarray`` and
+``np.asfortranarray`` (a tensor's layout is PyTorch's).
 
 Refused with a ``StagingError`` that names the NumPy function and the user's line: an
 output argument (``out=``, or a ufunc's positional one) and the functions that write
 into an argument (``np.copyto``, ``np.put``, ``np.fill_diagonal`` ...), whose writes a
-traced branch or loop body cannot make; ufunc methods (``np.add.reduce``: PyTorch's
-NumPy has none); ``np.random.*`` (PyTorch's generator draws other numbers than
-NumPy's); and any function ``torch._numpy`` lacks.
+traced branch or loop body cannot make; ``np.random.*`` (PyTorch's generator draws
+other numbers than NumPy's); and any other function ``torch._numpy`` lacks.
 """
 
 from __future__ import annotations
