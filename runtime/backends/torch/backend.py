@@ -549,7 +549,10 @@ class TorchBackend(backends.Backend):
         return _aval(value)
 
     def cast(self, x, aval: Aval):
-        return _weak(_tensor(x, _TO_TORCH[aval.dtype]), aval)
+        t = _tensor(x, _TO_TORCH[aval.dtype])
+        if t is x and not aval.weak and _is_weak(x):  # a number given a tensor's type
+            t = x.clone()
+        return _weak(t, aval)
 
     def zeros(self, aval: Aval):
         return _weak(torch.zeros(aval.shape, dtype=_TO_TORCH[aval.dtype]), aval)
