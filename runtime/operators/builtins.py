@@ -133,12 +133,18 @@ def augitem(target, index, op: str, value):
         return target
     item = read_item(target, index)
     result = _PURE[op](item, value)
-    if getattr(item, "ndim", 0) and not np.can_cast(result.dtype, item.dtype, "same_kind"):
-        # NumPy updates an array item in place (``item op= value``), keeping its dtype
-        raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from "
-                        f"{np.dtype(result.dtype)!r} to {np.dtype(item.dtype)!r} with casting "
-                        f"rule 'same_kind'")
+    if getattr(item, "ndim", 0):  # NumPy updates an array item in place (``item op= value``),
+        have, want = _dtype(result, backend), _dtype(item, backend)  # keeping its dtype
+        if not np.can_cast(have, want, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {have!r} to "
+                            f"{want!r} with casting rule 'same_kind'")
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
+
+
+def _dtype(x, backend) -> np.dtype:
+    """``x``'s dtype as NumPy's (a framework's tensor: its ``Aval``'s)."""
+    aval = backend.aval(x)
+    return aval.dtype if aval is not None else np.dtype(x.dtype)
 
 
 def augassign(target, op: str, value):

@@ -62,9 +62,10 @@ def getitem(seq, index, label: str = "the sequence"):
     stacked = backend.numeric("numpy.asarray", (list(seq),), {})
     if backend_of(stacked) is None:  # only Python numbers: a constant of the graph
         stacked = backend.cast(stacked, backend.aval(stacked))
+    item = backend.getitem(stacked, index)
     if kinds == {"python int"} or kinds == {"python float"}:  # the item is a Python number
-        return backend.cast(stacked[index], backend.aval(seq[0]))
-    return stacked[index]
+        return backend.cast(item, backend.aval(seq[0]))
+    return item
 
 
 def read_item(array, index):

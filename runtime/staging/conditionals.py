@@ -334,9 +334,9 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
                                         lambda lv: join.outputs(1, lv)], join.avals)
     result = join.rebuild(outs)
-    note_copies(result[:t["n"]], [r["values"] for r in records if r["raised"] is None],
-                [r.get("given", ()) for r in records if r["raised"] is None])
     n, k = t["n"], t["n"] + len(side.names)
+    note_copies(result[:k], [r["values"] for r in records if r["raised"] is None],
+                [r.get("given", ()) for r in records if r["raised"] is None])
     side.put(result[n:k])
     inplace.put(entries, result[k:])
     kept = [r["kept"] for r in records if r["raised"] is None and "kept" in r]

@@ -88,22 +88,33 @@ def refuse_shared_in_place(shares: Callable[[object], bool], under: str, why: st
 
 
 def refuse_copied(target, under: str, kind: type = object) -> None:
-    """``name op= value`` on ``target`` where a staged ``if`` gave another name the same
-    object (``r = i`` in a branch; or gave ``target`` itself as a copy of another's): eagerly
-    both names hold the very object and see the change; under ``under``'s trace one holds
-    the branch's copy. A ``StagingError`` if that name (a ``kind``) is read later
-    (``kept.note_copies`` keeps what the trace's ifs copied)."""
+    """``name op= value`` on ``target`` where a staged ``if`` or loop gave another name the
+    same object (``r = i`` in a branch; or gave ``target`` itself as a copy of another's,
+    ``a = b`` in a loop's body): eagerly both names hold the very object and see the
+    change; under ``under``'s trace one holds the construct's copy. A ``StagingError`` if
+    that name (a ``kind``) is read later (``kept.note_copies`` keeps what the trace's
+    constructs copied)."""
     from .kept import copied_from
     from .returns import Pending
 
-    origin = copied_from(target)
+    origins, made_by = copied_from(target)
+    constructs = {made_by}
 
     def shares(held) -> bool:  # a value, or one in a pending return value
-        return any(v is not target and isinstance(v, kind) and (
-            copied_from(v) is target or (origin is not None and v is origin))
-            for v in (held, *(held if held.__class__ is Pending else ())))
+        for v in (held, *(held if held.__class__ is Pending else ())):
+            if v is target or not isinstance(v, kind):
+                continue
+            copies, construct = copied_from(v)
+            if any(o is target for o in copies):
+                constructs.add(construct)
+                return True
+            if any(v is o for o in origins):
+                return True
+        return False
 
-    refuse_shared_in_place(shares, under, "a staged if gave it a copy")
+    if stale(shares) is not None:  # which construct copied: for the message
+        word = "loop" if "loop" in constructs else "if"
+        refuse_shared_in_place(shares, under, f"a staged {word} gave it a copy")
 
 
 def _named(name: str) -> str:

@@ -128,7 +128,8 @@ class Kept:
 
     def __init__(self, frame) -> None:
         self.frame = frame
-        self.copies: dict = {}  # ``note_copies``: id of an output -> (output, what it copies)
+        self.copies: dict = {}  # ``note_copies``: id of an output -> (output, what it
+        # copies, the construct)
         code = frame.f_code
         self.namespace = namespace = frame.f_globals
         free = code.co_freevars
@@ -237,32 +238,55 @@ def note_copies(results, branch_values, branch_given=()) -> None:
     """After a staged ``if``: output ``results[k]`` (or the value of a pending return
     value there) copies what a branch gave for it, ``branch_values[b][k]``, eagerly the
     very object (a concrete NumPy array: the array the branch gave, ``branch_given``,
-    not the constant standing for it). Kept for the trace running (``copied_from``)."""
-    kept = getattr(_local, "kept", None)
-    if kept is None:
-        return
+    and the constant standing for it). Kept for the trace running (``copied_from``)."""
     for k, result in enumerate(results):
         result = result.value if result.__class__ is Pending else result
         for b, values in enumerate(branch_values):
             given = branch_given[b] if b < len(branch_given) else ()
-            origin = given[k] if k < len(given) else None
-            if origin.__class__ is not np.ndarray:
-                origin = values[k] if k < len(values) else None
-                if backend_of(origin) is None:
-                    continue
-            if origin is result:
-                continue
-            entry = kept.copies.get(id(result))
-            if entry is None or entry[0] is not result or origin.__class__ is np.ndarray:
-                kept.copies[id(result)] = (result, origin)  # a NumPy array wins: it is shared
+            for origin in (given[k] if k < len(given) else None,
+                           values[k] if k < len(values) else None):
+                if origin.__class__ is np.ndarray or backend_of(origin) is not None:
+                    _note(result, origin, "if")
+
+
+def note_loop_copies(results, before, last) -> None:
+    """After a staged loop: output ``results[k]`` is eagerly the very object it held
+    before the loop (``before[k]``: no iteration assigned it) or the one the last
+    iteration gave (``last[k]``, and what that copies: ``a = b`` in the body), whichever
+    the run takes; noted as copying each (``copied_from``)."""
+    for k, result in enumerate(results):
+        for origin in (before[k] if k < len(before) else None,
+                       last[k] if k < len(last) else None):
+            if backend_of(origin) is not None:
+                _note(result, origin, "loop")
+
+
+def _note(result, origin, construct: str) -> None:
+    """``result`` copies ``origin``, and what ``origin`` copies (a copy of a copy)."""
+    kept = getattr(_local, "kept", None)
+    if kept is None:
+        return
+    found, todo = [], [origin]
+    while todo:
+        o = todo.pop()
+        if o is not result and not any(o is f for f in found):
+            found.append(o)
+            todo.extend(copied_from(o)[0])
+    entry = kept.copies.get(id(result))
+    origins = entry[1] if entry is not None and entry[0] is result else ()
+    new = tuple(o for o in found if not any(o is p for p in origins))
+    if new or not origins:
+        kept.copies[id(result)] = (result, origins + new,
+                                   entry[2] if origins else construct)
 
 
 def copied_from(value):
-    """What ``value``, an output of a staged ``if`` in the trace running, copies (the
-    object a branch returned for it), or None."""
+    """What ``value``, an output of a staged ``if`` or loop in the trace running, copies
+    (the objects a branch or iteration gave for it), and which construct: ``((), None)``
+    for none."""
     kept = getattr(_local, "kept", None)
     entry = kept.copies.get(id(value)) if kept is not None else None
-    return entry[1] if entry is not None and entry[0] is value else None
+    return entry[1:] if entry is not None and entry[0] is value else ((), None)
 
 
 def _set_free_variables(frame, changed) -> None:

@@ -20,7 +20,7 @@ from typing import Callable, NamedTuple
 from . import accumulate, errors, loop_options, raises as staged_raise, returns as staged_return
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
-from .kept import refill, same_objects
+from .kept import note_loop_copies, refill, same_objects
 from .state import (
     ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
     key_label, label_of, predicate, remake, same,
@@ -81,6 +81,7 @@ class Carry:
         self.entries: list = []
         self.n_state = len(state)
         self.before = tuple(state)
+        self.last: tuple = ()
         self.kept = [True] * len(state)  # each body returned the list or dict it was given
         labels = [label_of(names, i) for i in range(len(state))]
         self.labels = labels + list(self.side.names)
@@ -174,7 +175,10 @@ class Carry:
         """The state after the loop op; shared and in-place state are written back, and
         a list or dict the body updated in place is that same object (``kept``)."""
         values = self._enter(flat, final=True)
-        return tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
+        result = tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
+        note_loop_copies(result + tuple(self.side.get()), self.before + self.side.before,
+                         self.last)
+        return result
 
     def trace(self, step: Callable, item_avals=(), test: Callable = None,
               extra_test: Callable = None) -> list:
@@ -196,6 +200,7 @@ class Carry:
                 out = tuple(step(list(flat[:n_items]), entered))
                 self.kept = [k and s for k, s in zip(self.kept, same_objects(out, entered))]
                 shared_now = tuple(self.side.get())
+                self.last = out + shared_now  # eagerly maybe the very objects after the loop
                 changes = self.inplace.changes(shared_now)
                 self.inplace.arrays.check_unreached(self.inplace.arrays.changed(),
                                                     set(self.labels), self.construct,

@@ -110,6 +110,12 @@ def branch_caller(x, v):
 
 def test_helper_writes_into_an_array_from_outside_its_branch(backend):
     text = backend.staging_error(branch_caller, np.arange(3.0), np.float64(2.0))
+    if backend.engine == "torch":  # the write goes into a copy: refused, naming the holder
+        assert text.startswith(f"item assignment at {backend.at(scale_into, 'out[:] = out * v')}"
+                               f": under torch.compile and torch.export the write gives 'out' "
+                               f"a new tensor (a staged construct writes into a copy), but "
+                               f"'buf' holds the same array")
+        return
     assert "'out' is an argument of scale_into()" in text
     assert "Return the updated array instead" in text
 

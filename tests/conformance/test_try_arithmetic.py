@@ -90,8 +90,9 @@ def test_first_matching_handler_and_else(backend):
 
 
 def test_named_handler_is_refused(backend):
-    if backend.name == "jax":
+    if backend.name == "jax" or backend.engine == "torch":  # their arrays raise nothing here
         backend.check(named_handler, np.float64(3.0), np.float64(2.0))
+        backend.check(named_handler, np.float64(3.0), np.float64(0.0))
         return
     text = backend.staging_error(named_handler, np.float64(3.0), np.float64(2.0))
     assert text == (

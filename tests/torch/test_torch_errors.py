@@ -39,6 +39,22 @@ def test_compile_fullgraph_raises_the_staging_error_itself():
     assert info.value.__suppress_context__  # not shown inside dynamo's errors
 
 
+def branch_only_too(x):
+    if x.sum() > 0:
+        y = x + 1
+    return y
+
+
+def test_compile_without_fullgraph_raises_the_staging_error_too():
+    """``fullgraph=False``: dynamo may go on past a region that fails, but an error the
+    user's code raised while it traces is the user's: the StagingError itself."""
+    compiled = torch.compile(ag.convert(branch_only_too), backend="aot_eager")
+    with pytest.raises(ag.StagingError) as info:
+        compiled(torch.ones(3))
+    line = inspect.getsourcelines(branch_only_too)[1] + 1
+    assert str(info.value) == _EXPECTED.replace(f":{_LINE} ", f":{line} ")
+
+
 @pytest.mark.parametrize("strict", [False, True], ids=["nonstrict", "strict"])
 def test_export_raises_the_staging_error_itself(strict):
     with pytest.raises(ag.StagingError) as info:
@@ -49,20 +65,35 @@ def test_export_raises_the_staging_error_itself(strict):
 def adds_a_numpy_array(x):
     if x.sum() > 0:
         x = x * 2
-    return x + np.ones(3, np.float32)
+    return x + np.ones(3)
+
+
+def test_a_numpy_array_operated_with_a_traced_tensor_is_eager_pytorchs_value():
+    """``t + a``: eagerly NumPy computes it (float64: NumPy's promotion) and PyTorch wraps
+    the result in a tensor; compiled, PyTorch's NumPy computes the same."""
+    compiled = torch.compile(ag.convert(adds_a_numpy_array), fullgraph=True,
+                             backend="aot_eager")
+    for x in (torch.ones(3), -torch.ones(3)):
+        eager, staged = adds_a_numpy_array(x), compiled(x)
+        assert staged.dtype == eager.dtype == torch.float64 and torch.equal(staged, eager)
+
+
+def reads_values(x):
+    if x.sum() > 0:
+        x = x * 2
+    return x.numpy()
 
 
 def test_numpy_asking_a_traced_tensor_for_its_values_names_the_line():
-    """NumPy's operator meets a tensor PyTorch traces: PyTorch's own error says only
+    """NumPy asks a tensor PyTorch traces for its values: PyTorch's own error says only
     ".numpy() is not supported for tensor subclasses"; ours names the user's line."""
-    line = inspect.getsourcelines(adds_a_numpy_array)[1] + 3
-    compiled = torch.compile(ag.convert(adds_a_numpy_array), fullgraph=True,
-                             backend="aot_eager")
+    line = inspect.getsourcelines(reads_values)[1] + 3
+    compiled = torch.compile(ag.convert(reads_values), fullgraph=True, backend="aot_eager")
     with pytest.raises(ag.StagingError) as info:
         compiled(torch.ones(3))
     assert str(info.value) == (
-        f"NumPy needs the values of a tensor PyTorch traces at {__file__}:{line} (`return x + "
-        f"np.ones(3, np.float32)`) (a NumPy array or scalar operated with it, indexed by it, "
-        f"or given it as an item), which a traced program does not have (torch.compile, "
-        f"torch.export). Make the NumPy value a tensor first (torch.as_tensor(a)), or call "
-        f"the NumPy function on the tensor itself (np.f(t) runs PyTorch's twin of it).")
+        f"NumPy needs the values of a tensor PyTorch traces at {__file__}:{line} (`return "
+        f"x.numpy()`) (.numpy(), or a NumPy function called on it by code autograph does not "
+        f"convert), which a traced program does not have (torch.compile, torch.export). Make "
+        f"the NumPy value a tensor first (torch.as_tensor(a)), or call the NumPy function on "
+        f"the tensor itself (np.f(t) runs PyTorch's twin of it).")

@@ -25,6 +25,13 @@ tensors passed in as operands (``_Passing``): PyTorch's operators take every ten
 they read as an operand. Python side effects of a body therefore happen twice per
 trace (PyTorch itself runs a non-strict region three times per compile).
 
+A Python number carried through a staged construct is a 0-d tensor marked as standing
+for one (``_WEAK``): a join or loop carry gives it the dtype of the tensor it meets, and
+in a traced body a binary op with a tensor casts it to the dtype PyTorch gives a Python
+number there (``_python_numbers``: ``i + a`` for a range counter ``i`` and an int32
+``a`` is int32, as eagerly). NumPy values meeting traced tensors are ``numpy_operands``'
+and ``indexing``'s.
+
 What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
 numbers of a carry become 0-d tensors), outputs never alias inputs (an output that is
 an input or a view is cloned; a write into an input goes to a copy), a loop carry keeps
@@ -52,7 +59,7 @@ from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
-from . import lists
+from . import indexing, lists, numpy_operands
 
 
 def is_tracing() -> bool:
@@ -91,10 +98,27 @@ def _np_dtype(dtype: torch.dtype) -> np.dtype:
         raise TypeError(f"torch: a staged {dtype} value is not supported") from None
 
 
+# A 0-d tensor standing for a Python number the program computes (a weak ``Aval``): the
+# placeholders, casts and op outputs of a Python number carried through a staged
+# construct. A join or loop carry gives it the dtype of the tensor it meets, as the
+# number takes it eagerly; PyTorch's own arithmetic on it is a tensor's.
+_WEAK = "_autograph_python_number"
+
+
+_COUNTER = Aval(np.dtype(np.int64), (), True)  # a loop's trip counter (a Python int eagerly)
+
+
+def _weak(t: torch.Tensor, aval: Aval) -> torch.Tensor:
+    """``t``, marked as a Python number's if ``aval`` is weak."""
+    if aval.weak:
+        setattr(t, _WEAK, True)
+    return t
+
+
 def _aval(x):
     if isinstance(x, torch.Tensor):
         shape = tuple(d if d.__class__ is int else None for d in x.shape)
-        return Aval(_np_dtype(x.dtype), shape, False)
+        return Aval(_np_dtype(x.dtype), shape, not shape and getattr(x, _WEAK, False))
     if staging.is_number(x):
         return Aval(_py_dtype(x), (), True)
     if isinstance(x, (np.ndarray, np.generic)) and x.dtype in _TO_TORCH:
@@ -104,14 +128,19 @@ def _aval(x):
 
 def _tensor(x, dtype=None) -> torch.Tensor:
     """``x`` as a tensor; a Python number by a factory op, never a tensor constant (a
-    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors refuse)."""
+    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors
+    refuse); a NumPy array by a copy of its values now (a traced program's constant
+    shares the memory it is made from, ``torch.tensor``'s too: later writes into the
+    array would reach the program)."""
     if isinstance(x, torch.Tensor):
         return x if dtype is None or x.dtype == dtype else x.to(dtype)
     if staging.is_number(x):
         if dtype is None:
             dtype = _TO_TORCH[_py_dtype(x)]
         return torch.full((), x, dtype=dtype)
-    return torch.as_tensor(np.asarray(x) if isinstance(x, np.generic) else x, dtype=dtype)
+    if isinstance(x, (np.ndarray, np.generic)):
+        x = np.array(x)  # a copy
+    return torch.as_tensor(x, dtype=dtype)
 
 
 # ---------------------------------------------------------------- tracing bodies
@@ -136,12 +165,14 @@ class _Swapping(TorchFunctionMode):
         first = args[0] if args else None
         if isinstance(first, torch.Tensor) \
                 and _writes_first(func) and self.outside(first):
-            copy = swap.get(id(first), first).clone()
+            copy = _like(swap.get(id(first), first).clone(), first)
             self.wrote(first, copy)
             swap[id(first)] = copy
         if swap:
             args, kwargs = _pytree.tree_map_only(
                 torch.Tensor, lambda t: swap.get(id(t), t), (args, kwargs))
+        if len(args) == 2 and getattr(func, "__name__", "") in _ARITHMETIC:
+            return _python_numbers(func, args, kwargs, self.call)
         return self.call(func, args, kwargs)
 
     def wrote(self, original, copy) -> None:
@@ -210,6 +241,46 @@ _CHEAP_OPS = frozenset({
     "ones_like", "full_like"})
 
 
+# Binary ops where a Python number meets a tensor (``_python_numbers``).
+_ARITHMETIC = frozenset({
+    f"__{p}{n}__" for p in ("", "r") for n in (
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor")} | {
+    "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "pow",
+    "maximum", "minimum", "bitwise_and", "bitwise_or", "bitwise_xor"})
+_NUMBER_OF_KIND = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1j}
+
+
+def _is_weak(x) -> bool:
+    return isinstance(x, torch.Tensor) and getattr(x, _WEAK, False)
+
+
+def _like(t, original):
+    """``t``, marked as a Python number's where ``original`` is one."""
+    if _is_weak(original):
+        setattr(t, _WEAK, True)
+    return t
+
+
+def _python_numbers(func, args, kwargs, call):
+    """A binary op of a body on a tensor standing for a Python number (``_WEAK``), as
+    Python computes it: with a tensor, the number takes the dtype PyTorch gives a Python
+    number of its kind there (an int keeps an int32 tensor's dtype, 0-d or not); with
+    another number, the result stands for a number too."""
+    a, b = args
+    weak_a, weak_b = _is_weak(a), _is_weak(b)
+    if not (weak_a or weak_b):
+        return call(func, args, kwargs)
+    number, other = (a, b) if weak_a else (b, a)
+    if weak_a and weak_b or staging.is_number(other):
+        out = call(func, args, kwargs)
+        return _like(out, number) if isinstance(out, torch.Tensor) and out.dim() == 0 else out
+    if isinstance(other, torch.Tensor):
+        dtype = torch.result_type(other, _NUMBER_OF_KIND[_np_dtype(number.dtype).kind])
+        number = call(torch.Tensor.to, (number, dtype), {})  # an op of the body
+        args = (number, other) if weak_a else (other, number)
+    return call(func, args, kwargs)
+
+
 _IN_PLACE_DUNDERS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__",
                                "__ifloordiv__", "__imod__", "__ipow__", "__iand__", "__ior__",
                                "__ixor__", "__ilshift__", "__irshift__", "__imatmul__",
@@ -228,7 +299,7 @@ class _Passing(_Swapping):
 
     def __init__(self, outside, operands, carried=()) -> None:
         super().__init__()
-        self.swap = {id(t): o for t, o in zip(outside, operands)}
+        self.swap = {id(t): _like(o, t) for t, o in zip(outside, operands)}
         self._inputs = {id(o) for o in (*operands, *carried)}
 
     def outside(self, t) -> bool:
@@ -264,16 +335,16 @@ class _Handle:
     """A body traced once: the function, the outside tensors it reads, whether it
     computes anything and whether only cheap scalar ops (``_Reads``)."""
 
-    __slots__ = ("fn", "outside", "computes", "cheap")
+    __slots__ = ("fn", "outside", "computes", "cheap", "avals")
 
-    def __init__(self, fn, reads) -> None:
-        self.fn, self.outside = fn, reads.outside_tensors
+    def __init__(self, fn, reads, avals) -> None:
+        self.fn, self.outside, self.avals = fn, reads.outside_tensors, avals
         self.computes, self.cheap = reads.computes, reads.cheap
 
 
 def _placeholder(aval: Aval) -> torch.Tensor:
     shape = tuple(1 if d is None else d for d in aval.shape)
-    return torch.zeros(shape, dtype=_TO_TORCH[aval.dtype])
+    return _weak(torch.zeros(shape, dtype=_TO_TORCH[aval.dtype]), aval)
 
 
 def _operands(tensors) -> tuple:
@@ -336,6 +407,11 @@ def _select(pred, sides):
             return None
         chosen.append(torch.where(pred, a, b))
     return chosen
+
+
+def _numbers_marked(tensors, avals) -> list:
+    """The tensors an operator gives a body, those of weak ``avals`` marked (``_WEAK``)."""
+    return [_weak(t, a) for t, a in zip(tensors, avals)]
 
 
 def _outside(handles, skip=()) -> list:
@@ -413,15 +489,16 @@ class TorchBackend(backends.Backend):
         return _is_fake(value)
 
     def explain_error(self, error, location):
-        """NumPy asked a tensor PyTorch traces for its values (``Tensor.__array__``): a
-        NumPy operator or scalar type met it, or a NumPy array or list was indexed by it or
-        given it as an item. PyTorch says only ".numpy() is not supported for tensor
-        subclasses"; the StagingError names the line."""
+        """NumPy asked a tensor PyTorch traces for its values (``Tensor.__array__``):
+        ``.numpy()``, or a NumPy function called on it by code autograph does not convert
+        (NumPy's operators and ufuncs meeting it are ``numpy_operands``'). PyTorch says
+        only ".numpy() is not supported for tensor subclasses"; the StagingError names
+        the line."""
         if isinstance(error, RuntimeError) and "numpy() is not supported for tensor " \
                 "subclasses" in str(error):
             return errors.StagingError(
-                f"NumPy needs the values of a tensor PyTorch traces at {location} (a NumPy "
-                f"array or scalar operated with it, indexed by it, or given it as an item), "
+                f"NumPy needs the values of a tensor PyTorch traces at {location} (.numpy(), "
+                f"or a NumPy function called on it by code autograph does not convert), "
                 f"which a traced program does not have (torch.compile, torch.export). Make "
                 f"the NumPy value a tensor first (torch.as_tensor(a)), or call the NumPy "
                 f"function on the tensor itself (np.f(t) runs PyTorch's twin of it).")
@@ -472,10 +549,13 @@ class TorchBackend(backends.Backend):
         return _aval(value)
 
     def cast(self, x, aval: Aval):
-        return _tensor(x, _TO_TORCH[aval.dtype])
+        t = _tensor(x, _TO_TORCH[aval.dtype])
+        if t is x and not aval.weak and _is_weak(x):  # a number given a tensor's type
+            t = x.clone()
+        return _weak(t, aval)
 
     def zeros(self, aval: Aval):
-        return torch.zeros(aval.shape, dtype=_TO_TORCH[aval.dtype])
+        return _weak(torch.zeros(aval.shape, dtype=_TO_TORCH[aval.dtype]), aval)
 
     def predicate(self, cond):
         if not isinstance(cond, torch.Tensor):
@@ -499,7 +579,7 @@ class TorchBackend(backends.Backend):
             finally:
                 _discovering.depth -= 1
                 _discovering.reads = outer
-            handles.append(_Handle(fn, reads))
+            handles.append(_Handle(fn, reads, avals))
         return handles
 
     def cond(self, pred, handles, finish, avals) -> list:
@@ -509,7 +589,7 @@ class TorchBackend(backends.Backend):
         if _selectable(handles, outside):
             chosen = _select(pred, [finish[i](handles[i].fn()) for i in (0, 1)])
             if chosen is not None:
-                return chosen
+                return [_weak(t, a) for t, a in zip(chosen, avals)]
 
         def branch(i):
             def run(*operands):
@@ -522,27 +602,28 @@ class TorchBackend(backends.Backend):
         operands = _operands(outside)
         true_graph, false_graph = (_graph(branch(i), operands) for i in (0, 1))
         outs = cond_op(pred, true_graph, false_graph, operands)
-        return list(outs)[:len(avals)]
+        return [_weak(t, a) for t, a in zip(outs, avals)]
 
     def while_loop(self, test, body, init) -> list:
         if _discovering.nested():
-            return [t.clone() for t in init]
+            return [_weak(t.clone(), a) for t, a in zip(init, body.avals)]
         outside = _outside([test, body])
         n = len(init)
 
         def cond_fn(*args):
             with _Passing(outside, args[n:]):
-                return test.fn(*args[:n])[0]
+                return test.fn(*_numbers_marked(args[:n], body.avals))[0]
 
         def body_fn(*args):
             passing = _Passing(outside, args[n:], args[:n])
             with passing:  # the body may write into its carry (i += 1): into a copy
-                return tuple(passing.own(o) for o in body.fn(*args[:n]))
+                return tuple(passing.own(o) for o in body.fn(*_numbers_marked(args[:n], body.avals)))
 
         operands = _operands(outside)
         init = _differentiable(_operands(t.clone() for t in init), operands)
         cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
-        return list(while_loop_op(cond_graph, body_graph, init, operands))
+        outs = while_loop_op(cond_graph, body_graph, init, operands)
+        return [_weak(t, a) for t, a in zip(outs, body.avals)]
 
     # -- what staging leaves to the framework
 
@@ -576,11 +657,11 @@ class TorchBackend(backends.Backend):
             start, step_size, n = inner.start, inner.step, inner.length()
             carry.trips, rows = n, None
 
-            def step(items, s):
-                value = start + items[0] * step_size
+            def step(items, s):  # range() gives Python ints, whatever its bounds
+                value = _weak(_tensor(start + items[0] * step_size, torch.int64), _COUNTER)
                 return body(value if first is None else (first + items[0], value), *s)
 
-            item_avals = [Aval(np.dtype(np.int64), (), False)]
+            item_avals = [_COUNTER]
         else:
             rows = _tensor(inner)
             if rows.dim() == 0:
@@ -593,13 +674,14 @@ class TorchBackend(backends.Backend):
                 row = items[1]
                 return body(row if first is None else (first + items[0], row), *s)
 
-            item_avals = [Aval(np.dtype(np.int64), (), False),
-                          Aval(_np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
+            item_avals = [_COUNTER, Aval(_np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
         (handle,) = carry.trace(step, item_avals, extra_test=extra_test)
         flagged = extra_test is not None
         if _discovering.nested():
-            return carry.finish([t.clone() for t in carry.init()])
-        return carry.finish(self._counted(handle, n, rows, carry.init(), flagged))
+            outs = [t.clone() for t in carry.init()]
+        else:
+            outs = self._counted(handle, n, rows, carry.init(), flagged)
+        return carry.finish([_weak(t, a) for t, a in zip(outs, handle.avals[len(item_avals):])])
 
     @staticmethod
     def _counted(handle, n, rows, init, flagged: bool) -> list:
@@ -614,11 +696,12 @@ class TorchBackend(backends.Backend):
 
         def body_fn(k, go_on, *args):
             dyn, given = args[:m], args[m:]
-            items = [k] if rows is None else [
-                k, torch.index_select(given[len(extra) - 1], 0, k.reshape(1)).squeeze(0)]
+            items = [_weak(k, _COUNTER)] if rows is None else [
+                _weak(k, _COUNTER),
+                torch.index_select(given[len(extra) - 1], 0, k.reshape(1)).squeeze(0)]
             passing = _Passing(extra + outside, given, (*items, *dyn))
             with passing:
-                outs = [passing.own(o) for o in handle.fn(*items, *dyn)]
+                outs = [passing.own(o) for o in handle.fn(*items, *_numbers_marked(dyn, handle.avals[len(items):]))]
             flag = outs[-1] if flagged else go_on.clone()
             return (k + 1, flag, *outs[:m])
 
@@ -660,6 +743,15 @@ class TorchBackend(backends.Backend):
             return value.shape[0]
         return len(value)
 
+    def getitem(self, target, index):
+        """``target[index]`` with a tensor in ``index``: a NumPy array (a table made while
+        tracing) as a tensor of its values, a 0-d integer tensor read as ``indexing`` does."""
+        if isinstance(target, np.ndarray) and target.dtype in _TO_TORCH:
+            target = _tensor(target)
+        if isinstance(target, torch.Tensor):
+            return indexing.read(target, index)
+        return target[index]
+
     def setitem(self, target, index, value):
         """``target[index] = value`` on a copy of ``target``: a staged branch or loop
         body may not write into a tensor it did not make."""
@@ -669,8 +761,11 @@ class TorchBackend(backends.Backend):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
-            new = target.clone() if isinstance(target, torch.Tensor) else torch.tensor(target)
-            new[index] = value
+            new = target.clone() if isinstance(target, torch.Tensor) else _tensor(target)
+            if indexing.scalar_items(index) is not None:
+                indexing.write(new, index, _tensor(value, new.dtype))
+            else:
+                new[index] = value
             return new
         target[index] = value
         return target
@@ -777,6 +872,7 @@ def _mark_nonstrict(fn) -> None:
 
 backend = TorchBackend()
 backends.register(backend)
+numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
 
 
 def _refuse_shared_write(target) -> None:

@@ -12,8 +12,9 @@ capture for strict ``torch.export`` (``_fullgraph_capture_frame``): when a compi
 must give one graph (``fullgraph=True``, strict export) fails because of a
 ``StagingError``, that error is raised instead, as autograph raises
 it under JAX and TensorFlow. Where dynamo may go on past a failed region
-(``fullgraph=False``) the error stays dynamo's: PyTorch 2.13 then reads the converted
-function's own bytecode and fails with a ``RecursionError`` (not solved yet).
+(``fullgraph=False``) these wrappers leave the error alone, and PyTorch 2.13 raises the
+``StagingError`` itself too, as an exception of the user's code
+(``tests/torch/test_torch_errors.py``).
 """
 
 from __future__ import annotations

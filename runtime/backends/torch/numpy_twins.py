@@ -8,16 +8,20 @@ conversion gives. ``np.sqrt`` -> ``torch._numpy.sqrt``, ``np.linalg.norm`` ->
 ``torch._numpy.linalg.norm``, ``np.abs`` (NumPy's ``absolute``) -> ``absolute``; a
 NumPy array's method (``T.dot(v)``) is the method of ``torch._numpy.asarray(T)``.
 NumPy's rules hold there (dtypes: ``np.mean`` of integers is float64, a Python float
-is float64), lists and NumPy arrays are taken as arrays; results come back as tensors.
-``np.clip``'s ``a_min``/``a_max`` are its ``min``/``max``. ``np.isscalar``, ``np.ndim``
-and ``np.shape`` read only what a trace knows and give NumPy's answers (a tuple shape).
+is float64), lists and NumPy arrays are taken as arrays (a NumPy array by a copy of its
+values: ``backend._tensor``); results come back as tensors. ``np.clip``'s
+``a_min``/``a_max`` are its ``min``/``max``. ``np.isscalar``, ``np.ndim`` and
+``np.shape`` read only what a trace knows and give NumPy's answers (a tuple shape).
+What ``torch._numpy`` lacks and is written here: the ufunc methods ``reduce``
+(``np.add.reduce`` is ``sum``), ``accumulate`` (``cumsum``, ``cummax`` ...) and ``outer``
+(broadcasting), with NumPy's dtypes; ``np.require``, ``np.ascontiguousarray`` and
+``np.asfortranarray`` (a tensor's layout is PyTorch's).
 
 Refused with a ``StagingError`` that names the NumPy function and the user's line: an
 output argument (``out=``, or a ufunc's positional one) and the functions that write
 into an argument (``np.copyto``, ``np.put``, ``np.fill_diagonal`` ...), whose writes a
-traced branch or loop body cannot make; ufunc methods (``np.add.reduce``: PyTorch's
-NumPy has none); ``np.random.*`` (PyTorch's generator draws other numbers than
-NumPy's); and any function ``torch._numpy`` lacks.
+traced branch or loop body cannot make; ``np.random.*`` (PyTorch's generator draws
+other numbers than NumPy's); and any other function ``torch._numpy`` lacks.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ...staging.arg_writes import user_location
 from ...staging.converted import convert as converted
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
+from .backend import _TO_TORCH, _tensor
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
@@ -54,7 +59,9 @@ def call(fn, args, kwargs):
     if isinstance(owner, np.ndarray):
         if short in _IN_PLACE_METHODS:
             raise _writes(name)
-        twin = getattr(tnp.asarray(owner), short, None)
+        twin = getattr(tnp.asarray(_tensor(owner)), short, None)
+    elif isinstance(owner, np.ufunc) and short in _UFUNC_METHODS:
+        twin = _UFUNC_METHODS[short](owner)
     else:
         if short in _IN_PLACE or (short == "at" and isinstance(owner, np.ufunc)):
             raise _writes(name)
@@ -69,10 +76,84 @@ def call(fn, args, kwargs):
     if renamed and kwargs:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()}
     args = [converted(a) if a.__class__ is types.FunctionType else a for a in args]
+    if isinstance(fn, np.ufunc):  # a NumPy scalar is an array to NumPy (torch._numpy takes
+        args = [np.asarray(a) if isinstance(a, np.generic) else a for a in args]  # a 0-d one)
+    args, kwargs = _pytree.tree_map_only(  # its values now, not its memory (_tensor)
+        np.ndarray, lambda a: _tensor(a) if a.dtype.kind in "biufc" else a, (args, kwargs))
     result = _pytree.tree_map_only(tnp.ndarray, lambda a: a.tensor, twin(*args, **kwargs))
     if (getattr(fn, "__module__", None) or "").startswith("numpy.fft") and args:
         return _fft_precision(result, args[0])
     return result
+
+
+def _reduce(ufunc):
+    """``ufunc.reduce`` of the ufuncs that have a torch._numpy reduction (``np.add.reduce``
+    is ``sum``), with NumPy's result dtype."""
+    fold = getattr(tnp, _REDUCTIONS.get(ufunc.__name__, ""), None)
+    if fold is None:
+        return None
+
+    def reduce(a, axis=0, dtype=None, keepdims=False):
+        a = tnp.asarray(a)
+        out = fold(a, axis=axis, keepdims=keepdims).tensor
+        return out.to(_TO_TORCH[np.dtype(_probe(ufunc.reduce, a, axis=axis, dtype=dtype))])
+    return reduce
+
+
+def _accumulate(ufunc):
+    """``ufunc.accumulate``: ``cumsum``, ``cumprod``, ``cummax``, ``cummin`` (NumPy's dtype)."""
+    scan = _SCANS.get(ufunc.__name__)
+    if scan is None:
+        return None
+
+    def accumulate(a, axis=0, dtype=None):
+        a = tnp.asarray(a)
+        dtype = _TO_TORCH[np.dtype(_probe(ufunc.accumulate, a, axis=axis, dtype=dtype))]
+        t = a.tensor.to(dtype)
+        return scan(t, dim=axis % max(t.dim(), 1))
+    return accumulate
+
+
+def _outer(ufunc):
+    """``ufunc.outer(a, b)``: the ufunc of ``a`` with one new axis per axis of ``b``."""
+    op = getattr(tnp, ufunc.__name__, None)
+    if op is None:
+        return None
+
+    def outer(a, b, **kwargs):
+        a, b = tnp.asarray(a), tnp.asarray(b)
+        return op(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+    return outer
+
+
+def _probe(method, a, **kwargs):
+    """The dtype NumPy's ``method`` gives for an array of ``a``'s dtype and rank."""
+    return method(np.ones((1,) * a.ndim, a.dtype.name), **kwargs).dtype
+
+
+def _as_array(a, dtype=None, *, like=None):
+    """``np.ascontiguousarray``/``np.asfortranarray``: a tensor's layout is PyTorch's."""
+    return tnp.asarray(a).tensor if dtype is None else \
+        tnp.asarray(a, dtype=np.dtype(dtype).name).tensor
+
+
+def _require(a, dtype=None, requirements=None, *, like=None):
+    """``np.require``: the array of ``dtype``; a tensor meets every layout requirement
+    but owning its data (``"O"``: a copy)."""
+    out = _as_array(a, dtype)
+    wanted = {r.upper() for r in ([requirements] if isinstance(requirements, str)
+                                  else requirements or ())}
+    return out.clone() if wanted & {"O", "OWNDATA", "E", "ENSUREARRAY"} and out is a else out
+
+
+_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+               "logical_and": "all", "logical_or": "any"}
+_SCANS = {"add": torch.cumsum, "multiply": torch.cumprod,
+          "maximum": lambda t, dim: torch.cummax(t, dim).values,
+          "minimum": lambda t, dim: torch.cummin(t, dim).values}
+_UFUNC_METHODS = {"reduce": _reduce, "accumulate": _accumulate, "outer": _outer}
+_OWN = {np.require: _require, np.ascontiguousarray: _as_array,  # NumPy functions
+        np.asfortranarray: _as_array}  # torch._numpy lacks
 
 
 def _fft_precision(result, x):
@@ -95,12 +176,12 @@ def _twin(fn):
         return _twins[fn]
     except (KeyError, TypeError):
         pass
-    found = None
+    found = _OWN.get(fn)
     path = (getattr(fn, "__module__", None) or "").split(".")
     short = getattr(fn, "__name__", None)
     if isinstance(fn, np.ufunc):  # a ufunc's __module__ is "numpy"
         path = ["numpy"]
-    if path[0] == "numpy" and isinstance(short, str) and "random" not in path \
+    if found is None and path[0] == "numpy" and isinstance(short, str) and "random" not in path \
             and not isinstance(getattr(fn, "__self__", None), np.ufunc):
         # numpy._core.fromnumeric.sum and the like are numpy.sum: look in the top level,
         # then in the public submodule (linalg, fft) the function lives in
