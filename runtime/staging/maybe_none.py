@@ -54,8 +54,9 @@ class UnboundOnSomePaths(NamedTuple):
     value: Any
     name: str
 
-    def checked_read(self):
-        _backend(self).raise_where(self.flag, unbound_error(self.name))
+    def checked_read(self, error=None):
+        """The value; raises ``error`` (``UnboundLocalError``) where it is unassigned."""
+        _backend(self).raise_where(self.flag, error or unbound_error(self.name))
         return self.value
 
 

@@ -323,10 +323,11 @@ class MaybeUnbound(NamedTuple):
     value: Any
     name: str
 
-    def checked_read(self):
+    def checked_read(self, error=None):
+        """The value; raises ``error`` (``UnboundLocalError``) where it is unassigned."""
         from ...staging.undefined import unbound_error
 
-        _raise_if_none(self, unbound_error(self.name))
+        _raise_if_none(self, error or unbound_error(self.name))
         return self.value
 
 
