@@ -9,6 +9,12 @@ the handler ends: where it is read outside its handler, the ``try`` gets a
 bound, else a placeholder), so that a generated function reading it raises
 Python's ``UnboundLocalError``, not a closure's ``NameError``. Guarantees: reading a variable that holds an ``Undefined``
 placeholder raises the ``UnboundLocalError`` Python would raise.
+
+An attribute of a variable that the function also assigns (``self.brackt``, set on
+one path of a staged ``if``, read on a later call) is read through
+``ag__.ld_attribute(self.brackt, self, 'brackt')``: where a staged construct left it
+absent on some paths, the read raises the ``AttributeError`` Python would raise there
+when the program runs (a call's own ``self.method(...)`` is left as it is).
 """
 
 from __future__ import annotations
@@ -21,6 +27,27 @@ from autograph.analysis import activity
 
 class Variables(transformer.Base):
     enter_lambdas = False
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.assigned_attributes = _assigned_attributes(ctx.fn_node.body)
+
+    def visit_Attribute(self, node):
+        node = self.generic_visit(node)
+        if isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name) and (
+                node.value.id, node.attr) in self.assigned_attributes:
+            return templates.replace_expr("ag__.ld_attribute(read, obj, label)", read=node,
+                                          obj=gast.Name(node.value.id, gast.Load(), None, None),
+                                          label=templates.constant(node.attr))
+        return node
+
+    def visit_Call(self, node):
+        if isinstance(node.func, gast.Attribute):  # a method call reads no flagged value
+            node.func.value = self.visit(node.func.value)
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            return node
+        return self.generic_visit(node)
 
     def visit_Name(self, node):
         if id(node) in self.ctx.maybe_undefined:
@@ -59,6 +86,13 @@ class Variables(transformer.Base):
             check = templates.replace("name = ag__.ld(name)", name=node.target.id)
             return check + [node]
         return node
+
+
+def _assigned_attributes(body) -> set:
+    """(variable, attribute) of every ``variable.attribute = ...`` in ``body``'s scope."""
+    return {(n.value.id, n.attr) for n in trees.walk_scope(body)
+            if isinstance(n, gast.Attribute) and isinstance(n.ctx, gast.Store)
+            and isinstance(n.value, gast.Name)}
 
 
 def _read_outside(body, handlers, name: str) -> bool:

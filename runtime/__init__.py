@@ -25,7 +25,9 @@ from .operators.numeric_builtins import abs_, bool_, divmod_, float_, int_, max_
 from .operators.patterns import class_pattern_subject
 from .staging.returns import returned
 from .staging.catching import catching
-from .staging.undefined import NO_RETURN, Undefined, ld, ldattr, ldu, retval, stattr
+from .staging.undefined import (
+    NO_RETURN, Undefined, ld, ld_attribute, ldattr, ldu, retval, stattr,
+)
 
 __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
@@ -39,7 +41,7 @@ __all__ = [
     "loop_options", "mode", "staging", "catching", "generator_call", "percent_format",
     "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",
     "class_pattern_subject",
-    "NO_RETURN", "Undefined", "ld", "ldattr", "ldu", "retval", "stattr",
+    "NO_RETURN", "Undefined", "ld", "ld_attribute", "ldattr", "ldu", "retval", "stattr",
 ]
 
 

@@ -408,7 +408,7 @@ CASES = [
     def cond_attr(acc, x):
 
         def if_body():
-            acc.total = acc.total + x
+            acc.total = ag__.ld_attribute(acc.total, acc, 'total') + x
             return ()
 
         def get_shared():
@@ -417,7 +417,7 @@ CASES = [
         def set_shared(ag__values):
             ag__.stattr(acc, 'total', ag__values[0])
         ag__.branch(x > 0, if_body, None, (), shared=(get_shared, set_shared, ('acc.total',)))()
-        return acc.total
+        return ag__.ld_attribute(acc.total, acc, 'total')
     """),
     Case('loops', 'loop_captured',
         """\
@@ -1037,7 +1037,7 @@ CASES = [
         def set_shared(ag__values):
             ag___2.stattr(ag__, 'total', ag__values[0])
         ag___2.branch(n > 0, if_body, None, (), shared=(get_shared, set_shared, ('ag__.total',)))()
-        return ag___2.and_(ag__, lambda: ag__.total)()
+        return ag___2.and_(ag__, lambda: ag___2.ld_attribute(ag__.total, ag__, 'total'))()
     """),
     Case('loops', 'ag_local',
         """\

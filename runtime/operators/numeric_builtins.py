@@ -54,6 +54,10 @@ def _builtin(name: str):
     def staged(*args, **kwargs):
         if name in ("min", "max") and len(args) == 1 and _other_iterable(args[0]):
             args = (list(args[0]),)  # its items, read once, as the builtin reads them
+        if any(getattr(a.__class__, "checked_value", None) is not None for a in args):
+            out = numpy_calls.none_call(original, args, kwargs, staged)  # None on some paths
+            if out is not numpy_calls.UNHANDLED:
+                return out
         backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)

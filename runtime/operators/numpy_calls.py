@@ -20,6 +20,7 @@ arguments per call.
 from __future__ import annotations
 
 import inspect
+import itertools
 import types
 
 import numpy as np
@@ -53,6 +54,10 @@ def routed(fn):
             if args[0].__class__ is not accumulate.Padded:
                 return accumulate.numpy_call(fn, args, kwargs)
             args = (list(args[0]),) + args[1:]  # padded: a list of arrays
+        if any(getattr(a.__class__, "checked_value", None) is not None for a in args):
+            out = none_call(fn, args, kwargs)
+            if out is not UNHANDLED:
+                return out
         backend = staged_leaf(args)
         if backend is None and kwargs:
             backend = staged_leaf(kwargs.values())
@@ -67,3 +72,78 @@ def routed(fn):
         _routed[fn] = call  # not a method of an object the cache would keep alive
     return call
 
+
+
+UNHANDLED = object()
+
+
+def none_call(fn, args, kwargs, call=None):
+    """NumPy's ``fn`` (or a builtin, ``min``: ``call`` is what stages it) where some arguments are values None on some staged paths (a
+    backend's flagged value: ``stmax = None`` until a staged branch assigns it), as eager
+    NumPy computes it on each run: for each set of them that may be None, ``fn`` is tried
+    now on None there and stand-ins of the rest (zeros of their types). Where NumPy
+    raises (``np.clip(None, 0.0, 1.0)``: a TypeError) that error is raised when the
+    program runs with exactly those None; where it accepts None (``np.clip(x, None,
+    hi)``: no lower bound) its result on None is computed too and selected where those
+    are None. ``UNHANDLED`` where that cannot be done (more than three such arguments,
+    results that are not arrays): the flagged value then refuses the call, naming itself."""
+    flagged = [i for i, a in enumerate(args) if getattr(a.__class__, "checked_value", None)]
+    if len(flagged) > 3:
+        return UNHANDLED
+    values = [a.value if i in flagged else a for i, a in enumerate(args)]
+    stand_ins = [_stand_in(a) for a in values]
+    kw_stand_ins = {k: _stand_in(v) for k, v in kwargs.items()}
+    outcomes = []
+    for size in range(1, len(flagged) + 1):
+        for combo in itertools.combinations(flagged, size):
+            trial = [None if i in combo else a for i, a in enumerate(stand_ins)]
+            try:
+                fn(*trial, **kw_stand_ins)
+            except Exception as error:  # noqa: BLE001 - whatever NumPy raises on None
+                outcomes.append((combo, error))
+            else:
+                outcomes.append((combo, None))
+    first = args[flagged[0]]
+    for combo, error in outcomes:
+        if error is not None:
+            exactly = _exactly(args, flagged, combo)
+            if exactly is not False:
+                type(first)(exactly, first.value, first.name).checked_value(error)
+    call = call or routed(fn)
+    result = call(*values, **kwargs)
+    for combo, error in outcomes:
+        exactly = _exactly(args, flagged, combo)
+        if error is None and exactly is not False:
+            on_none = call(*[None if i in combo else v for i, v in enumerate(values)], **kwargs)
+            if staged_leaf((result, on_none)) is None and not isinstance(
+                    result, (np.ndarray, np.generic)):
+                return UNHANDLED
+            result = routed(np.where)(exactly, on_none, result)
+    return result
+
+
+def _exactly(args, flagged, combo):
+    """The run-time flag: the arguments in ``combo`` are None and the other flagged are not."""
+    out = True
+    for i in flagged:
+        flag = args[i].flag
+        if i not in combo:
+            flag = (not flag) if flag.__class__ is bool else ~flag
+        if flag.__class__ is bool:
+            if not flag:
+                return False
+            continue
+        out = flag if out is True else out & flag
+    return out
+
+
+def _stand_in(value):
+    """A concrete value of ``value``'s type and shape (itself where it is not staged)."""
+    backend = staged_leaf((value,))
+    aval = None if backend is None else backend.aval(value)
+    if aval is None:
+        flagged = getattr(value.__class__, "checked_value", None) is not None
+        return _stand_in(value.value) if flagged else value
+    if aval.weak:
+        return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[np.dtype(aval.dtype).kind]
+    return np.zeros(tuple(1 if d is None else d for d in aval.shape), aval.dtype)[()]

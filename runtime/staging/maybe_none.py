@@ -45,6 +45,14 @@ class NoneOnSomePaths(NamedTuple):
     def is_none(self):
         return self.flag
 
+    def checked_value(self, error: Exception):
+        """The value, where ``error`` (eager's, on None) is raised when the program runs
+        and it is None (``numpy_calls``: a NumPy function given it); a StagingError
+        where the framework cannot raise at run time."""
+        if known_not_none(self) or _checked(self, error):
+            return self.value
+        return _refuse(self)
+
 
 class UnboundOnSomePaths(NamedTuple):
     """A variable a staged ``if`` or loop assigns on some paths only: unassigned when
@@ -54,8 +62,9 @@ class UnboundOnSomePaths(NamedTuple):
     value: Any
     name: str
 
-    def checked_read(self):
-        _backend(self).raise_where(self.flag, unbound_error(self.name))
+    def checked_read(self, error=None):
+        """The value; raises ``error`` (``UnboundLocalError``) where it is unassigned."""
+        _backend(self).raise_where(self.flag, error or unbound_error(self.name))
         return self.value
 
 

@@ -48,6 +48,17 @@ def ld(value):
     return value if read is None else read(value)
 
 
+def ld_attribute(value, obj, name: str):
+    """A read of ``obj.<name>`` (``value``) in a function that also assigns it: where a
+    staged ``if`` or loop left it absent on some paths it holds a backend's flagged value,
+    and the read raises the ``AttributeError`` eager Python raises there when the program
+    runs (or is a StagingError where the framework cannot raise at run time)."""
+    read = getattr(value.__class__, "checked_read", None)
+    if read is None:
+        return value
+    return read(value, AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'"))
+
+
 def ldu(read, name: str):
     """The value of a variable that may be unassigned, or an ``Undefined``.
 

@@ -54,3 +54,37 @@ def test_hasattr_of_it_is_refused(backend):
         "hasattr(..., 'width'): the attribute is assigned on some staged paths only (one "
         "branch of an if whose condition is a staged value), so whether it exists is known "
         "only when the graph runs. Assign it before the if statement, or in both branches.")
+
+
+class Stepper:
+    """SciPy's DCSRCH in small: the first call sets ``self.scale`` after an early return
+    taken on a staged status; a later call of the same method reads it (in a test, and
+    in arithmetic). Eager Python raises AttributeError there where it was never set."""
+
+    def step(self, x, first):
+        if first:
+            if x < 0:
+                return x
+            self.scale = x * 2
+            return x
+        if self.scale > 1.0:
+            return x * self.scale
+        return x
+
+
+def two_steps(x):
+    s = Stepper()
+    y = s.step(x, True)
+    return s.step(y + 1.0, False)
+
+
+def test_a_later_call_reads_it_where_it_was_set(backend):
+    if backend.raises_at_run_time:  # the read raises eager's AttributeError when it runs
+        backend.check(two_steps, np.float64(3.0))
+        backend.check_raises(two_steps, AttributeError,
+                             "^'Stepper' object has no attribute 'scale'$", np.float64(-3.0))
+        return
+    text = backend.staging_error(two_steps, np.float64(3.0))
+    assert text.startswith("'self.scale' is assigned on some staged paths only (one branch "
+                           "of an if whose condition is a staged value) and is used here; the "
+                           "compiled code cannot raise the AttributeError"), text

@@ -70,6 +70,12 @@ class MaybeNone(NamedTuple):
     def is_none(self):
         return self.flag
 
+    def checked_value(self, error: Exception):
+        """The value, where ``error`` (eager's, on None) is raised when the graph runs
+        and it is None (``numpy_calls``: a NumPy function given it)."""
+        _raise_if_none(self, error)
+        return self.value
+
 
 def _type_name(obj) -> str:
     """How Python's TypeError names the type of ``obj`` as eager code would hold it."""
@@ -323,10 +329,11 @@ class MaybeUnbound(NamedTuple):
     value: Any
     name: str
 
-    def checked_read(self):
+    def checked_read(self, error=None):
+        """The value; raises ``error`` (``UnboundLocalError``) where it is unassigned."""
         from ...staging.undefined import unbound_error
 
-        _raise_if_none(self, unbound_error(self.name))
+        _raise_if_none(self, error or unbound_error(self.name))
         return self.value
 
 
