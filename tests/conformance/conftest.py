@@ -80,8 +80,9 @@ class Backend:
     # NumPy runs it: NumPy's arrays do, JAX's arrays have NumPy's methods. PyTorch's and
     # TensorFlow's eager tensors do not (False): there a case written as NumPy code checks
     # the staged call against the same code run on NumPy arrays (``numpy_code``), since
-    # converted code promises NumPy's semantics for NumPy code on traced tensors (NumPy
-    # calls run as torch._numpy's or tf.experimental.numpy's, divmod as NumPy's divmod).
+    # NumPy code keeps NumPy's meaning in converted code (NumPy calls on traced tensors run
+    # as torch._numpy's or tf.experimental.numpy's functions, divmod as NumPy's divmod;
+    # where those differ from NumPy, that is a gap of the backend, in its gaps file).
     eager_runs_numpy = True
     # Do this backend's staged arrays take NumPy's ndarray API itself (its methods, .flat,
     # .T)? The NumPy engine's and JAX's do. PyTorch's and TensorFlow's tensors have their
