@@ -83,7 +83,7 @@ def caller(x, v):
 
 
 def test_helper_writes_into_its_callers_array(backend):
-    if backend.name == "jax":
+    if backend.name in ("jax", "tensorflow"):  # immutable arrays, eagerly too
         text = backend.staging_error(caller, np.arange(3.0), np.float64(2.0))
         assert "'out' is an argument of scale_into()" in text
         return
@@ -198,15 +198,15 @@ def test_out_argument_in_a_staged_loop(backend):
                                np.array([1.0, 2.0]))
 
 
-def accumulate(x, xp=np):
-    acc = xp.zeros(3, dtype=x.dtype)
+def accumulate(x):
+    acc = np.zeros(3)
     for i in range(3):
         acc += x * i
     return acc
 
 
 def test_in_place_operator_on_an_array_made_in_the_function(backend):
-    backend.check(accumulate, np.ones(3), xp=backend.xp)  # JAX's += gives acc a new array
+    backend.numpy_code().check(accumulate, np.ones(3))  # a NumPy array += a staged value
 
 
 def rescale(pos, scale):

@@ -11,8 +11,6 @@ _NUMPY_ARRAY_BECOMES_TENSOR = (
     "advise) is an AttributeError while tracing")
 
 KNOWN_GAPS = {
-    "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]":
         "r @ r of two 1-D graph tensors (NumPy code): tf.Tensor's @ is tf.matmul, which refuses "
         "vectors (a ValueError while tracing) where NumPy gives their dot product",
