@@ -17,6 +17,7 @@ import numpy as np
 from ..staging import accumulate, backend as backends, errors, holders
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
+from ..staging.masked import MaskedItems
 from .choices import read_item
 
 
@@ -133,18 +134,19 @@ def augitem(target, index, op: str, value):
         return target
     item = read_item(target, index)
     result = _PURE[op](item, value)
-    if getattr(item, "ndim", 0):  # NumPy updates an array item in place (``item op= value``),
-        have, want = _dtype(result, backend), _dtype(item, backend)  # keeping its dtype
-        if not np.can_cast(have, want, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {have!r} to "
-                            f"{want!r} with casting rule 'same_kind'")
+    if getattr(item, "ndim", 0):
+        # NumPy updates an array item in place (``item op= value``), keeping its dtype
+        was, got = _numpy_dtype(backend, item), _numpy_dtype(backend, result)
+        if not np.can_cast(got, was, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {got!r} to "
+                            f"{was!r} with casting rule 'same_kind'")
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
 
 
-def _dtype(x, backend) -> np.dtype:
-    """``x``'s dtype as NumPy's (a framework's tensor: its ``Aval``'s)."""
-    aval = backend.aval(x)
-    return aval.dtype if aval is not None else np.dtype(x.dtype)
+def _numpy_dtype(backend, value) -> np.dtype:
+    """The NumPy dtype of ``value``: a NumPy array, a staged array of ``backend`` (a
+    framework's dtype, torch.float32), or a masked selection of one."""
+    return backend.aval(value.full if value.__class__ is MaskedItems else value).dtype
 
 
 def augassign(target, op: str, value):

@@ -51,7 +51,7 @@ def getitem(seq, index, label: str = "the sequence"):
     backend = backend_of(index)
     if backend is None:
         return seq[index]
-    kinds = {_kind(item) for item in seq}
+    kinds = {_kind(item, backend) for item in seq}
     if len(kinds) != 1 or None in kinds:
         raise errors.StagingError(
             f"{label}[...] with a staged index: a graph can pick an item of a Python "
@@ -75,13 +75,15 @@ def read_item(array, index):
     return array[index] if backend is None else backend.getitem(array, index)
 
 
-def _kind(item):
+def _kind(item, backend):
+    """``float32[2]``: the dtype (NumPy's name, whatever the framework) and shape of an
+    array, ``python int`` of a Python number, None of anything else."""
     if item.__class__ in (bool, int, float, complex):
         return f"python {item.__class__.__name__}"
-    dtype, shape = getattr(item, "dtype", None), getattr(item, "shape", None)
-    if dtype is None or shape is None:
+    if getattr(item, "dtype", None) is None or getattr(item, "shape", None) is None:
         return None
-    return f"{np.dtype(getattr(dtype, 'as_numpy_dtype', dtype)).name}{list(shape)}"
+    aval = backend.aval(item)
+    return None if aval is None else f"{aval.dtype.name}{list(aval.shape)}"
 
 
 

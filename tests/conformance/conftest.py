@@ -11,7 +11,17 @@ and runs on each backend by what it asks of the fixture:
 
 Arguments that are NumPy arrays or NumPy scalars become the backend's arrays (and are
 traced); anything else is a Python value held fixed for the trace. A case that needs
-array constructors takes ``xp`` as a keyword (``backend.xp``: numpy or jax.numpy).
+array constructors takes ``xp`` as a keyword (``backend.xp``: numpy, jax.numpy, torch,
+tf.experimental.numpy), and is written with what every framework's arrays take
+(``xp.sum(x)``, not ``x.sum()``) where NumPy's API is not its question.
+
+A case written as NumPy code (divmod of NumPy scalars, NumPy arrays made in the function
+and written, a NumPy array's method) checks through ``backend.numpy_code()``: where the
+backend's eager tensors cannot run NumPy code (``eager_runs_numpy``: PyTorch,
+TensorFlow) its oracle is the same code on NumPy arrays, whose semantics converted code
+promises for NumPy code on traced tensors. A case about NumPy's ndarray API itself
+(``.flat``, ndarray methods on staged arrays) is marked ``@pytest.mark.ndarray_api`` and
+collected only where the backend's arrays take that API (``ndarray_api``).
 
 A new backend joins the suite by adding one entry to ``BACKENDS`` below. In CI every
 backend's framework is installed; a missing framework is a test error, never a skip.
@@ -20,6 +30,7 @@ backend's framework is installed; a missing framework is a test error, never a s
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import io
 import re
@@ -64,6 +75,21 @@ class Backend:
     # refuses it while it traces with a StagingError naming the line (PyTorch 2.13: its
     # print operator prints nothing inside cond/while_loop; docs/backends.rst).
     prints = True
+    # Eager code that uses NumPy's array API on this backend's arrays (.astype, .copy, .flat,
+    # .searchsorted; divmod and round of a scalar; a NumPy array op one of them) runs as
+    # NumPy runs it: NumPy's arrays do, JAX's arrays have NumPy's methods. PyTorch's and
+    # TensorFlow's eager tensors do not (False): there a case written as NumPy code checks
+    # the staged call against the same code run on NumPy arrays (``numpy_code``), since
+    # NumPy code keeps NumPy's meaning in converted code (NumPy calls on traced tensors run
+    # as torch._numpy's or tf.experimental.numpy's functions, divmod as NumPy's divmod;
+    # where those differ from NumPy, that is a gap of the backend, in its gaps file).
+    eager_runs_numpy = True
+    # Do this backend's staged arrays take NumPy's ndarray API itself (its methods, .flat,
+    # .T)? The NumPy engine's and JAX's do. PyTorch's and TensorFlow's tensors have their
+    # own methods, and autograph promises NumPy's semantics for NumPy's functions on them
+    # (np.f(t)), not ndarray's methods: a case about the ndarray API (marked
+    # ``@pytest.mark.ndarray_api``) means nothing there and is not collected.
+    ndarray_api = True
 
     @property
     def engine(self) -> str:
@@ -103,6 +129,17 @@ class Backend:
     def eager(self, fn, *args, **kwargs):
         """``fn`` run as plain Python on this backend's concrete arrays."""
         return fn(*self.split(args), **kwargs)
+
+    def numpy_code(self) -> Backend:
+        """This backend, for a case written as NumPy code: its eager oracle is ``fn`` run on
+        NumPy arrays (copies: NumPy code writes into them) where this backend's eager arrays
+        cannot run NumPy code (``eager_runs_numpy``); the staged call is unchanged."""
+        if self.eager_runs_numpy:
+            return self
+        twin = copy.copy(self)
+        twin.eager = lambda fn, *args, **kwargs: fn(
+            *[a.copy() if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+        return twin
 
     def staged(self, fn, *args, **kwargs):
         """``fn`` run staged (traced into this backend's graph) on the same arguments."""
@@ -288,6 +325,8 @@ class Torch(Backend):
     compiler, framework = "torch.compile", "PyTorch"
     pads_lists = False  # a list of a run-time length is cut to it (data-dependent sizes)
     prints = False
+    eager_runs_numpy = False
+    ndarray_api = False
 
     def __init__(self) -> None:
         import torch  # a missing framework is an error here, never a skip
@@ -421,6 +460,8 @@ class Tensorflow(Backend):
     compiler, framework = "tf.function", "TensorFlow"
     raises_at_run_time = True  # an assertion: InvalidArgumentError (``check_raises``)
     pads_lists = False  # np.stack(lst) of a run-time count has a run-time first dimension
+    eager_runs_numpy = False
+    ndarray_api = False
 
     def __init__(self) -> None:
         import tensorflow as tf  # a missing framework is an error here, never a skip
@@ -531,8 +572,14 @@ XLA_REFUSES.update(dict.fromkeys([
 TF_NOT_YET: set = set()
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "ndarray_api: a case about NumPy's ndarray API itself, "
+                            "collected only for backends whose arrays take it (ndarray_api)")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Each backend's share of the suite and its known gaps: torch runs all but
+    """Each backend's share of the suite and its known gaps: a case about NumPy's
+    ndarray API only where the backend's arrays take it (``ndarray_api``); torch runs all but
     ``TORCH_SKIP_FILES``, its other modes ``TORCH_MODE_CASES`` (with ``torch_gaps``), TensorFlow all but ``TF_NOT_YET`` (its gaps are marked by the
     fixture, from ``tf_gaps``), ``numpy-xla`` everything (with ``XLA_REFUSES``)."""
     kept, dropped = [], []
@@ -540,6 +587,10 @@ def pytest_collection_modifyitems(config, items):
         callspec = getattr(item, "callspec", None)
         chosen = callspec.params.get("backend") if callspec is not None else None
         path = item.nodeid.split("::")[0].rsplit("/", 1)[-1]
+        if chosen is not None and not BACKENDS[chosen].ndarray_api and \
+                item.get_closest_marker("ndarray_api"):
+            dropped.append(item)
+            continue
         if chosen is not None and chosen.startswith("torch"):
             case = f"{path}::{item.name}".replace(f"[{chosen}-", "[").replace(f"[{chosen}]", "")
             if path in TORCH_SKIP_FILES or (

@@ -15,12 +15,13 @@ import numpy as np
 EPS = 0.5
 
 
-def first_column(y, xp):
-    return next(col for col in y.T if xp.any(xp.abs(col) > EPS))
+def first_column(y, xp):  # y.T, written so that every framework's arrays take it
+    return next(col for col in xp.swapaxes(y, 0, 1) if xp.any(xp.abs(col) > EPS))
 
 
 def first_or_default(y, xp):
-    return next((col * 2 for col in y.T if xp.any(xp.abs(col) > EPS)), y[:, 0] * 0 - 1)
+    return next((col * 2 for col in xp.swapaxes(y, 0, 1) if xp.any(xp.abs(col) > EPS)),
+                y[:, 0] * 0 - 1)
 
 
 def any_all_sum(x):

@@ -122,14 +122,14 @@ def beam_bookkeeping(step_scores, k, xp=np):
     """Keep the k best partial sequences per step (a beam), record each step's parents
     and tokens, and backtrack the best sequence after the loop."""
     n_tokens = step_scores.shape[1]
-    totals = np.zeros(k, np.float32)
+    totals = xp.zeros(k, dtype=step_scores.dtype)
     parents, tokens = [], []
     for scores in step_scores:
-        candidates = (totals[:, None] + scores[None, :]).reshape(-1)
+        candidates = xp.reshape(totals[:, None] + scores[None, :], (-1,))
         best = xp.argsort(-candidates)[:k]
         parents.append(best // n_tokens)
         tokens.append(best % n_tokens)
-        totals = candidates[best]
+        totals = xp.take(candidates, best)
     beam = 0
     sequence = []
     for t in range(len(tokens) - 1, -1, -1):
@@ -198,6 +198,7 @@ def van_der_corput(n_sample, base=2, start_index=0):
 
 
 def test_van_der_corput_verbatim(backend):
+    backend = backend.numpy_code()  # NumPy code: divmod of NumPy integers
     backend.check(van_der_corput, 5, np.int64(3))  # staged base: the inner while is staged
     if backend.pads_lists:  # a staged sample count: the list's length is known at run time
         text = backend.staging_error(van_der_corput, np.int64(5), 3)

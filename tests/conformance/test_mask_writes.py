@@ -23,7 +23,7 @@ def gains_update(update, grad):
 def test_scalar_updates_under_a_staged_mask(backend):
     u = np.array([1.0, -2.0, 0.5, -0.25], np.float32)
     g = np.array([-1.0, -1.0, 2.0, 3.0], np.float32)
-    backend.check(gains_update, u, g)
+    backend.numpy_code().check(gains_update, u, g)
 
 
 def strictly_feasible(x, lb, ub, rstep):
@@ -41,8 +41,8 @@ def test_elementwise_values_of_the_same_selection(backend):
     x = np.array([-1.0, 0.5, 3.0, 2.0], np.float32)
     lb = np.array([0.0, 0.0, 0.0, 1.0], np.float32)
     ub = np.array([1.0, 1.0, 2.0, 1.5], np.float32)
-    backend.check(strictly_feasible, x, lb, ub, np.float32(0.1))
-    backend.check(strictly_feasible, x, lb, ub, np.float32(1.0))
+    backend.numpy_code().check(strictly_feasible, x, lb, ub, np.float32(0.1))
+    backend.numpy_code().check(strictly_feasible, x, lb, ub, np.float32(1.0))
 
 
 def ufuncs_and_methods(x, w):
@@ -55,7 +55,7 @@ def ufuncs_and_methods(x, w):
 
 
 def test_ufuncs_clip_and_astype_on_a_selection(backend):
-    backend.check(ufuncs_and_methods, np.array([-1.0, 2.0, 0.25, 4.0], np.float32),
+    backend.numpy_code().check(ufuncs_and_methods, np.array([-1.0, 2.0, 0.25, 4.0], np.float32),
                   np.float32(2.0))
 
 
@@ -68,7 +68,7 @@ def selected_rows(a, shift):
 
 
 def test_a_mask_over_rows(backend):
-    backend.check(selected_rows, np.arange(8.0, dtype=np.float32).reshape(4, 2) - 3,
+    backend.numpy_code().check(selected_rows, np.arange(8.0, dtype=np.float32).reshape(4, 2) - 3,
                   np.array([1.0, 2.0], np.float32))
 
 
@@ -111,7 +111,7 @@ def test_a_count_that_does_not_match(backend):
             f"under the same mask (y[m] = f(x[m]), y[m] += c). Compute the mask once, name it "
             f"(m = ...), and use that name for both.")
         return
-    backend.check_raises(count_mismatch, ValueError, "cannot assign 2 input values to the 3 "
+    backend.numpy_code().check_raises(count_mismatch, ValueError, "cannot assign 2 input values to the 3 "
                          "output values where the mask is true", x)
 
 
@@ -130,8 +130,8 @@ def whole_value(x):
 def test_what_needs_the_count(backend):
     x = np.array([-1.0, 2.0, 0.5, 4.0], np.float32)
     if backend.name != "jax":
-        backend.check(masked_sum, x)
-        backend.check(whole_value, np.array([1.0, 2.0, 0.5, 4.0], np.float32))
+        backend.numpy_code().check(masked_sum, x)
+        backend.numpy_code().check(whole_value, np.array([1.0, 2.0, 0.5, 4.0], np.float32))
         return
     tail = ("the mask is staged, so how many items it selects is known only at run time, and "
             "{}. A masked selection can only be computed elementwise and written back under "
