@@ -40,7 +40,7 @@ from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 from ...staging import accumulate, backend as backends, errors, maybe_none
 from ...staging import state as staging
 from ...staging.state import Aval
-from . import loops, numeric, while_op
+from . import items, loops, numeric, while_op
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -324,10 +324,10 @@ class TfBackend(backends.Backend):
         return value
 
     def setitem(self, target, index, value):
-        return numeric.setitem(target, index, value)
+        return items.setitem(target, index, value)
 
     def check_in_place(self, target) -> None:
-        numeric.check_in_place(target)
+        items.check_in_place(target)
 
     def print_(self, args, sep, end, file, flush):
         """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each
