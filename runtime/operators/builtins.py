@@ -132,13 +132,27 @@ def augitem(target, index, op: str, value):
         target[index] = _IN_PLACE[op](target[index], value)
         return target
     item = read_item(target, index)
-    result = _PURE[op](item, value)
-    if getattr(item, "ndim", 0) and not np.can_cast(result.dtype, item.dtype, "same_kind"):
+    try:
+        result = _PURE[op](item, value)
+        dtype = _numpy_dtype(result.dtype)
+    except TypeError:  # a framework that refuses the mixed dtypes (TensorFlow): NumPy's rule
+        if not getattr(item, "ndim", 0):
+            raise
+        dtype = np.result_type(_numpy_dtype(item.dtype), value if value.__class__ in (
+            bool, int, float, complex) else _numpy_dtype(value.dtype))
+        if np.can_cast(dtype, _numpy_dtype(item.dtype), "same_kind"):
+            raise
+    if getattr(item, "ndim", 0) and not np.can_cast(dtype, _numpy_dtype(item.dtype), "same_kind"):
         # NumPy updates an array item in place (``item op= value``), keeping its dtype
         raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from "
-                        f"{np.dtype(result.dtype)!r} to {np.dtype(item.dtype)!r} with casting "
+                        f"{dtype!r} to {_numpy_dtype(item.dtype)!r} with casting "
                         f"rule 'same_kind'")
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
+
+
+def _numpy_dtype(dtype) -> np.dtype:
+    """A NumPy dtype, or a framework's that names one (TensorFlow's ``as_numpy_dtype``)."""
+    return np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
 
 
 def augassign(target, op: str, value):

@@ -6,16 +6,12 @@ _EAGER_METHODS = ("the case calls NumPy ndarray methods or divmod on the arrays 
                   ".astype, divmod), which an eager tf.Tensor lacks: the eager oracle itself fails")
 
 KNOWN_GAPS = {
-    "test_array_writes.py::test_helper_writes_into_its_callers_array[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
+        "the eager oracle fails: b.copy() and r @ r (a vector) on eager tf.Tensors (no .copy; "
+        "MatMul refuses vectors); staged, out= is a new tensor the statement assigns",
     "test_array_writes.py::test_out_argument_updates_the_array[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
-    "test_array_writes.py::test_slice_writes[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
-    "test_array_writes.py::test_writes_into_arrays_made_in_the_function[tensorflow]":
-        "item writes: eager tf.Tensor has no item assignment, and the TF backend's setitem covers an integer index and a boolean mask only (no slices, out= arguments, writes a caller sees)",
+        "the eager oracle fails: NumPy cannot write into an eager tf.Tensor (out=z: 'return "
+        "arrays must be of ArrayType'); staged, out= is a new tensor the statement assigns",
     "test_generator_reductions.py::test_next_first_match[tensorflow]":
         _EAGER_METHODS,
     "test_generator_reductions.py::test_next_without_match_raises_stop_iteration[tensorflow]":
@@ -51,8 +47,6 @@ KNOWN_GAPS = {
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
     "test_raise_messages.py::test_value_as_the_exception_argument[tensorflow]":
         "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
-    "test_staged_raise.py::test_both_branches_raise[tensorflow]":
-        "both branches of a staged if raise: the TF backend stops the trace (AlwaysRaises, whose text speaks of a staged loop there is not) where the test expects each exception when the graph runs",
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
@@ -72,8 +66,6 @@ KNOWN_GAPS.update({
 
 _GRAPH_METHODS = ("the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which "
                   "tf.Tensor lacks (an AttributeError while tracing, never a value)")
-_MASKS = ("writes through a boolean mask of a selection (staging.masked) are not wired to the "
-          "TF backend: a StagingError or TensorFlow's own error while tracing, never a value")
 KNOWN_GAPS.update({
     "test_array_state.py::test_writes_nothing_else_reads_are_staged[tensorflow]": _GRAPH_METHODS,
     "test_array_state.py::test_writes_under_a_staged_if[tensorflow-x0]": _GRAPH_METHODS,
@@ -81,16 +73,12 @@ KNOWN_GAPS.update({
     "test_array_state.py::test_a_concrete_array_is_read_by_value[tensorflow]":
         "the eager oracle fails: a NumPy matrix @ an eager tf.Tensor vector is TensorFlow's "
         "MatMul, which refuses a vector",
-    **{f"test_mask_writes.py::test_{name}[tensorflow]": _MASKS for name in (
-        "scalar_updates_under_a_staged_mask", "elementwise_values_of_the_same_selection",
-        "ufuncs_clip_and_astype_on_a_selection", "a_mask_over_rows", "the_target_keeps_its_dtype",
-        "a_count_that_does_not_match", "what_needs_the_count")},
-    "test_trace_time_values.py::test_a_staged_index_into_an_array_made_while_tracing[tensorflow]":
-        "a NumPy array made while tracing indexed by a graph tensor: NumPy cannot index with it "
-        "(TensorFlow's own IndexError)",
-    "test_trace_time_values.py::test_rows_of_a_table[tensorflow]":
-        "a NumPy array made while tracing indexed by a graph tensor: NumPy cannot index with it "
-        "(TensorFlow's NotImplementedError)",
+    "test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[tensorflow]":
+        _GRAPH_METHODS,
+    "test_mask_writes.py::test_what_needs_the_count[tensorflow]": _EAGER_METHODS,
+    "test_mask_writes.py::test_the_target_keeps_its_dtype[tensorflow]":
+        "once a staged write made the NumPy array a tf.Tensor, its operators are TensorFlow's: "
+        "an int32 tensor + 1.7 is TensorFlow's TypeError while tracing (NumPy computes float64)",
     "test_library_glue.py::test_np_require[tensorflow]":
         "tf.experimental.numpy has no require: a StagingError naming np.require",
     "test_library_glue.py::test_ndarray_flat[tensorflow]": _EAGER_METHODS,

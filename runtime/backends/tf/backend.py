@@ -323,6 +323,9 @@ class TfBackend(backends.Backend):
             return list(enumerate(self.unrolled(value.iterable), value.start))
         return value
 
+    def getitem(self, target, index):
+        return items.getitem(target, index)
+
     def setitem(self, target, index, value):
         return items.setitem(target, index, value)
 
