@@ -36,17 +36,17 @@ KNOWN_GAPS = {
     "test_numpy_calls.py::test_ufunc_methods[tensorflow]":
         "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
     "test_raise_messages.py::test_f_string_with_format_specs_and_repr[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
-    "test_raise_messages.py::test_percent_conversions_of_numbers[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
+        "the eager oracle fails: str and repr of an eager tf.Tensor are TensorFlow's texts, not "
+        "NumPy's (staged, the message shows the run-time values as NumPy does)",
     "test_raise_messages.py::test_percent_formatting_and_str[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
-    "test_raise_messages.py::test_python_int_counter_shown_as_python_shows_it[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
+        "str() of an array in a staged raise's message: TensorFlow's string ops do not lay "
+        "out an array as NumPy does (a StagingError naming it)",
     "test_raise_messages.py::test_str_format_method[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
+        "the eager oracle fails: str and repr of an eager tf.Tensor are TensorFlow's texts, not "
+        "NumPy's (staged, the message shows the run-time values as NumPy does)",
     "test_raise_messages.py::test_value_as_the_exception_argument[tensorflow]":
-        "a staged raise's message shows graph tensors symbolically (formatted at trace time), not their run-time values",
+        "the eager oracle fails: str and repr of an eager tf.Tensor are TensorFlow's texts, not "
+        "NumPy's (staged, the message shows the run-time values as NumPy does)",
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":

@@ -38,9 +38,11 @@ from tensorflow.python.ops import cond_v2 as _cond_v2
 from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 
 from ...staging import accumulate, backend as backends, errors, maybe_none
+from ...staging import raises as staged_raise
 from ...staging import state as staging
+from ...staging.arg_writes import user_location
 from ...staging.state import Aval
-from . import items, loops, numeric, while_op
+from . import items, loops, messages, numeric, while_op
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -244,23 +246,33 @@ class TfBackend(backends.Backend):
     def assert_stmt(self, cond, message):
         """Checked when the graph runs: a failure raises ``InvalidArgumentError`` whose
         text holds ``AssertionError: <message>``. The message is evaluated at trace
-        time; a tensor in it is shown with its run-time value."""
+        time; a tensor in it is shown with its run-time value (a text that shows staged
+        values: made when the graph runs, ``messages``)."""
         pred = staging.predicate(self, cond, "assert statement", message)
         text = message() if message is not None else None
-        data = ["AssertionError" if text is None else "AssertionError:"]
-        if text is not None:
-            data.append(text if isinstance(text, tf.Tensor) else str(text))
+        if text.__class__ is str:
+            data = [messages.message(AssertionError(text), user_location())]
+        else:
+            data = ["AssertionError" if text is None else "AssertionError:"]
+            if text is not None:
+                data.append(text if isinstance(text, tf.Tensor) else str(text))
         tf.debugging.Assert(pred, data, summarize=100)
 
     def raise_(self, exc, branch):
         """``exc``, raised by a traced branch, becomes an assertion that fails when the
         graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
-        ``<class name>: <message>`` in its text."""
-        tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+        ``<class name>: <message>`` in its text, the message made from the values of
+        that run (``messages``)."""
+        where = staged_raise.origin(exc)
+        text = messages.message(exc, errors.at_line(*where) if where else errors.where(branch))
+        tf.debugging.Assert(tf.constant(False), [text])
 
     def raise_where(self, flag, exc):
         """As ``raise_``, where the staged ``flag`` holds when the graph runs."""
         tf.debugging.Assert(tf.logical_not(predicate(flag)), [f"{type(exc).__name__}: {exc}"])
+
+    def show(self, value, conversion):
+        return messages.show(value, conversion)  # a raise shows the run-time value
 
     def pair_values(self, label, t, f):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
