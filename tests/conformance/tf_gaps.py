@@ -51,8 +51,6 @@ KNOWN_GAPS = {
         _EAGER_METHODS,
     "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
         "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
-    "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named[tensorflow]":
-        "list accumulation landed beside the TF backend: TensorFlow does not collect lists yet (its own ValueError, not the StagingError naming the list)",
 }
 
 KNOWN_GAPS.update({
@@ -60,8 +58,8 @@ KNOWN_GAPS.update({
     "test_loop_accumulation.py::test_van_der_corput_verbatim[tensorflow]": _EAGER_METHODS,
     "test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[tensorflow]":
         "a list a staged loop appended a run-time number of items to, returned from the "
-        "tf.function, comes back as one stacked tensor: a tf.function returns tensors, not a "
-        "list of run-time length",
+        "tf.function: a StagingError (a tf.function returns tensors, not a list of run-time "
+        "length; test_staging_errors pins it)",
 })
 
 _GRAPH_METHODS = ("the case calls NumPy ndarray methods (.sum, .astype) on a graph tensor, which "

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import sys
+import types
 
 import numpy as np
 import tensorflow as tf
@@ -42,7 +43,7 @@ from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.arg_writes import user_location
 from ...staging.state import Aval
-from . import items, loops, messages, numeric, while_op
+from . import items, loops, messages, numeric, numpy_twins, while_op
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -354,12 +355,30 @@ class TfBackend(backends.Backend):
         return numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
-        return numeric.numpy_call(fn, args, kwargs)
+        return numpy_twins.numpy_call(fn, args, kwargs)
+
+
+# How ``tf.function`` converts what the traced function returns (a function nested in
+# ``func_graph_from_py_func``): a list collected at run time met there is returned.
+_OUTPUT_CONVERSION = next(c for c in _func_graph.func_graph_from_py_func.__code__.co_consts
+                          if isinstance(c, types.CodeType) and c.co_name == "convert")
 
 
 def _collected_as_tensor(value, dtype=None, name=None, as_ref=False):
-    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op,
-    or returned from the ``tf.function``: its items stacked (``tf.stack(lst)``)."""
+    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op:
+    its items stacked (``tf.stack(lst)``). Returned from the ``tf.function``, a
+    ``StagingError``: eagerly it is a list, and a ``tf.function`` returns tensors."""
+    frame = sys._getframe(1)
+    for _ in range(8):
+        if frame is None or frame.f_code is _OUTPUT_CONVERSION:
+            break
+        frame = frame.f_back
+    if frame is not None and frame.f_code is _OUTPUT_CONVERSION:
+        raise errors.StagingError(
+            f"{errors.subject(value.label)}, a list the staged loop at {value.where} appended "
+            f"to a number of items known only at run time, is returned from the tf.function, "
+            f"which returns tensors, not a list of a run-time length. Return np.stack(lst) "
+            f"(its items as one tensor) instead.")
     stacked = value.stacked()
     return stacked if dtype is None else tf.cast(stacked, dtype)
 
