@@ -27,14 +27,9 @@ KNOWN_GAPS = {
         "the case calls NumPy array methods, divmod or math.modf, which tf.Tensor (eager or graph) lacks",
     "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument[tensorflow]":
         "the case calls NumPy array methods, divmod or math.modf, which tf.Tensor (eager or graph) lacks",
-    "test_numpy_calls.py::test_helpers_full_of_numpy_in_a_staged_loop[tensorflow]":
-        "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
     "test_numpy_calls.py::test_keywords_and_submodules[tensorflow]":
-        "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
-    "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[tensorflow]":
-        "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
-    "test_numpy_calls.py::test_ufunc_methods[tensorflow]":
-        "NumPy calls on graph tensors run as tf.experimental.numpy, whose coverage and dtypes differ",
+        "np.fft.fft(c).real: .real of a graph tensor, which tf.Tensor lacks (an AttributeError "
+        "while tracing; np.linalg.norm and np.fft.fft themselves run as TensorFlow's)",
     "test_raise_messages.py::test_f_string_with_format_specs_and_repr[tensorflow]":
         "the eager oracle fails: str and repr of an eager tf.Tensor are TensorFlow's texts, not "
         "NumPy's (staged, the message shows the run-time values as NumPy does)",
@@ -49,8 +44,6 @@ KNOWN_GAPS = {
         "NumPy's (staged, the message shows the run-time values as NumPy does)",
     "test_staged_semantics.py::test_chained_comparisons_of_staged_values[tensorflow]":
         _EAGER_METHODS,
-    "test_try_arithmetic.py::test_named_handler_is_refused[tensorflow]":
-        "try/except around graph arithmetic: TensorFlow ops do not raise FloatingPointError",
 }
 
 KNOWN_GAPS.update({
@@ -77,10 +70,5 @@ KNOWN_GAPS.update({
     "test_mask_writes.py::test_the_target_keeps_its_dtype[tensorflow]":
         "once a staged write made the NumPy array a tf.Tensor, its operators are TensorFlow's: "
         "an int32 tensor + 1.7 is TensorFlow's TypeError while tracing (NumPy computes float64)",
-    "test_library_glue.py::test_np_require[tensorflow]":
-        "tf.experimental.numpy has no require: a StagingError naming np.require",
     "test_library_glue.py::test_ndarray_flat[tensorflow]": _EAGER_METHODS,
-    "test_library_glue.py::test_np_random_with_a_staged_size[tensorflow]":
-        "np.random with a graph tensor size: tf.experimental.numpy.random is a module of other "
-        "functions (a TypeError while tracing)",
 })
