@@ -2,8 +2,9 @@
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
 Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
-except ``range``/``enumerate``/``zip``/``len``/``hasattr`` and the numeric ``min``/``max``/
-``abs``/``round``/``int``/``float``/``bool``: ``ag__.converted(range)(n)`` looks the
+except ``range``/``enumerate``/``zip``/``len``/``hasattr``, the numeric ``min``/``max``/
+``abs``/``round``/``int``/``float``/``bool`` and ``str``/``repr``/``format`` (a staged
+value's text, ``runtime.formatting``): ``ag__.converted(range)(n)`` looks the
 name up at run time, as Python does, and gives the builtin's staged-aware twin
 (``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
 functions of library modules when the callee's root name resolves statically
@@ -30,7 +31,8 @@ from autograph.runtime.operators.calls import LIBRARY_PACKAGES
 from autograph.runtime.staging.accumulate import LIST_TAKERS
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
-                             "int", "float", "bool", "divmod", "hasattr"})
+                             "int", "float", "bool", "divmod", "hasattr", "str", "repr",
+                             "format"})
 
 
 # Builtins that consume a generator expression: with a staged test, called through

@@ -17,7 +17,7 @@ from .operators.control_flow import (
 )
 from .operators.expressions import and_, and_cond, choose, if_exp, not_, or_, or_cond
 from .operators import calls
-from .operators.formatting import percent_format
+from .operators.formatting import format_value, percent_format
 from .operators.generators import generator_call
 from .staging.loop_options import loop_options
 from .staging.mode import mode, staging
@@ -39,6 +39,7 @@ __all__ = [
     "while_stmt",
     "and_", "and_cond", "choose", "if_exp", "not_", "or_", "or_cond",
     "loop_options", "mode", "staging", "catching", "generator_call", "percent_format",
+    "format_value",
     "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",
     "class_pattern_subject",
     "NO_RETURN", "Undefined", "ld", "ld_attribute", "ldattr", "ldu", "retval", "stattr",

@@ -133,10 +133,20 @@ def augitem(target, index, op: str, value):
         target[index] = _IN_PLACE[op](target[index], value)
         return target
     item = read_item(target, index)
-    result = _PURE[op](item, value)
+    try:
+        result = _PURE[op](item, value)
+    except TypeError:  # a framework that refuses the mixed dtypes (TensorFlow): NumPy's rule
+        if not getattr(item, "ndim", 0):
+            raise
+        got = np.result_type(_numpy_dtype(backend, item), value if value.__class__ in (
+            bool, int, float, complex) else _numpy_dtype(backend, value))
+        if np.can_cast(got, _numpy_dtype(backend, item), "same_kind"):
+            raise
+        result = None
     if getattr(item, "ndim", 0):
         # NumPy updates an array item in place (``item op= value``), keeping its dtype
-        was, got = _numpy_dtype(backend, item), _numpy_dtype(backend, result)
+        was = _numpy_dtype(backend, item)
+        got = got if result is None else _numpy_dtype(backend, result)
         if not np.can_cast(got, was, "same_kind"):
             raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {got!r} to "
                             f"{was!r} with casting rule 'same_kind'")

@@ -39,7 +39,7 @@ import warnings
 import numpy as np
 
 from ..staging import accumulate, backend as backends, errors
-from . import numpy_calls
+from . import formatting, numpy_calls
 from ..staging.arg_writes import user_line
 from ..staging.backend import backend_of, first_backend, staged_leaf
 from ..staging.numeric import BUILTINS, MATH, python_min_max, result_kind  # noqa: F401
@@ -132,6 +132,7 @@ def warn_(message, category=None, stacklevel=1, source=None, **kwargs):
 
 
 _STAGED[warnings.warn] = warn_
+_STAGED.update({str: formatting.str_, repr: formatting.repr_, format: formatting.format_})
 
 
 def _dict_get(method):
@@ -151,8 +152,12 @@ def _dict_get(method):
 
 def staged_version(f):
     """What converted code calls for ``f`` when ``f`` is one of these functions, else None."""
-    if f.__class__ is _BUILTIN_METHOD and f.__self__.__class__ is dict and f.__name__ == "get":
-        return _dict_get(f)
+    if f.__class__ is _BUILTIN_METHOD:
+        owner = f.__self__.__class__
+        if owner is dict and f.__name__ == "get":
+            return _dict_get(f)
+        if owner is str and f.__name__ == "format":  # "x={:.3f}".format(x)
+            return formatting.format_method(f.__self__)
     try:
         staged = _STAGED.get(f)
     except TypeError:  # unhashable

@@ -117,6 +117,14 @@ def refuse_copied(target, under: str, kind: type = object) -> None:
         refuse_shared_in_place(shares, under, f"a staged {word} gave it a copy")
 
 
+def rebinds(value) -> bool:
+    """True if the converted statement running assigns a name that holds ``value`` now
+    (``x = np.add(a, b, out=x)``): the new value it computes reaches that name."""
+    frame = _innermost()
+    name = _rebound(frame) if frame is not None else None
+    return name is not None and frame.f_locals.get(name) is value
+
+
 def _named(name: str) -> str:
     """How a message names a variable: the converter's return value by what it is."""
     return "the return value" if name.startswith("retval_") else f"'{name}'"

@@ -13,7 +13,10 @@ such body of a thread (the function a trace starts in: under ``jax.jit``,
 ``torch.compile``/``torch.export``, ``tf.function`` or ``autograph.function``) saves
 the globals its code can reach, its closure variables and the lists and dicts they
 hold (``Kept``). A failed trace puts them back; a trace that ends well may not leave a
-value of the trace in them (``Backend.leaked``). ``note_copies``/``copied_from`` keep,
+value of the trace in them (``Backend.leaked``). A staged ``if`` whose both branches
+raise (``raises.AlwaysRaises``) ends the trace of that function there, on a backend
+whose graph raises at run time: the function returns None to the framework tracing it,
+whose graph raises the branch's exception on every run. ``note_copies``/``copied_from`` keep,
 for the trace running, which outputs of a staged ``if`` stand for an object a branch
 returned as it was: eagerly one object, which an in-place operator changes for both.
 """
@@ -30,6 +33,7 @@ import numpy as np
 
 from . import errors
 from .backend import backend_of, tracing_now
+from .raises import AlwaysRaises, raised_by_user
 from .returns import Pending
 
 
@@ -149,6 +153,9 @@ class Kept:
         _local.kept = None
         frame, self.frame = self.frame, None
         if kind is not None:
+            if kind is AlwaysRaises and raised_by_user(error) and \
+                    getattr(tracing_now(), "raises_at_run_time", False):
+                return True  # the trace ends here: the graph raises on every run
             self.restore(frame)
             if issubclass(kind, Exception) and not issubclass(kind, errors.StagingError):
                 backend = tracing_now()

@@ -83,7 +83,7 @@ def caller(x, v):
 
 
 def test_helper_writes_into_its_callers_array(backend):
-    if backend.name in ("jax", "tensorflow"):  # immutable arrays, eagerly too
+    if backend.name in ("jax", "tensorflow"):  # immutable arrays: eager refuses the write too
         text = backend.staging_error(caller, np.arange(3.0), np.float64(2.0))
         assert "'out' is an argument of scale_into()" in text
         return

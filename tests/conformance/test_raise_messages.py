@@ -117,3 +117,17 @@ def test_percent_conversions_of_numbers(backend):
                 "f: 7 iterations, value 0.7812 (7.8e-01%)", RuntimeError)
     _numpy_only(backend, percent_mapping, (np.float64(0.5),), (np.float64(2.5),),
                 "x=2.50 is above 1")
+
+
+def format_specs(x, k):
+    if x > 1:
+        raise ValueError(f"{x} {x:+09.3f} {x:<10.2e}|{x:^9.1f}|{x:g} {k:5d} {k} {x * 1e20} "
+                         f"{-x / 1e7} {x:.0f}")
+    return x
+
+
+def test_format_specs_of_numbers(backend):
+    _numpy_only(backend, format_specs, (np.float64(0.5), np.int64(3)),
+                (np.float64(1234.5678), np.int64(-42)),
+                "1234.5678 +1234.568 1.23e+03  |" + " 1234.6  |" + "1234.57   -42 -42 "
+                "1.2345678e+23 -0.00012345678 1235")

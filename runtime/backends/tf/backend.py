@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import sys
+import types
 
 import numpy as np
 import tensorflow as tf
@@ -38,9 +39,11 @@ from tensorflow.python.ops import cond_v2 as _cond_v2
 from tensorflow.python.ops import control_flow_util_v2 as _cf_util
 
 from ...staging import accumulate, backend as backends, errors, maybe_none
+from ...staging import raises as staged_raise
 from ...staging import state as staging
+from ...staging.arg_writes import user_location
 from ...staging.state import Aval
-from . import loops, numeric, while_op
+from . import items, loops, messages, numeric, numpy_twins, while_op
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -244,23 +247,33 @@ class TfBackend(backends.Backend):
     def assert_stmt(self, cond, message):
         """Checked when the graph runs: a failure raises ``InvalidArgumentError`` whose
         text holds ``AssertionError: <message>``. The message is evaluated at trace
-        time; a tensor in it is shown with its run-time value."""
+        time; a tensor in it is shown with its run-time value (a text that shows staged
+        values: made when the graph runs, ``messages``)."""
         pred = staging.predicate(self, cond, "assert statement", message)
         text = message() if message is not None else None
-        data = ["AssertionError" if text is None else "AssertionError:"]
-        if text is not None:
-            data.append(text if isinstance(text, tf.Tensor) else str(text))
+        if text.__class__ is str:
+            data = [messages.message(AssertionError(text), user_location())]
+        else:
+            data = ["AssertionError" if text is None else "AssertionError:"]
+            if text is not None:
+                data.append(text if isinstance(text, tf.Tensor) else str(text))
         tf.debugging.Assert(pred, data, summarize=100)
 
     def raise_(self, exc, branch):
         """``exc``, raised by a traced branch, becomes an assertion that fails when the
         graph runs that branch: TensorFlow raises ``InvalidArgumentError`` with
-        ``<class name>: <message>`` in its text."""
-        tf.debugging.Assert(tf.constant(False), [f"{type(exc).__name__}: {exc}"])
+        ``<class name>: <message>`` in its text, the message made from the values of
+        that run (``messages``)."""
+        where = staged_raise.origin(exc)
+        text = messages.message(exc, errors.at_line(*where) if where else errors.where(branch))
+        tf.debugging.Assert(tf.constant(False), [text])
 
     def raise_where(self, flag, exc):
         """As ``raise_``, where the staged ``flag`` holds when the graph runs."""
         tf.debugging.Assert(tf.logical_not(predicate(flag)), [f"{type(exc).__name__}: {exc}"])
+
+    def show(self, value, conversion):
+        return messages.show(value, conversion)  # a raise shows the run-time value
 
     def pair_values(self, label, t, f):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
@@ -323,11 +336,14 @@ class TfBackend(backends.Backend):
             return list(enumerate(self.unrolled(value.iterable), value.start))
         return value
 
+    def getitem(self, target, index):
+        return items.getitem(target, index)
+
     def setitem(self, target, index, value):
-        return numeric.setitem(target, index, value)
+        return items.setitem(target, index, value)
 
     def check_in_place(self, target) -> None:
-        numeric.check_in_place(target)
+        items.check_in_place(target)
 
     def print_(self, args, sep, end, file, flush):
         """``tf.print`` to standard output (or ``file`` if it is ``sys.stderr``), each
@@ -339,12 +355,30 @@ class TfBackend(backends.Backend):
         return numeric.numeric(name, args, kwargs)
 
     def numpy_call(self, fn, args, kwargs):
-        return numeric.numpy_call(fn, args, kwargs)
+        return numpy_twins.numpy_call(fn, args, kwargs)
+
+
+# How ``tf.function`` converts what the traced function returns (a function nested in
+# ``func_graph_from_py_func``): a list collected at run time met there is returned.
+_OUTPUT_CONVERSION = next(c for c in _func_graph.func_graph_from_py_func.__code__.co_consts
+                          if isinstance(c, types.CodeType) and c.co_name == "convert")
 
 
 def _collected_as_tensor(value, dtype=None, name=None, as_ref=False):
-    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op,
-    or returned from the ``tf.function``: its items stacked (``tf.stack(lst)``)."""
+    """A list a staged loop collected (of a run-time length) handed to a TensorFlow op:
+    its items stacked (``tf.stack(lst)``). Returned from the ``tf.function``, a
+    ``StagingError``: eagerly it is a list, and a ``tf.function`` returns tensors."""
+    frame = sys._getframe(1)
+    for _ in range(8):
+        if frame is None or frame.f_code is _OUTPUT_CONVERSION:
+            break
+        frame = frame.f_back
+    if frame is not None and frame.f_code is _OUTPUT_CONVERSION:
+        raise errors.StagingError(
+            f"{errors.subject(value.label)}, a list the staged loop at {value.where} appended "
+            f"to a number of items known only at run time, is returned from the tf.function, "
+            f"which returns tensors, not a list of a run-time length. Return np.stack(lst) "
+            f"(its items as one tensor) instead.")
     stacked = value.stacked()
     return stacked if dtype is None else tf.cast(stacked, dtype)
 

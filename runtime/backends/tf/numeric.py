@@ -1,10 +1,9 @@
-"""The TensorFlow backend's side of ``numeric_builtins`` and ``numpy_calls``: builtins,
-``math`` and NumPy functions on graph tensors, and writes into tensors (``setitem``).
+"""The TensorFlow backend's side of ``numeric_builtins``: builtins, ``math`` functions
+and ``np.asarray``/``np.array`` on graph tensors (NumPy's other functions:
+``numpy_twins``; writes into tensors: ``items``).
 
 ``min``/``max``/``abs``/``round``/``int``/``float``/``bool`` and ``math.<f>`` become
-``tf.math`` ops; a NumPy function called with a graph tensor runs as the function of
-the same name in ``tf.experimental.numpy`` (``np.sqrt`` -> ``tnp.sqrt``), with
-TensorFlow's dtypes. A graph cannot raise a Python exception from an op, so a ``math``
+``tf.math`` ops. A graph cannot raise a Python exception from an op, so a ``math``
 function outside its domain gives what TensorFlow gives (NaN, inf).
 """
 
@@ -15,9 +14,6 @@ import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 
 from ...staging import numeric as numeric_builtins
-from ...staging.arg_writes import cannot_write, user_location, written_argument
-from ...staging.errors import StagingError
-from ...staging.numeric import name_of
 from .weak import Weak, strong
 
 _TWINS = {"fabs": tf.abs, "floor": tf.floor, "ceil": tf.math.ceil, "trunc": tnp.fix,
@@ -100,48 +96,18 @@ def numeric(name: str, args, kwargs):
             return tuple(_python_scalar(r, float) for r in result)
         return _python_scalar(result, kind)
     if name in ("numpy.asarray", "numpy.array"):
+        copies = name == "numpy.array" and kwargs.get("copy", True) is True
         if "copy" in kwargs:
             kwargs = _without_copy(args, kwargs)
-        return (tnp.array if "ndmin" in kwargs else tnp.asarray)(*args, **kwargs)
+        result = (tnp.array if "ndmin" in kwargs else tnp.asarray)(*args, **kwargs)
+        return _copy(result) if copies else result
     raise TypeError(f"tensorflow: {name}() of a graph tensor is not supported")
 
 
-_LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
-
-
-def _shape_only(args, kwargs) -> bool:
-    """Only the first argument is a graph tensor, of a static shape: ``np.zeros_like(x)``
-    reads only what the trace knows."""
-    if not args or not isinstance(strong(args[0]), tf.Tensor) or \
-            not strong(args[0]).shape.is_fully_defined():
-        return False
-    rest = list(args[1:]) + list(kwargs.values())
-    return not any(isinstance(strong(leaf), tf.Tensor) for leaf in tf.nest.flatten(rest))
-
-
-def numpy_call(fn, args, kwargs):
-    """``fn(*args, **kwargs)``, a NumPy callable with a graph tensor among the arguments:
-    ``tf.experimental.numpy``'s function of the same name."""
-    short = getattr(fn, "__name__", "")
-    owner = getattr(fn, "__self__", None)
-    if short in _LIKE and owner is None and _shape_only(args, kwargs):
-        # a NumPy array the user makes, as eagerly: mutable, with views that share it
-        first = strong(args[0])
-        prototype = np.broadcast_to(np.zeros((), first.dtype.as_numpy_dtype),
-                                    first.shape.as_list())
-        return fn(prototype, *args[1:], **kwargs)
-    if isinstance(owner, np.ndarray):
-        twin = getattr(tnp.asarray(owner), short, None)
-    else:
-        twin = getattr(tnp, short, None) if (getattr(fn, "__module__", "") or "numpy") \
-            .startswith("numpy") or isinstance(fn, np.ufunc) else None
-    if twin is None or kwargs.get("out") is not None:
-        raise StagingError(
-            f"{name_of(fn)} at {user_location()} is called with a graph tensor under "
-            f"tf.function, and tf.experimental.numpy has no function of that name to run in "
-            f"its place (NumPy cannot compute on a graph tensor). Compute it with TensorFlow "
-            f"ops, or call it outside tf.function and pass the result in.")
-    return twin(*args, **kwargs)
+def _copy(x):
+    """A copy of ``x``: a tensor of its own (``Snapshot``), which writes into either name
+    never treat as sharing memory with the other (``items``)."""
+    return tf.raw_ops.Snapshot(input=x) if isinstance(x, tf.Tensor) else x
 
 
 def _without_copy(args, kwargs) -> dict:
@@ -155,73 +121,3 @@ def _without_copy(args, kwargs) -> dict:
             and tf.as_dtype(np.dtype(dtype)) != _tensor(args[0]).dtype:
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     return kwargs
-
-
-# Ops whose result NumPy's basic indexing and view methods would make a view of their
-# first input (``d[1:]``, ``d.T``, ``d.reshape``): writes through either reach the other.
-_VIEWS = frozenset({"StridedSlice", "Reshape", "Squeeze", "Transpose", "ExpandDims", "Identity",
-                    "ReverseV2"})
-
-
-def _viewed(x):
-    """The tensor whose memory ``x`` would share in NumPy: ``x`` unless a view op made it."""
-    while getattr(x, "shape", None) is not None and x.shape.rank != 0:
-        op = getattr(x, "op", None)
-        if op is None or op.type not in _VIEWS or not op.inputs:
-            break
-        x = op.inputs[0]
-    return x
-
-
-def _refuse_shared_write(target) -> None:
-    """A write gives only the written name a new tensor: a ``StagingError`` if another
-    name read later holds ``target`` or a tensor sharing its memory in NumPy."""
-    from ...staging import holders
-
-    base = _viewed(target)
-    holders.refuse_shared_write(
-        lambda v: v is target or (isinstance(v, tf.Tensor) and v.shape.rank != 0
-                                  and _viewed(v) is base),
-        "tf.function", "tensor (TensorFlow tensors are immutable)")
-
-
-def check_in_place(target) -> None:
-    """``target op= value`` gives the name a new tensor (TensorFlow tensors are
-    immutable): a ``StagingError`` if another name that is read later shares the
-    array in NumPy (a view's base, a view)."""
-    from ...staging import holders
-
-    if not isinstance(target, tf.Tensor):
-        return
-    base = _viewed(target)
-    holders.refuse_shared_in_place(
-        lambda v: v is not target and isinstance(v, tf.Tensor) and v.shape.rank != 0
-        and _viewed(v) is base, "tf.function",
-        "the operator gives it a new tensor (TensorFlow tensors are immutable)")
-
-
-def setitem(target, index, value):
-    """``target[index] = value`` as a new tensor (``tf.tensor_scatter_nd_update`` on
-    the first axis); a Python container is updated in place, as Python does."""
-    if not isinstance(target, (tf.Tensor, np.ndarray)):
-        target[index] = value
-        return target
-    written = written_argument(target)
-    if written is not None:
-        raise cannot_write("tf.function", written, "TensorFlow tensors are immutable")
-    if isinstance(target, tf.Tensor):
-        _refuse_shared_write(target)
-    target, index, value = _tensor(target), strong(index), strong(value)
-    if isinstance(index, (int, np.integer)) or (
-            isinstance(index, tf.Tensor) and index.dtype.is_integer and index.shape.rank == 0):
-        n = target.shape[0] if target.shape[0] is not None else tf.shape(target)[0]
-        position = tf.cast(index, tf.int32)
-        position = tf.where(position < 0, position + n, position)
-        update = tf.cast(tf.broadcast_to(value, tf.shape(target)[1:]), target.dtype)
-        return tf.tensor_scatter_nd_update(target, tf.reshape(position, [1, 1]), update[None])
-    if isinstance(index, tf.Tensor) and index.dtype == tf.bool and index.shape == target.shape:
-        return tf.where(index, tf.cast(value, target.dtype), target)
-    raise StagingError(
-        f"item assignment at {user_location()}: a graph tensor is immutable and this index "
-        f"is not an integer or a boolean mask of the tensor's shape. Build the new tensor "
-        f"with tf.tensor_scatter_nd_update (or tf.where) and assign it.")
