@@ -26,8 +26,6 @@ KNOWN_GAPS = {
         _NUMPY_ARRAY_BECOMES_TENSOR,
     'test_array_writes.py::test_out_argument_in_a_staged_loop[tensorflow]':
         'the eager oracle fails: b.copy() and r @ r (a vector) on eager tf.Tensors (no .copy; MatMul refuses vectors); staged, out= is a new tensor the statement assigns',
-    'test_array_writes.py::test_out_argument_updates_the_array[tensorflow]':
-        "the eager oracle fails: NumPy cannot write into an eager tf.Tensor (out=z: 'return arrays must be of ArrayType'); staged, out= is a new tensor the statement assigns",
     'test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[tensorflow]':
         'a list a staged loop appended a run-time number of items to, returned from the tf.function: a StagingError (a tf.function returns tensors, not a list of run-time length; test_staging_errors pins it)',
     'test_loop_accumulation.py::test_van_der_corput_verbatim[tensorflow]':

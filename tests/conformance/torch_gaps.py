@@ -46,7 +46,6 @@ TORCH_XFAIL = {
     'test_array_state.py::test_writes_through_views[torch]': _VIEW_WRITES,
     'test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]': _NUMPY_READS_VALUES,
     'test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]': _NUMPY_READS_VALUES,
-    'test_array_writes.py::test_list_items_written_with_a_staged_index[torch]': _ZERO_D_INDEX,
     'test_array_writes.py::test_out_argument_in_a_staged_loop[torch]': _OUT,
     'test_array_writes.py::test_out_argument_updates_the_array[torch]': _OUT,
     'test_library_glue.py::test_np_array_copy_false_that_must_copy[torch]': _COPY_FALSE,
@@ -58,7 +57,6 @@ TORCH_XFAIL = {
     'test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]': _TENSOR_RESULTS,
     'test_maybe_none.py::test_staged_index_into_a_list[torch]': _ZERO_D_INDEX,
     'test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]': _WEAK,
-    'test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument[torch]': _NUMPY_READS_VALUES,
     'test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]': _TORCH_SIZE,
     'test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]': "refused where eager PyTorch computes: 'a = b' in a staged loop's body, then 'a -= c' after it: eagerly a and b are one tensor, which the in-place operator changes for both; the loop's output is a copy, so the operator is the StagingError of an in-place operator on a copy another name reads later (holders.refuse_copied)",
 }
