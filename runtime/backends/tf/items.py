@@ -117,16 +117,25 @@ def setitem(target, index, value):
         return tf.where(index, value, target)
     shape = tf.shape(target)
     places = select(tf.reshape(tf.range(tf.size(target)), shape), index)
-    value = _broadcast(value, places, isinstance(index, tf.Tensor) and index.dtype == tf.bool
-                       and index.shape.rank == target.shape.rank)
-    flat = tf.tensor_scatter_nd_update(tf.reshape(target, [-1]), tf.reshape(places, [-1, 1]),
-                                       tf.reshape(value, [-1]))
+    whole_mask = isinstance(index, tf.Tensor) and index.dtype == tf.bool and \
+        index.shape.rank == target.shape.rank
+    updates, fits = _updates(value, places)
+    checks = [] if fits is None else [
+        tf.debugging.Assert(fits, [_mismatch(value, places, whole_mask)])]
+    flat, positions, updates = tf.reshape(target, [-1]), tf.reshape(places, [-1, 1]), \
+        tf.reshape(updates, [-1])
+    with tf.control_dependencies(checks):
+        flat = tf.tensor_scatter_nd_update(flat, positions, updates)
     return tf.reshape(flat, target.shape if target.shape.is_fully_defined() else shape)
 
 
-def _broadcast(value, places, whole_mask: bool):
-    """``value`` broadcast to the selected ``places``, or NumPy's ValueError: while
-    tracing where both shapes are known, else when the graph runs."""
+def _updates(value, places):
+    """``value`` broadcast to the selected ``places`` (NumPy's ValueError while tracing
+    where both shapes are known), and where the count of ``places`` is known only at run
+    time and ``value`` has its own, whether the two fit (a bool tensor; else None). A
+    value that does not fit is never scattered (its rows are read clipped to the count):
+    grappler takes the scatter's own shape rule as given, and would fold away a check
+    that reads the shapes it relates."""
     have, want = value.shape, places.shape
     if have.is_fully_defined() and want.is_fully_defined():
         try:
@@ -134,22 +143,27 @@ def _broadcast(value, places, whole_mask: bool):
         except ValueError:
             raise ValueError(f"could not broadcast input array from shape {tuple(have)} into "
                              f"shape {tuple(want)}") from None
-        return tf.broadcast_to(value, want)
-    if have.rank is None or have.rank > want.rank:
-        return tf.broadcast_to(value, tf.shape(places))
-    got, need = tf.shape(value), tf.shape(places)[want.rank - have.rank:]
-    fits = tf.reduce_all(tf.logical_or(tf.equal(got, need), tf.equal(got, 1)))
-    if whole_mask and have.rank == 1:  # NumPy's own words for a mask of the whole array
+        return tf.broadcast_to(value, want), None
+    if have.rank is None or want.rank is None or have.rank != want.rank or have[0] == 1:
+        return tf.broadcast_to(value, tf.shape(places)), None  # TensorFlow's own error
+    n, k = tf.shape(places)[0], tf.shape(value)[0]
+    rows = tf.gather(value, tf.minimum(tf.range(n), k - 1))
+    fits = tf.logical_or(tf.equal(k, n), tf.equal(k, 1))
+    return tf.broadcast_to(rows, tf.shape(places)), fits
+
+
+def _mismatch(value, places, whole_mask: bool):
+    """NumPy's ValueError text for a value that does not fit the selected places."""
+    got, need = tf.shape(value), tf.shape(places)
+    if whole_mask and value.shape.rank == 1:  # NumPy's own words for a whole-array mask
         text = tf.strings.format("NumPy boolean array indexing assignment cannot assign {} "
                                  "input values to the {} output values where the mask is "
                                  "true", (got[0], need[0]))
     else:
         text = tf.strings.join(["shape mismatch: value array of shape ", _shape_text(got),
                                 " could not be broadcast to indexing result of shape ",
-                                _shape_text(tf.shape(places))])
-    check = tf.debugging.Assert(fits, [tf.strings.join(["ValueError: ", text])])
-    with tf.control_dependencies([check]):
-        return tf.broadcast_to(value, tf.shape(places))
+                                _shape_text(need)])
+    return tf.strings.join(["ValueError: ", text])
 
 
 def _shape_text(shape):

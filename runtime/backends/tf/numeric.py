@@ -105,9 +105,10 @@ def numeric(name: str, args, kwargs):
 
 
 def _copy(x):
-    """A copy of ``x``: a tensor of its own (``Snapshot``), which writes into either name
-    never treat as sharing memory with the other (``items``)."""
-    return tf.raw_ops.Snapshot(input=x) if isinstance(x, tf.Tensor) else x
+    """A copy of ``x``: a tensor of its own (``IdentityN``, which has a gradient), which
+    writes into either name never treat as sharing memory with the other (``items``: an
+    ``Identity`` is taken for a view)."""
+    return tf.identity_n([x])[0] if isinstance(x, tf.Tensor) else x
 
 
 def _without_copy(args, kwargs) -> dict:
