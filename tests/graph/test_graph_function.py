@@ -81,3 +81,50 @@ def test_variable_argument_and_list_of_arrays():
     assert f(v, [np.ones(2), np.ones(3)]) == 5.0
     assert f(v, [np.ones(2), np.ones(3)]) == 10.0
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_the_fast_path_of_array_calls_keeps_every_check():
+    """A call whose arguments are all arrays is looked up by class, dtype and shape; an
+    object that has a dtype and a shape but is a Python value is still keyed by its
+    value, a Variable by its dtype and shape, and an input_signature still checks."""
+
+    class Scale:  # a dtype and a shape, yet a Python value: its graph fixes ``k``
+        def __init__(self, k):
+            self.k, self.dtype, self.shape = k, np.dtype(np.float64), ()
+
+        def __eq__(self, other):
+            return isinstance(other, Scale) and other.k == self.k
+
+        def __hash__(self):
+            return hash(self.k)
+
+    @ag.function
+    def scaled(x, s):
+        return x * s.k
+
+    x = np.ones(2)
+    for k in (2.0, 3.0, 2.0):
+        np.testing.assert_array_equal(scaled(x, Scale(k)), [k, k])
+    assert scaled.experimental_get_tracing_count() == 2
+
+    @ag.function
+    def add(x, v):
+        v.assign_add(x.sum())
+        return v.read_value()
+
+    v, w = ag.Variable(0.0), ag.Variable(10.0)
+    assert [add(x, v), add(x, w), add(x, v)] == [2.0, 12.0, 4.0]
+    assert add.experimental_get_tracing_count() == 1
+
+    @ag.function(input_signature=[ag.TensorSpec([None], np.float64)])
+    def total(x):
+        return x.sum()
+
+    assert total(np.ones(3)) == 3.0 and total(np.ones(3)) == 3.0
+    for wrong, error in ((np.ones(3, np.int64), TypeError), (np.ones((1, 3)), ValueError)):
+        try:
+            total(wrong)
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{wrong!r} was accepted")

@@ -270,3 +270,25 @@ def test_a_saved_function_loads_compiled_by_xla(tmp_path):
         assert out.dtype == np.float32
     with pytest.raises(ValueError, match="^n must not be negative$"):
         loaded(np.float32(1.5), np.int64(-1))
+
+
+def test_jax_64_bit_mode_is_on_only_inside_the_call():
+    """Each call switches JAX's 64-bit mode on for itself and puts back what was there,
+    after a run-time raise too."""
+    import jax
+
+    @ag.function(jit_compile=True)
+    def checked(x):
+        if x.sum() < 0:
+            raise ValueError("negative")
+        return x + 1
+
+    before = jax.config.jax_enable_x64
+    assert checked(np.ones(2)).dtype == np.float64
+    assert jax.config.jax_enable_x64 == before
+    with pytest.raises(ValueError, match="^negative$"):
+        checked(-np.ones(2))
+    assert jax.config.jax_enable_x64 == before
+    with jax.enable_x64(False):
+        assert checked(np.ones(2, np.int64)).dtype == np.int64
+        assert not jax.config.jax_enable_x64

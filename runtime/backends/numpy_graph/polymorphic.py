@@ -6,8 +6,9 @@ key from them: arrays and NumPy scalars by dtype and shape, Variables by dtype
 and shape, Python values by value (type included, so ``1`` and ``1.0`` differ),
 other objects by identity. A miss traces the (converted) function with symbolic
 tensors in place of the arrays and compiles the graph into a ``ConcreteFunction``;
-a hit calls the compiled code directly, which for plain positional arguments is
-a tuple, a dictionary lookup and the generated function.
+a hit calls the compiled code directly. A call whose arguments are all arrays, given
+positionally, is looked up first by each argument's class, dtype and shape, read in C
+(``_array_key``): a tuple, a dictionary lookup and the compiled code.
 
 The cache is keyed, never scanned: a miss costs the same with two thousand concrete
 functions as with one (only the few traced with ``None`` dimensions or unhashable
@@ -199,6 +200,19 @@ def arg_key(a):
         return ("id", id(a))
 
 
+# A call's fast key, one C-level call per argument: an argument's class, dtype and shape
+# (AttributeError for a Python value). It is used only for calls whose every argument is
+# keyed by its dtype and shape alone (``_keyed_by_spec``), with the concrete function the
+# general path chose for the same class, dtype and shape.
+_array_key = operator.attrgetter("__class__", "dtype", "shape")
+_TRACES = trace._stack
+
+
+def _keyed_by_spec(a) -> bool:
+    """Whether ``arg_key(a)`` is ``a``'s dtype and shape (and kind) and nothing else."""
+    return isinstance(a, (np.ndarray, np.generic, Variable))
+
+
 def _describe_key(a) -> str:
     if isinstance(a, TensorSpec) and a.shape is None:
         return f"a {a.dtype.name} array of any rank"
@@ -268,6 +282,11 @@ class Function:
         self._nparams = len(params)
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self._cache: dict = {}  # arg_key tuple -> ConcreteFunction
+        # The fast path of a call whose arguments are all arrays (or Variables), given
+        # positionally: _array_key tuple -> ConcreteFunction. Off for good once a call
+        # passes a Python value (it has no dtype: that call takes the general path).
+        self._by_arrays: dict = {}
+        self._arrays_only = self._simple
         self._concrete: list[ConcreteFunction] = []  # every trace, in order
         self._general: list[ConcreteFunction] = []  # those a key miss must still try
         self._pending: dict = {}  # key -> _Pending, traces under way
@@ -280,19 +299,37 @@ class Function:
 
     # --- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not (kwargs or _EAGER[0] or _TRACES.get()) and self._arrays_only:
+            try:
+                concrete = self._by_arrays.get(tuple(map(_array_key, args)))
+            except Exception:  # a Python value among the arguments (no dtype): by value
+                self._arrays_only = False
+            else:
+                if concrete is not None:
+                    return concrete._fn(*args)
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        """A call that the arrays-only key has not seen (see ``_array_key``)."""
         if _EAGER[0]:
             return self.python_function(*args, **kwargs)
         if trace.active():  # called from another traced function: trace inline
             return self._callee()(*args, **kwargs)
+        given = args
         if kwargs or len(args) != self._nparams or not self._simple:
             args = self._canonical(args, kwargs)
         if self.input_signature is not None:
-            return self._signature_function(args)(*args)
-        key = tuple(map(arg_key, args))
-        concrete = self._cache.get(key)
-        if concrete is None:
-            concrete = self._lookup(args, key)
-        return concrete._fn(*args)
+            concrete = self._signature_function(args)
+            result = concrete(*args)  # checks each argument against the signature
+        else:
+            key = tuple(map(arg_key, args))
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._lookup(args, key)
+            result = concrete._fn(*args)
+        if args is given and self._arrays_only and all(map(_keyed_by_spec, args)):
+            self._by_arrays[tuple(map(_array_key, args))] = concrete
+        return result
 
     def _callee(self):
         return converted(self.python_function) if self._autograph else self.python_function
