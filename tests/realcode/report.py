@@ -6,7 +6,8 @@
 Each case runs eagerly, under ``ag.function``, ``ag.function(jit_compile=True)``, under
 ``jax.jit(ag.convert(f))``, ``torch.compile(ag.convert(f), fullgraph=True)`` and
 ``tf.function(ag.convert(f), autograph=False)`` (tests/realcode/harness.py); the blocker
-column is the table in test_realcode.py. ``--backends numpy,jax`` runs some only.
+column is the table in test_realcode.py. ``--backends numpy,jax`` runs some backends
+only, ``--only TEXT`` the cases whose source names TEXT (``--only "our words"``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def main(argv) -> None:
     if "--backends" in argv:
         backends = tuple(argv[argv.index("--backends") + 1].split(","))
     cases = all_cases()
+    if "--only" in argv:
+        only = argv[argv.index("--only") + 1]
+        cases = [case for case in cases if only in case.source or only in case.name]
     print("| function | source | " + " | ".join(f"`{LABELS[b]}`" for b in backends)
           + " | first blocker |")
     print("| --- | --- | " + " | ".join("---" for _ in backends) + " | --- |")

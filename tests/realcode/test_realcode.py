@@ -28,18 +28,12 @@ HARNESS = os.path.join(HERE, "harness.py")
 STRING = "a string chosen by a staged if (a status like task = b'ERROR: ...')"
 LIST_GROWN = ("a list appended to in a loop over a range with staged bounds: JAX needs "
               "set_loop_options(maximum_iterations=N), which verbatim code does not have")
-ATTR_ONE_BRANCH = ("an attribute assigned after an early return taken on a staged status "
-                   "(self.brackt), read on a later call that eager Python reaches only where "
-                   "it was assigned (the loop breaks on the error status first): carried with "
-                   "a flag that an attribute read cannot check (a StagingError)")
 
 # First blocker of each (case, backend) pair that does not match eager today, and a
 # piece of its signature: the error's text or the copied line it is raised from (a
 # wrong value: the path of the leaf that differs). A pair whose first blocker moves
 # (a mechanism landed, the next one shows) fails with its new error.
 BLOCKED = {
-    ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "numpy"):
-        (ATTR_ONE_BRANCH, "'self.brackt' is assigned on some staged paths only"),
     ("gauss_seidel", "numpy"):
         ("a write into an argument of a called function inside a staged loop: its caller's "
          "array cannot see it (a StagingError: return the updated array instead)",
