@@ -208,7 +208,7 @@ def for_loop(iterable, body, state, names, extra_test=None, shared=None, options
     elif extra_test is None:
         loop._items = iter(iterable)
     else:
-        loop._items = _for_items(loop, iter(iterable), body, names, extra_test, shared)
+        loop._items = _for_items(loop, iterable, body, names, extra_test, shared)
     return loop
 
 
@@ -227,15 +227,42 @@ def _stage_for(backend, iterable, body, state, names, extra_test, shared, option
         return out[:-1]
 
 
-def _for_items(loop, iterator, body, names, extra_test, shared):
-    for item in iterator:
+def _for_items(loop, iterable, body, names, extra_test, shared):
+    iterator = iter(iterable)
+    for done, item in enumerate(iterator, 1):
         yield item
         go_on = extra_test(*loop.state)
-        if go_on.__class__ is not bool and backend_of(go_on) is not None:
+        if go_on.__class__ is not bool and (backend := backend_of(go_on)) is not None:
+            rest = iterable[done:] if iterable.__class__ is range else None
+            if rest is not None and len(rest) > 1:
+                staged = _staged_rest(backend, rest, body, loop.state, names, extra_test, shared)
+                if staged is not None:
+                    loop.state = staged
+                    return
             loop.state = _guarded_rest(go_on, iterator, body, loop.state, names, extra_test, shared)
             return
         if not go_on:
             return
+
+
+def _staged_rest(backend, rest, body, state, names, extra_test, shared):
+    """The rest of a loop over a Python ``range`` whose exit flag became staged (``for i
+    in range(maxiter): ... if converged: break``), as the backend's while loop over the
+    remaining items (a counter carried last), so that its graph does not grow with
+    ``maxiter``; None where that loop cannot be staged (the body needs its item as a
+    Python int, say): the caller then runs each remaining iteration under a backend ``if``."""
+    def run(*s):
+        k = s[-1]
+        return (*body(rest.start + k * rest.step, *s[:-1]), k + 1)
+
+    run.__wrapped__ = body
+    test = _counted(lambda *s: extra_test(*s[:-1]), len(rest), backend, body)
+    try:
+        out = stage_while(backend, test, run, tuple(state) + (0,), _with_counter(names, state),
+                          shared)
+    except Exception:  # noqa: BLE001 - unrolled instead, as before: it raises what is real
+        return None
+    return out[:-1]
 
 
 def while_stmt(test, body, state, names, shared=None):

@@ -18,11 +18,11 @@ class Case:
 
 
 def all_cases() -> list:
-    from . import (networkx_layout, numpy_polynomial, python_stdlib, scipy_integrate,
+    from . import (networkx_layout, numpy_polynomial, our_words, python_stdlib, scipy_integrate,
                    scipy_lsq, scipy_optimize, scipy_radau, scipy_stats, sklearn_pieces,
                    statsmodels_pieces)
 
     modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, scipy_lsq,
                sklearn_pieces, statsmodels_pieces, networkx_layout, numpy_polynomial,
-               python_stdlib)
+               python_stdlib, our_words)
     return [case for module in modules for case in module.CASES]
