@@ -30,8 +30,6 @@ _NUMPY_VALUE_WRITTEN = ("a NumPy array written into a tensor under a staged mask
 _MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): PyTorch's "
                "RuntimeError (shape mismatch) where NumPy raises ValueError ('cannot assign 2 input "
                "values to the 3 output values where the mask is true')")
-_COPY_FALSE = ("np.array(x, dtype=np.int32, copy=False) of a float tensor: torch._numpy copies and "
-               "returns a value where NumPy 2 raises ValueError ('Unable to avoid copy')")
 _NUMPY_READS_VALUES = ("NumPy meets a traced tensor outside a NumPy call autograph routes (a NumPy "
                        "operator or scalar type, a list or array indexed by a tensor, a NumPy "
                        "array's item set to a tensor): NumPy asks for the tensor's values, which "
@@ -48,7 +46,6 @@ TORCH_XFAIL = {
     'test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]': _NUMPY_READS_VALUES,
     'test_array_writes.py::test_out_argument_in_a_staged_loop[torch]': _OUT,
     'test_array_writes.py::test_out_argument_updates_the_array[torch]': _OUT,
-    'test_library_glue.py::test_np_array_copy_false_that_must_copy[torch]': _COPY_FALSE,
     'test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]': _RETURNED_LIST,
     'test_loop_accumulation.py::test_beam_search_bookkeeping[torch]': _ZERO_D_INDEX,
     'test_loop_accumulation.py::test_van_der_corput_verbatim[torch]': _WEAK,

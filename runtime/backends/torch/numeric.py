@@ -71,6 +71,14 @@ def numeric(name: str, args, kwargs):
     raise TypeError(f"torch: {name}() of a traced tensor is not supported")
 
 
+_MUST_COPY = (
+    "Unable to avoid copy while creating an array as requested.\nIf using "
+    "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when "
+    "needed (no behavior change in NumPy 1.x).\nFor more details, see "
+    "https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword.")
+
+
 def _asarray(name, obj, dtype=None, *, copy=None, ndmin=0, order=None, like=None):
     """``np.asarray``/``np.array`` with a tracing tensor in ``obj``: PyTorch's NumPy
     (``torch._numpy``) makes the array, with NumPy's dtypes; a list or tuple of tensors
@@ -87,6 +95,8 @@ def _asarray(name, obj, dtype=None, *, copy=None, ndmin=0, order=None, like=None
     if dtype is not None:
         array = array.astype(np.dtype(dtype).name)
     tensor = array.tensor
+    if copy is False and not (isinstance(obj, torch.Tensor) and tensor.dtype == obj.dtype):
+        raise ValueError(_MUST_COPY)  # NumPy 2's copy=False where a new array is needed
     if copy or (name == "numpy.array" and copy is None and tensor is obj):
         tensor = tensor.clone()
     for _ in range(ndmin - tensor.dim()):
