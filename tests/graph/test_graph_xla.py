@@ -292,3 +292,41 @@ def test_jax_64_bit_mode_is_on_only_inside_the_call():
     with jax.enable_x64(False):
         assert checked(np.ones(2, np.int64)).dtype == np.int64
         assert not jax.config.jax_enable_x64
+
+
+def test_a_staged_if_of_a_few_elementwise_ops_is_a_select():
+    """Both branches of a small ``if`` run and a select keeps one side's values (no
+    ``lax.cond`` to dispatch); the values are the NumPy graph's, a NaN the other side
+    makes included. A branch that can fail keeps its cond."""
+    import jax
+
+    def small(x, y):
+        if x > 0:
+            z = np.sqrt(x) + y
+        else:
+            z = y / x - 1
+        return z, x * 2
+
+    def failing(x, y):
+        if x > 0:
+            z = y[int(x)]
+        else:
+            z = y[0] - 1
+        return z
+
+    def program(fn, *args, effects=False):  # an effect's program takes (inputs, variables)
+        jitted = ag.function(fn, jit_compile=True).get_concrete_function(*args)._fn
+        with jax.enable_x64(True):
+            lowered = jitted.__autograph_xla__
+            return (lowered.lower(list(args), {}) if effects else lowered.lower(*args)).as_text()
+
+    y = np.array([0.5, -1.0])
+    for x in (np.float64(4.0), np.float64(-2.0), np.float64(0.0)):
+        with np.errstate(all="ignore"):
+            expected = ag.function(small)(x, y)
+        actual = ag.function(small, jit_compile=True)(x, y)
+        for a, e in zip(actual, expected):
+            np.testing.assert_array_equal(a, e)
+            assert a.dtype == e.dtype
+    assert "stablehlo.case" not in program(small, np.float64(1.0), y)
+    assert "stablehlo.case" in program(failing, np.float64(1.0), y, effects=True)

@@ -283,7 +283,8 @@ class Function:
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self._cache: dict = {}  # arg_key tuple -> ConcreteFunction
         # The fast path of a call whose arguments are all arrays (or Variables), given
-        # positionally: _array_key tuple -> ConcreteFunction. Off for good once a call
+        # positionally: _array_key tuple -> the compiled code of the ConcreteFunction the
+        # general path chose for them (``ConcreteFunction._fn``). Off for good once a call
         # passes a Python value (it has no dtype: that call takes the general path).
         self._by_arrays: dict = {}
         self._arrays_only = self._simple
@@ -301,12 +302,12 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not (kwargs or _EAGER[0] or _TRACES.get()) and self._arrays_only:
             try:
-                concrete = self._by_arrays.get(tuple(map(_array_key, args)))
+                compiled = self._by_arrays.get(tuple(map(_array_key, args)))
             except Exception:  # a Python value among the arguments (no dtype): by value
                 self._arrays_only = False
             else:
-                if concrete is not None:
-                    return concrete._fn(*args)
+                if compiled is not None:
+                    return compiled(*args)
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs):
@@ -328,7 +329,7 @@ class Function:
                 concrete = self._lookup(args, key)
             result = concrete._fn(*args)
         if args is given and self._arrays_only and all(map(_keyed_by_spec, args)):
-            self._by_arrays[tuple(map(_array_key, args))] = concrete
+            self._by_arrays[tuple(map(_array_key, args))] = concrete._fn
         return result
 
     def _callee(self):

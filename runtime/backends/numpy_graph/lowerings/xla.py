@@ -3,7 +3,8 @@ by XLA once per concrete function (``jax.jit``; again per shape where the signat
 ``None`` sizes).
 
 The lowering walks the typed graph and calls ``jax.numpy`` for each op (``xla_ops``: with
-NumPy's dtypes kept); ``cond`` becomes ``lax.cond``, ``while`` and ``for`` become
+NumPy's dtypes kept); ``cond`` becomes ``lax.cond`` (a select of both sides where they are
+a few elementwise ops that cannot fail: ``_Program._selectable``), ``while`` and ``for`` become
 ``lax.while_loop`` (the loop's test is evaluated at the end of each trip, inside the body,
 so a test with effects threads them like the body does) — a ``for`` over an array with no
 ``break`` becomes ``lax.scan`` over it, the program ``jax.jit(ag.convert(f))`` gives —, item
@@ -46,6 +47,7 @@ from .xla_ops import OPTION
 from .xla_ragged import Ragged
 
 _SIMPLE = ("call", "binop", "unop", "method", "attr", "getitem", "pycast")
+_SELECT_OPS, _SELECT_SIZE = 8, 1024  # a staged if this small is a select (``_selectable``)
 _LINALG = {np.linalg.inv: "Singular matrix", np.linalg.solve: "Singular matrix",
            np.linalg.cholesky: "Matrix is not positive definite"}
 
@@ -459,6 +461,13 @@ class _Program:
                 return run
 
             bounds = None
+            if self._selectable(op):
+                pred = xla_ops.truth(self.get(env, pred))
+                sides = [self._run_block(op.blocks[label], env, state, outs)[0]
+                         for label in ("true", "false")]
+                for out, t, f in zip(outs, *sides):
+                    env[out.id] = jnp.where(pred, t, f)
+                return state
             if any(xla_ragged.leading_unknown(o) for o in outs):
                 # a value of run-time length leaves the if: both branches give it as one
                 # buffer of the larger bound (a branch may give a plain array, or none)
@@ -470,6 +479,16 @@ class _Program:
         for out, r in zip(outs, results):
             env[out.id] = r
         return state
+
+    def _selectable(self, op) -> bool:
+        """Whether a staged ``if`` is better as a select of both branches' values than a
+        ``lax.cond`` (whose dispatch costs some 10 µs a call): each branch a few elementwise
+        ops on small arrays that cannot fail, nothing else. Both then run: a value the
+        branch not taken makes (a NaN, an inf) is computed and dropped, as XLA traps none."""
+        ops = [o for label in ("true", "false") for o, _ in walk(op.blocks[label])]
+        return len(ops) <= _SELECT_OPS and all(
+            _elementwise(o) and (id(o), 0) not in self.site_of for o in ops) and all(
+            _small(v) for o in ops for v in o.outputs) and all(_small(v) for v in op.outputs)
 
     def _while(self, op, env, state):
         (inits,) = op.args
@@ -577,6 +596,11 @@ class _Program:
                 length = jnp.minimum(length, n)
             return length, lambda i: tuple(item(i) for _, item in parts), state
         raise ValueError(f"unknown iteration {kind!r}")
+
+
+def _small(value) -> bool:
+    """A value of known shape with at most ``_SELECT_SIZE`` items."""
+    return _known(value.shape) and int(np.prod(value.shape, dtype=np.int64)) <= _SELECT_SIZE
 
 
 def _makes_ragged(op) -> bool:
@@ -759,7 +783,7 @@ def compile_graph(graph, layout):
                 program.sites[err - 1].throw([np.asarray(p) for p in state["pay"][err - 1]])
         return rebuild(structure, iter(outs), xla_ragged.host)
 
-    run.__autograph_source__ = None
+    run.__autograph_source__, run.__autograph_xla__ = None, jitted  # (its program: tests)
     return run
 
 
@@ -812,5 +836,5 @@ def _plain(program, structure, nargs: int):
         return rebuild(structure, iter(outs), xla_ragged.host)
 
     fn = run_one if single and whole else run
-    fn.__autograph_source__ = None
+    fn.__autograph_source__, fn.__autograph_xla__ = None, jitted
     return fn
