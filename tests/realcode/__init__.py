@@ -14,5 +14,7 @@ NetworkX (BSD-3-Clause, Copyright (c) 2004-2025, NetworkX Developers) and NumPy
 source with the copyright notice, the list of conditions and the disclaimer; those
 are in each project's LICENSE file, which this note points to. The CPython standard
 library pieces (colorsys, bisect) are under the PSF License Version 2, Copyright (c)
-2001-2023 Python Software Foundation.
+2001-2023 Python Software Foundation. ``our_words.py`` (the second round) copies no
+code: its routines are written in our own words after the library functions and
+textbook algorithms each one names.
 """

@@ -54,7 +54,7 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from ...staging import backend as backends, errors, maybe_none, raises as staged_raise
+from ...staging import backend as backends, converted, errors, maybe_none, raises as staged_raise
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
@@ -515,7 +515,15 @@ class TorchBackend(backends.Backend):
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
-        region for dynamo: its staged body then runs as Python while AOTAutograd traces."""
+        region for dynamo: its staged body then runs as Python while AOTAutograd traces.
+        Dynamo keeps what it compiles per code object, and what a region reads (the
+        variables ``fn`` closes over) it does not guard: two converted closures of one
+        function (a factory's, ``make(k)``) compiled apart would run the program the
+        first one made. So each entry point gets a code object of its own."""
+        if fn not in _marked:
+            fresh = fn.__code__.replace()
+            converted.codes.add(fresh)
+            fn.__code__ = fresh
         _mark_nonstrict(fn)
 
     def convert_object(self, obj, convert):
