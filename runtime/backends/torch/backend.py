@@ -26,7 +26,7 @@ they read as an operand. Python side effects of a body therefore happen twice pe
 trace (PyTorch itself runs a non-strict region three times per compile).
 
 A Python number carried through a staged construct is a 0-d tensor marked as standing
-for one (``_WEAK``): a join or loop carry gives it the dtype of the tensor it meets, and
+for one (``WEAK``): a join or loop carry gives it the dtype of the tensor it meets, and
 in a traced body a binary op with a tensor casts it to the dtype PyTorch gives a Python
 number there (``_python_numbers``: ``i + a`` for a range counter ``i`` and an int32
 ``a`` is int32, as eagerly). NumPy values meeting traced tensors are ``numpy_operands``'
@@ -60,6 +60,9 @@ from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 from . import indexing, lists, numpy_operands
+from .tensors import (
+    TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
+)
 
 
 def is_tracing() -> bool:
@@ -69,78 +72,19 @@ def is_tracing() -> bool:
 
 # ---------------------------------------------------------------- types
 
-_TO_NUMPY = {torch.bool: np.dtype(bool), torch.uint8: np.dtype(np.uint8),
-             torch.int8: np.dtype(np.int8), torch.int16: np.dtype(np.int16),
-             torch.int32: np.dtype(np.int32), torch.int64: np.dtype(np.int64),
-             torch.float16: np.dtype(np.float16), torch.float32: np.dtype(np.float32),
-             torch.float64: np.dtype(np.float64), torch.complex64: np.dtype(np.complex64),
-             torch.complex128: np.dtype(np.complex128)}
-_TO_TORCH = {v: k for k, v in _TO_NUMPY.items()}
-
-
-def _py_dtype(x) -> np.dtype:
-    """The dtype a Python number is carried with: PyTorch's own choice
-    (``torch.tensor(1.0)``: the default dtype, float32 unless changed)."""
-    if x.__class__ is bool:
-        return np.dtype(bool)
-    if x.__class__ is int:
-        return np.dtype(np.int64)
-    default = _TO_NUMPY[torch.get_default_dtype()]
-    if x.__class__ is float:
-        return default
-    return np.dtype(np.complex128) if default == np.float64 else np.dtype(np.complex64)
-
-
-def _np_dtype(dtype: torch.dtype) -> np.dtype:
-    try:
-        return _TO_NUMPY[dtype]
-    except KeyError:  # bfloat16 and others NumPy lacks: carried as what they are
-        raise TypeError(f"torch: a staged {dtype} value is not supported") from None
-
-
-# A 0-d tensor standing for a Python number the program computes (a weak ``Aval``): the
-# placeholders, casts and op outputs of a Python number carried through a staged
-# construct. A join or loop carry gives it the dtype of the tensor it meets, as the
-# number takes it eagerly; PyTorch's own arithmetic on it is a tensor's.
-_WEAK = "_autograph_python_number"
-
-
 _COUNTER = Aval(np.dtype(np.int64), (), True)  # a loop's trip counter (a Python int eagerly)
-
-
-def _weak(t: torch.Tensor, aval: Aval) -> torch.Tensor:
-    """``t``, marked as a Python number's if ``aval`` is weak."""
-    if aval.weak:
-        setattr(t, _WEAK, True)
-    return t
 
 
 def _aval(x):
     if isinstance(x, torch.Tensor):
         shape = tuple(d if d.__class__ is int else None for d in x.shape)
-        return Aval(_np_dtype(x.dtype), shape, not shape and getattr(x, _WEAK, False))
+        return Aval(np_dtype(x.dtype), shape, not shape and getattr(x, WEAK, False))
     if staging.is_number(x):
-        return Aval(_py_dtype(x), (), True)
-    if isinstance(x, (np.ndarray, np.generic)) and x.dtype in _TO_TORCH:
+        return Aval(py_dtype(x), (), True)
+    if isinstance(x, (np.ndarray, np.generic)) and x.dtype in TO_TORCH:
         return Aval(x.dtype, tuple(np.shape(x)), False)
     return None
 
-
-def _tensor(x, dtype=None) -> torch.Tensor:
-    """``x`` as a tensor; a Python number by a factory op, never a tensor constant (a
-    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors
-    refuse); a NumPy array by a copy of its values now (a traced program's constant
-    shares the memory it is made from, ``torch.tensor``'s too: later writes into the
-    array would reach the program)."""
-    if isinstance(x, torch.Tensor):
-        return x if dtype is None or x.dtype == dtype else x.to(dtype)
-    if staging.is_number(x):
-        if dtype is None:
-            dtype = _TO_TORCH[_py_dtype(x)]
-        return torch.full((), x, dtype=dtype)
-    if isinstance(x, (np.ndarray, np.generic)):
-        x = np.array(x)  # a copy
-    return torch.as_tensor(x, dtype=dtype)
 
 
 # ---------------------------------------------------------------- tracing bodies
@@ -165,7 +109,7 @@ class _Swapping(TorchFunctionMode):
         first = args[0] if args else None
         if isinstance(first, torch.Tensor) \
                 and _writes_first(func) and self.outside(first):
-            copy = _like(swap.get(id(first), first).clone(), first)
+            copy = like(swap.get(id(first), first).clone(), first)
             self.wrote(first, copy)
             swap[id(first)] = copy
         if swap:
@@ -250,32 +194,21 @@ _ARITHMETIC = frozenset({
 _NUMBER_OF_KIND = {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1j}
 
 
-def _is_weak(x) -> bool:
-    return isinstance(x, torch.Tensor) and getattr(x, _WEAK, False)
-
-
-def _like(t, original):
-    """``t``, marked as a Python number's where ``original`` is one."""
-    if _is_weak(original):
-        setattr(t, _WEAK, True)
-    return t
-
-
 def _python_numbers(func, args, kwargs, call):
-    """A binary op of a body on a tensor standing for a Python number (``_WEAK``), as
+    """A binary op of a body on a tensor standing for a Python number (``WEAK``), as
     Python computes it: with a tensor, the number takes the dtype PyTorch gives a Python
     number of its kind there (an int keeps an int32 tensor's dtype, 0-d or not); with
     another number, the result stands for a number too."""
     a, b = args
-    weak_a, weak_b = _is_weak(a), _is_weak(b)
+    weak_a, weak_b = is_weak(a), is_weak(b)
     if not (weak_a or weak_b):
         return call(func, args, kwargs)
     number, other = (a, b) if weak_a else (b, a)
     if weak_a and weak_b or staging.is_number(other):
         out = call(func, args, kwargs)
-        return _like(out, number) if isinstance(out, torch.Tensor) and out.dim() == 0 else out
+        return like(out, number) if isinstance(out, torch.Tensor) and out.dim() == 0 else out
     if isinstance(other, torch.Tensor):
-        dtype = torch.result_type(other, _NUMBER_OF_KIND[_np_dtype(number.dtype).kind])
+        dtype = torch.result_type(other, _NUMBER_OF_KIND[np_dtype(number.dtype).kind])
         number = call(torch.Tensor.to, (number, dtype), {})  # an op of the body
         args = (number, other) if weak_a else (other, number)
     return call(func, args, kwargs)
@@ -299,7 +232,7 @@ class _Passing(_Swapping):
 
     def __init__(self, outside, operands, carried=()) -> None:
         super().__init__()
-        self.swap = {id(t): _like(o, t) for t, o in zip(outside, operands)}
+        self.swap = {id(t): like(o, t) for t, o in zip(outside, operands)}
         self._inputs = {id(o) for o in (*operands, *carried)}
 
     def outside(self, t) -> bool:
@@ -344,7 +277,7 @@ class _Handle:
 
 def _placeholder(aval: Aval) -> torch.Tensor:
     shape = tuple(1 if d is None else d for d in aval.shape)
-    return _weak(torch.zeros(shape, dtype=_TO_TORCH[aval.dtype]), aval)
+    return weak(torch.zeros(shape, dtype=TO_TORCH[aval.dtype]), aval)
 
 
 def _operands(tensors) -> tuple:
@@ -410,8 +343,8 @@ def _select(pred, sides):
 
 
 def _numbers_marked(tensors, avals) -> list:
-    """The tensors an operator gives a body, those of weak ``avals`` marked (``_WEAK``)."""
-    return [_weak(t, a) for t, a in zip(tensors, avals)]
+    """The tensors an operator gives a body, those of weak ``avals`` marked (``WEAK``)."""
+    return [weak(t, a) for t, a in zip(tensors, avals)]
 
 
 def _outside(handles, skip=()) -> list:
@@ -451,7 +384,7 @@ class _Range:
         return _Range(*reversed_bounds(self.start, self.stop, self.step))
 
     def length(self) -> torch.Tensor:
-        start, stop, step = (_tensor(b, torch.int64) for b in (self.start, self.stop, self.step))
+        start, stop, step = (as_tensor(b, torch.int64) for b in (self.start, self.stop, self.step))
         up = torch.div(stop - start + step - 1, step, rounding_mode="floor")
         down = torch.div(start - stop - step - 1, -step, rounding_mode="floor")
         n = torch.where(step > 0, up, down)
@@ -557,13 +490,13 @@ class TorchBackend(backends.Backend):
         return _aval(value)
 
     def cast(self, x, aval: Aval):
-        t = _tensor(x, _TO_TORCH[aval.dtype])
-        if t is x and not aval.weak and _is_weak(x):  # a number given a tensor's type
+        t = as_tensor(x, TO_TORCH[aval.dtype])
+        if t is x and not aval.weak and is_weak(x):  # a number given a tensor's type
             t = x.clone()
-        return _weak(t, aval)
+        return weak(t, aval)
 
     def zeros(self, aval: Aval):
-        return _weak(torch.zeros(aval.shape, dtype=_TO_TORCH[aval.dtype]), aval)
+        return weak(torch.zeros(aval.shape, dtype=TO_TORCH[aval.dtype]), aval)
 
     def predicate(self, cond):
         if not isinstance(cond, torch.Tensor):
@@ -597,7 +530,7 @@ class TorchBackend(backends.Backend):
         if _selectable(handles, outside):
             chosen = _select(pred, [finish[i](handles[i].fn()) for i in (0, 1)])
             if chosen is not None:
-                return [_weak(t, a) for t, a in zip(chosen, avals)]
+                return [weak(t, a) for t, a in zip(chosen, avals)]
 
         def branch(i):
             def run(*operands):
@@ -610,11 +543,11 @@ class TorchBackend(backends.Backend):
         operands = _operands(outside)
         true_graph, false_graph = (_graph(branch(i), operands) for i in (0, 1))
         outs = cond_op(pred, true_graph, false_graph, operands)
-        return [_weak(t, a) for t, a in zip(outs, avals)]
+        return [weak(t, a) for t, a in zip(outs, avals)]
 
     def while_loop(self, test, body, init) -> list:
         if _discovering.nested():
-            return [_weak(t.clone(), a) for t, a in zip(init, body.avals)]
+            return [weak(t.clone(), a) for t, a in zip(init, body.avals)]
         outside = _outside([test, body])
         n = len(init)
 
@@ -631,7 +564,7 @@ class TorchBackend(backends.Backend):
         init = _differentiable(_operands(t.clone() for t in init), operands)
         cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
         outs = while_loop_op(cond_graph, body_graph, init, operands)
-        return [_weak(t, a) for t, a in zip(outs, body.avals)]
+        return [weak(t, a) for t, a in zip(outs, body.avals)]
 
     # -- what staging leaves to the framework
 
@@ -666,30 +599,30 @@ class TorchBackend(backends.Backend):
             carry.trips, rows = n, None
 
             def step(items, s):  # range() gives Python ints, whatever its bounds
-                value = _weak(_tensor(start + items[0] * step_size, torch.int64), _COUNTER)
+                value = weak(as_tensor(start + items[0] * step_size, torch.int64), _COUNTER)
                 return body(value if first is None else (first + items[0], value), *s)
 
             item_avals = [_COUNTER]
         else:
-            rows = _tensor(inner)
+            rows = as_tensor(inner)
             if rows.dim() == 0:
                 raise TypeError("iteration over a 0-d tensor")
             n = carry.trips = rows.shape[0]
             if n.__class__ is not int:
-                n = _tensor(n, torch.int64)
+                n = as_tensor(n, torch.int64)
 
             def step(items, s):
                 row = items[1]
                 return body(row if first is None else (first + items[0], row), *s)
 
-            item_avals = [_COUNTER, Aval(_np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
+            item_avals = [_COUNTER, Aval(np_dtype(rows.dtype), tuple(rows.shape[1:]), False)]
         (handle,) = carry.trace(step, item_avals, extra_test=extra_test)
         flagged = extra_test is not None
         if _discovering.nested():
             outs = [t.clone() for t in carry.init()]
         else:
             outs = self._counted(handle, n, rows, carry.init(), flagged)
-        return carry.finish([_weak(t, a) for t, a in zip(outs, handle.avals[len(item_avals):])])
+        return carry.finish([weak(t, a) for t, a in zip(outs, handle.avals[len(item_avals):])])
 
     @staticmethod
     def _counted(handle, n, rows, init, flagged: bool) -> list:
@@ -704,8 +637,8 @@ class TorchBackend(backends.Backend):
 
         def body_fn(k, go_on, *args):
             dyn, given = args[:m], args[m:]
-            items = [_weak(k, _COUNTER)] if rows is None else [
-                _weak(k, _COUNTER),
+            items = [weak(k, _COUNTER)] if rows is None else [
+                weak(k, _COUNTER),
                 torch.index_select(given[len(extra) - 1], 0, k.reshape(1)).squeeze(0)]
             passing = _Passing(extra + outside, given, (*items, *dyn))
             with passing:
@@ -722,7 +655,7 @@ class TorchBackend(backends.Backend):
     # -- lists a staged loop appends to (``accumulate``, ``lists``)
 
     def rows(self, aval, capacity=None):
-        return lists.new_rows(aval.shape, _TO_TORCH[aval.dtype], capacity)
+        return lists.new_rows(aval.shape, TO_TORCH[aval.dtype], capacity)
 
     def write_row(self, rows, index, value):
         return lists.write_row(rows, index, value)
@@ -754,8 +687,8 @@ class TorchBackend(backends.Backend):
     def getitem(self, target, index):
         """``target[index]`` with a tensor in ``index``: a NumPy array (a table made while
         tracing) as a tensor of its values, a 0-d integer tensor read as ``indexing`` does."""
-        if isinstance(target, np.ndarray) and target.dtype in _TO_TORCH:
-            target = _tensor(target)
+        if isinstance(target, np.ndarray) and target.dtype in TO_TORCH:
+            target = as_tensor(target)
         if isinstance(target, torch.Tensor):
             return indexing.read(target, index)
         return target[index]
@@ -764,14 +697,14 @@ class TorchBackend(backends.Backend):
         """``target[index] = value`` on a copy of ``target``: a staged branch or loop
         body may not write into a tensor it did not make."""
         if isinstance(target, torch.Tensor) or (
-                isinstance(target, np.ndarray) and target.dtype in _TO_TORCH
+                isinstance(target, np.ndarray) and target.dtype in TO_TORCH
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
-            new = target.clone() if isinstance(target, torch.Tensor) else _tensor(target)
+            new = target.clone() if isinstance(target, torch.Tensor) else as_tensor(target)
             if indexing.scalar_items(index) is not None:
-                indexing.write(new, index, _tensor(value, new.dtype))
+                indexing.write(new, index, as_tensor(value, new.dtype))
             else:
                 new[index] = value
             return new

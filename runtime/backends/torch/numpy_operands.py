@@ -17,7 +17,7 @@ comes from an operator of the user's line (converted code routes its NumPy calls
   number, as eagerly;
 - ``a op= t`` (NumPy's in-place ufunc, ``out`` the array): eager's TypeError (``/=``:
   the tensor's reflected division, a new tensor the name gets);
-- an operand that stands for a Python number (``backend._WEAK``: a loop counter):
+- an operand that stands for a Python number (``tensors.WEAK``: a loop counter):
   NumPy's ufunc, of the dtype NumPy gives that number there;
 - ``a op t`` with an array on the left: NumPy's ufunc. Eagerly the traced value is an
   array or a Python number there (for a tensor PyTorch declines: a TypeError); a 0-d
@@ -40,6 +40,7 @@ import torch
 
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
+from .tensors import TO_TORCH, is_weak, np_dtype
 
 _PYTHON_OPS = {
     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
@@ -87,11 +88,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return op(left.item(), right)  # PyTorch's operator, as eagerly
         numbers = [_python_number(x) for x in inputs]
         if any(n is not None for n in numbers):  # NumPy's dtype for a Python number there
-            from .backend import _TO_TORCH
-
             dtype = ufunc(*[_sample(x) if n is None else n for x, n in zip(inputs, numbers)]).dtype
             out = _call(ufunc, inputs, kwargs)
-            return out.to(_TO_TORCH[dtype]) if isinstance(out, torch.Tensor) else out
+            return out.to(TO_TORCH[dtype]) if isinstance(out, torch.Tensor) else out
         if isinstance(left, np.ndarray) and right.dim() == 0:
             _refuse_unknown_kind(ufunc, left, right)
     fn = ufunc if method == "__call__" else getattr(ufunc, method)
@@ -105,20 +104,16 @@ def _call(fn, inputs, kwargs):
 
 
 def _python_number(x):
-    """A Python number of the kind a tensor standing for one holds (``backend._WEAK``)."""
-    from .backend import _is_weak, _np_dtype
-
-    if not _is_weak(x):
+    """A Python number of the kind a tensor standing for one holds (``tensors.WEAK``)."""
+    if not is_weak(x):
         return None
-    return _KIND_NUMBERS[_np_dtype(x.dtype).kind]
+    return _KIND_NUMBERS[np_dtype(x.dtype).kind]
 
 
 def _sample(x):
     """A one-element NumPy array of ``x``'s dtype and rank (to ask NumPy a dtype)."""
-    from .backend import _np_dtype
-
     if isinstance(x, torch.Tensor):
-        return np.ones((1,) * x.dim(), _np_dtype(x.dtype))
+        return np.ones((1,) * x.dim(), np_dtype(x.dtype))
     return np.ones((1,) * np.ndim(x), np.asarray(x).dtype)
 
 
@@ -127,12 +122,10 @@ def _refuse_unknown_kind(ufunc, array, tensor) -> None:
     NumPy keeps the array's dtype), a NumPy scalar (NumPy's promotion) or a tensor
     (PyTorch declines: a TypeError); the trace cannot tell which. A StagingError
     where the first two give different dtypes."""
-    from .backend import _np_dtype
-
-    kind = _KIND_NUMBERS[_np_dtype(tensor.dtype).kind]
+    kind = _KIND_NUMBERS[np_dtype(tensor.dtype).kind]
     small = np.ones((1,) * array.ndim, array.dtype)
     as_number = ufunc(small, kind).dtype
-    as_array = ufunc(small, np.ones((), _np_dtype(tensor.dtype))).dtype
+    as_array = ufunc(small, np.ones((), np_dtype(tensor.dtype))).dtype
     if as_number != as_array:
         raise StagingError(
             f"a NumPy array ({array.dtype}) operated with a 0-d {tensor.dtype} tensor PyTorch "

@@ -9,7 +9,7 @@ conversion gives. ``np.sqrt`` -> ``torch._numpy.sqrt``, ``np.linalg.norm`` ->
 NumPy array's method (``T.dot(v)``) is the method of ``torch._numpy.asarray(T)``.
 NumPy's rules hold there (dtypes: ``np.mean`` of integers is float64, a Python float
 is float64), lists and NumPy arrays are taken as arrays (a NumPy array by a copy of its
-values: ``backend._tensor``); results come back as tensors. ``np.clip``'s
+values: ``tensors.as_tensor``); results come back as tensors. ``np.clip``'s
 ``a_min``/``a_max`` are its ``min``/``max``. ``np.isscalar``, ``np.ndim`` and
 ``np.shape`` read only what a trace knows and give NumPy's answers (a tuple shape).
 What ``torch._numpy`` lacks and is written here: the ufunc methods ``reduce``
@@ -37,7 +37,7 @@ from ...staging.arg_writes import user_location
 from ...staging.converted import convert as converted
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
-from .backend import _TO_TORCH, _tensor
+from .tensors import TO_TORCH, as_tensor
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
@@ -59,7 +59,7 @@ def call(fn, args, kwargs):
     if isinstance(owner, np.ndarray):
         if short in _IN_PLACE_METHODS:
             raise _writes(name)
-        twin = getattr(tnp.asarray(_tensor(owner)), short, None)
+        twin = getattr(tnp.asarray(as_tensor(owner)), short, None)
     elif isinstance(owner, np.ufunc) and short in _UFUNC_METHODS:
         twin = _UFUNC_METHODS[short](owner)
     else:
@@ -78,8 +78,8 @@ def call(fn, args, kwargs):
     args = [converted(a) if a.__class__ is types.FunctionType else a for a in args]
     if isinstance(fn, np.ufunc):  # a NumPy scalar is an array to NumPy (torch._numpy takes
         args = [np.asarray(a) if isinstance(a, np.generic) else a for a in args]  # a 0-d one)
-    args, kwargs = _pytree.tree_map_only(  # its values now, not its memory (_tensor)
-        np.ndarray, lambda a: _tensor(a) if a.dtype.kind in "biufc" else a, (args, kwargs))
+    args, kwargs = _pytree.tree_map_only(  # its values now, not its memory (as_tensor)
+        np.ndarray, lambda a: as_tensor(a) if a.dtype.kind in "biufc" else a, (args, kwargs))
     result = _pytree.tree_map_only(tnp.ndarray, lambda a: a.tensor, twin(*args, **kwargs))
     if (getattr(fn, "__module__", None) or "").startswith("numpy.fft") and args:
         return _fft_precision(result, args[0])
@@ -96,7 +96,7 @@ def _reduce(ufunc):
     def reduce(a, axis=0, dtype=None, keepdims=False):
         a = tnp.asarray(a)
         out = fold(a, axis=axis, keepdims=keepdims).tensor
-        return out.to(_TO_TORCH[np.dtype(_probe(ufunc.reduce, a, axis=axis, dtype=dtype))])
+        return out.to(TO_TORCH[np.dtype(_probe(ufunc.reduce, a, axis=axis, dtype=dtype))])
     return reduce
 
 
@@ -108,7 +108,7 @@ def _accumulate(ufunc):
 
     def accumulate(a, axis=0, dtype=None):
         a = tnp.asarray(a)
-        dtype = _TO_TORCH[np.dtype(_probe(ufunc.accumulate, a, axis=axis, dtype=dtype))]
+        dtype = TO_TORCH[np.dtype(_probe(ufunc.accumulate, a, axis=axis, dtype=dtype))]
         t = a.tensor.to(dtype)
         return scan(t, dim=axis % max(t.dim(), 1))
     return accumulate

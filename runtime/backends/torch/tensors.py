@@ -1,0 +1,81 @@
+"""Tensors of the torch backend: NumPy's dtypes for PyTorch's, a value as a tensor (a
+NumPy array by a copy of its values), and the mark of a 0-d tensor that stands for a
+Python number (``WEAK``). Shared by ``backend``, ``numpy_twins`` and ``numpy_operands``."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ...staging import state as staging
+from ...staging.state import Aval
+
+TO_NUMPY = {torch.bool: np.dtype(bool), torch.uint8: np.dtype(np.uint8),
+            torch.int8: np.dtype(np.int8), torch.int16: np.dtype(np.int16),
+            torch.int32: np.dtype(np.int32), torch.int64: np.dtype(np.int64),
+            torch.float16: np.dtype(np.float16), torch.float32: np.dtype(np.float32),
+            torch.float64: np.dtype(np.float64), torch.complex64: np.dtype(np.complex64),
+            torch.complex128: np.dtype(np.complex128)}
+TO_TORCH = {v: k for k, v in TO_NUMPY.items()}
+
+
+def py_dtype(x) -> np.dtype:
+    """The dtype a Python number is carried with: PyTorch's own choice
+    (``torch.tensor(1.0)``: the default dtype, float32 unless changed)."""
+    if x.__class__ is bool:
+        return np.dtype(bool)
+    if x.__class__ is int:
+        return np.dtype(np.int64)
+    default = TO_NUMPY[torch.get_default_dtype()]
+    if x.__class__ is float:
+        return default
+    return np.dtype(np.complex128) if default == np.float64 else np.dtype(np.complex64)
+
+
+def np_dtype(dtype: torch.dtype) -> np.dtype:
+    try:
+        return TO_NUMPY[dtype]
+    except KeyError:  # bfloat16 and others NumPy lacks: carried as what they are
+        raise TypeError(f"torch: a staged {dtype} value is not supported") from None
+
+
+# A 0-d tensor standing for a Python number the program computes (a weak ``Aval``): the
+# placeholders, casts and op outputs of a Python number carried through a staged
+# construct. A join or loop carry gives it the dtype of the tensor it meets, as the
+# number takes it eagerly; PyTorch's own arithmetic on it is a tensor's.
+WEAK = "_autograph_python_number"
+
+
+def weak(t: torch.Tensor, aval: Aval) -> torch.Tensor:
+    """``t``, marked as a Python number's if ``aval`` is weak."""
+    if aval.weak:
+        setattr(t, WEAK, True)
+    return t
+
+
+def as_tensor(x, dtype=None) -> torch.Tensor:
+    """``x`` as a tensor; a Python number by a factory op, never a tensor constant (a
+    constant inside an operator's body is a real tensor PyTorch 2.13's fake tensors
+    refuse); a NumPy array by a copy of its values now (a traced program's constant
+    shares the memory it is made from, ``torch.tensor``'s too: later writes into the
+    array would reach the program)."""
+    if isinstance(x, torch.Tensor):
+        return x if dtype is None or x.dtype == dtype else x.to(dtype)
+    if staging.is_number(x):
+        if dtype is None:
+            dtype = TO_TORCH[py_dtype(x)]
+        return torch.full((), x, dtype=dtype)
+    if isinstance(x, (np.ndarray, np.generic)):
+        x = np.array(x)  # a copy
+    return torch.as_tensor(x, dtype=dtype)
+
+
+def is_weak(x) -> bool:
+    return isinstance(x, torch.Tensor) and getattr(x, WEAK, False)
+
+
+def like(t, original):
+    """``t``, marked as a Python number's where ``original`` is one."""
+    if is_weak(original):
+        setattr(t, WEAK, True)
+    return t
