@@ -4,6 +4,17 @@ them ``xfail(strict=True)`` on torch only (keys: ``file::test`` for every case o
 traced mode's id), so a case that starts passing fails the suite until it is taken off
 this list. ``TORCH_MODE_XFAIL`` adds what fails in one of the other modes only."""
 
+_WEAK = ("PyTorch has no weak types: a Python float carried through a staged construct is a "
+         "float32 tensor, which does not take a float64 array's dtype as a Python float does "
+         "(backends/torch/tensors.py MARK_PYTHON_NUMBERS: the mark is written, switched off)")
+_DTYPE_JOIN = ("a Python number joined with a tensor of another width (a Python int with an "
+               "int32 tensor, a Python float with a float64 one) is carried as PyTorch's dtype of "
+               "the number (int64, float32) and refused as a different type: the weak-type join "
+               "(backends/torch/tensors.py MARK_PYTHON_NUMBERS) is switched off")
+_ARRAY_OP_NUMBER = ("np.zeros(3, np.int32) + i with i a range loop's counter: eagerly a Python "
+                    "int (NumPy keeps int32), traced a 0-d int64 tensor that could as well stand "
+                    "for a NumPy int64 scalar (int64): refused (numpy_operands) while Python "
+                    "numbers are not marked (MARK_PYTHON_NUMBERS)")
 _RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
                   "make_fx (the traced mode) and dynamo (torch.compile) take no output of a "
                   "type of ours; torch.export returns it as a list (tests/torch). Return "
@@ -16,6 +27,11 @@ _TORCH_SIZE = ("np.shape of a tensor is its torch.Size, which a traced graph ret
                "tuple (make_fx flattens its outputs)")
 
 TORCH_XFAIL = {
+    "test_closures.py::test_closure_of_a_closure_assigns_in_a_staged_loop": _WEAK,
+    "test_guarded_iterations.py::test_nested_dict_item_after_a_staged_break": _DTYPE_JOIN,
+    "test_fall_off_end.py::test_the_path_after_the_loop_is_named[torch]": _DTYPE_JOIN,
+    "test_try_handler_state.py::test_variable_a_handler_reads[torch]": _DTYPE_JOIN,
+    "test_staged_semantics.py::test_dead_branch_locals_are_not_carried[torch]": _ARRAY_OP_NUMBER,
     "test_array_state.py::test_writes_through_views[torch]": _EAGER_NUMPY_API,
     "test_array_state.py::test_writes_nothing_else_reads_are_staged[torch]": (
         "copy_written calls .copy() on a tensor (NumPy's method, which eager PyTorch lacks "
