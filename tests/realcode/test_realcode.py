@@ -132,6 +132,11 @@ BLOCKED.update({
     ("after scipy.optimize._minimize_scalar_bounded", "torch"):
         (TORCH_RAISE, 'raise ValueError("The lower bound exceeds the upper bound.")'),
     ("gauss_seidel", "torch"): (TORCH_RAISE, 'raise ZeroDivisionError(f"zero pivot in row {i}")'),
+    ("ridders", "torch"): (TORCH_RAISE, 'raise ValueError("f(a) and f(b) must have different signs")'),
+    ("romberg", "torch"):
+        ("a write at indexes computed in a staged loop (R[i, j] = ...): PyTorch cannot specialize "
+         "a data-dependent value (GuardOnDataDependentSymNode, not naming the line)",
+         "GuardOnDataDependentSymNode"),
     ("after statsmodels.levinson_durbin", "torch"):
         (TORCH_OUTPUT, "Unsupported output type for nonstrict_trace-ed function"),
     ("after sklearn.stable_cumsum", "torch"):
