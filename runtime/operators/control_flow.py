@@ -234,7 +234,7 @@ def _for_items(loop, iterable, body, names, extra_test, shared):
         go_on = extra_test(*loop.state)
         if go_on.__class__ is not bool and (backend := backend_of(go_on)) is not None:
             rest = iterable[done:] if iterable.__class__ is range else None
-            if rest is not None and len(rest) > 1:
+            if rest is not None and len(rest) > 1 and backend.stages_range_rest:
                 staged = _staged_rest(backend, rest, body, loop.state, names, extra_test, shared)
                 if staged is not None:
                     loop.state = staged

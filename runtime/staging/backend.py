@@ -57,6 +57,9 @@ class Backend:
     framework = "compiled"
     # Can the compiled program raise a Python exception when it runs (``raise_where``)?
     raises_at_run_time = False
+    # Does the rest of a Python ``range`` loop whose break turned staged run as one loop
+    # (its item a staged int), or as one staged ``if`` per item (``control_flow``)?
+    stages_range_rest = True
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""

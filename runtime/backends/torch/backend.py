@@ -411,6 +411,10 @@ class TorchBackend(backends.Backend):
     unknown_dims = False
     sizes_after_loops = True  # a list a loop collects is cut to its length after it (lists)
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
+    # A staged item used as an index (xs[i]) has PyTorch's tracer make a size it cannot
+    # give back when a failed attempt then unrolls the loop: the rest of a range stays
+    # one staged ``if`` per item here.
+    stages_range_rest = False
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, (torch.Tensor, *_STAGED_ITERABLES))
