@@ -79,8 +79,6 @@ TORCH_XFAIL = {
         _NUMPY_VALUE_WRITTEN,
     'test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]':
         _TENSOR_RESULTS,
-    'test_maybe_none.py::test_staged_index_into_a_list[torch]':
-        _ZERO_D_INDEX,
     'test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]':
         _WEAK,
     'test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers[torch]':
