@@ -31,6 +31,14 @@ def made(code) -> bool:
     """Whether conversion produced ``code``."""
     return code in codes or code in staged_codes
 
+
+def copied(code, copy) -> None:
+    """Register ``copy``, a copy of ``code`` that conversion produced, as ``code`` is."""
+    if code in staged_codes:
+        staged_codes[copy] = staged_codes[code]
+    else:
+        codes.add(copy)
+
 _convert: Optional[Callable[[Any], Any]] = None
 
 

@@ -458,12 +458,8 @@ class TorchBackend(backends.Backend):
         function (a factory's, ``make(k)``) compiled apart would run the program the
         first one made. So each entry point gets a code object of its own."""
         if fn not in _marked:
-            code = fn.__code__
-            fresh = code.replace()
-            if code in converted.staged_codes:  # its staged body is a function of its own
-                converted.staged_codes[fresh] = converted.staged_codes[code]
-            else:
-                converted.codes.add(fresh)
+            fresh = fn.__code__.replace()
+            converted.copied(fn.__code__, fresh)
             fn.__code__ = fresh
         _mark_nonstrict(fn)
 
