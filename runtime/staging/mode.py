@@ -220,7 +220,7 @@ class _ImportWatcher:
     seen: set = set()  # names whose import began (they may not be in sys.modules yet)
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname in self.names:
+        if fullname in self.names and not _only_looked_up():
             global _generation
             self.seen.add(fullname)
             with _lock:
@@ -228,6 +228,17 @@ class _ImportWatcher:
                 mode.python = False
                 mode.staging = _choose_test
         return None
+
+
+def _only_looked_up() -> bool:
+    """True when ``importlib.util.find_spec`` asks for a framework without importing it
+    (dynamo asks for TensorFlow's spec): nothing is imported, so nothing changes. Any
+    other caller is taken as an import (when in doubt, the exact per-call test)."""
+    try:
+        caller = sys._getframe(3)  # find_spec <- importlib's _find_spec <- its caller
+    except ValueError:  # called from a shallower stack: not importlib's lookup
+        return False
+    return caller.f_code.co_name == "find_spec" and caller.f_globals.get("__name__") == "importlib.util"
 
 
 _watcher = _ImportWatcher()

@@ -65,9 +65,9 @@ from .tensors import (
 )
 
 
-def is_tracing() -> bool:
-    """True while ``torch.compile`` or ``torch.export`` traces (one flag read)."""
-    return torch.compiler.is_compiling()
+# True while ``torch.compile`` or ``torch.export`` traces: PyTorch's own test, bound
+# directly (every converted call runs it while torch is imported; dynamo folds it to True).
+is_tracing = torch.compiler.is_compiling
 
 
 # ---------------------------------------------------------------- types
