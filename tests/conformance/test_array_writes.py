@@ -243,3 +243,46 @@ def accumulate_steps(x):
 
 def test_item_writes_after_an_in_place_add_leave_the_sum_alone(backend):
     backend.numpy_code().check(accumulate_steps, np.float32(2.0))
+
+
+def write_python_items(n, lst, d):
+    lst[0] = n + 1
+    if n > 0:
+        lst[1] = 5
+    d["k"] = 2.5
+    return n * 2
+
+
+def test_python_items_of_argument_lists_hold_what_eager_left_there(backend):
+    """A list or dict argument's Python numbers written by the function (with a staged
+    value, under a staged `if`, with a constant) are in the caller's container after the
+    call, as eager code leaves them (the NumPy engine once left them all unchanged). The
+    NumPy engine's boundary writes them back; jax.jit, torch and tf.function trace with
+    the caller's list itself (held static here), which then holds their tracers: not a
+    promise of theirs (a list they take as a pytree is a new list inside the trace)."""
+    if backend.engine != "numpy":
+        return
+    for k in (-1, 3):
+        eager, staged = ([1, 2], {"k": 1.0}), ([1, 2], {"k": 1.0})
+        expected = backend.eager(write_python_items, np.int64(k), *eager)
+        got = backend.staged(write_python_items, np.int64(k), *staged)
+        backend.assert_same(expected, got)
+        backend.assert_same(eager[1]["k"], staged[1]["k"])
+        for e, s in zip(eager[0], staged[0]):
+            backend.assert_same(e if isinstance(e, int) else np.asarray(e), s)
+
+
+def append_to_argument(n, lst):
+    lst.append(n)
+    return n
+
+
+def test_appending_to_an_argument_list(backend):
+    """A graph cannot grow the caller's list on every run: the NumPy engine refuses."""
+    if backend.engine != "numpy":
+        return  # the other frameworks trace with the caller's list itself
+    text = backend.staging_error(append_to_argument, np.int64(1), [1, 2])
+    assert text == ("autograph.function 'append_to_argument': the trace changed the length of "
+                    "the list argument 'lst' (2 items before, 3 after: an append, pop, insert or "
+                    "new key); a graph cannot change the caller's list on every call as eager "
+                    "code does. Work on a copy (lst = list(lst)) and return it.")

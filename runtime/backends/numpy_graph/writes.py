@@ -15,12 +15,14 @@ concrete function copies it into the caller's array (``with_writes``).
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 import numpy as np
 
 from ...staging.arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
+from . import messages
 from .messages import view_write
 from .trace import to_value, user_source
 from .raising import raise_copy
@@ -132,6 +134,48 @@ def item_writes(traced, layout, state) -> list:
     return found
 
 
+def python_item_writes(traced, specs, names, function_name, state) -> list:
+    """``[(writer, final Value)]`` for the Python items (numbers) of list and dict
+    arguments that the function replaced (``lst[0] = n + 1``, ``d['k'] = 3``): eager code
+    leaves the new value in the caller's container, so the graph does too, on every run.
+    A list or dict argument whose length or keys the trace changed (``lst.append(v)``),
+    or whose Python item became something other than a number or an array, is a
+    StagingError: the graph could not leave in it what eager code leaves."""
+    found = []
+
+    def walk(i, now, spec, path):
+        cls = spec.__class__
+        if cls in (list, dict, tuple):
+            if now.__class__ is not cls:
+                return
+            if len(now) != len(spec) or (cls is dict and now.keys() != spec.keys()):
+                raise messages.argument_resized(function_name, names[i] + _path_text(path),
+                                                cls.__name__, len(spec), len(now))
+            for key in (spec if cls is dict else range(len(spec))):
+                walk(i, now[key], spec[key], path + (key,))
+            return
+        if not path or now is spec or spec.__class__.__name__ in ("TensorSpec", "Variable") \
+                or isinstance(spec, (np.ndarray, np.generic)):
+            return
+        if now.__class__ is Tensor or isinstance(now, (np.ndarray, np.generic)):
+            found.append((ArgumentWrite(i, path, item=True), to_value(now, state)))
+        elif now.__class__ in (bool, int, float):
+            if now.__class__ is spec.__class__ and now == spec:
+                return
+            found.append((ArgumentWrite(i, path, item=True, cast=now.__class__.__name__),
+                          to_value(now, state)))
+        else:
+            raise messages.argument_item_object(function_name, names[i] + _path_text(path), now)
+
+    for i, (now, spec) in enumerate(zip(traced, specs)):
+        walk(i, now, spec, ())
+    return found
+
+
+def _path_text(path: tuple) -> str:
+    return "".join(f"[{k!r}]" for k in path)
+
+
 def access_path(access: str) -> tuple:
     """The keys of a layout accessor (``"[0]['k']"`` -> ``(0, 'k')``), read as literals:
     ValueError if ``access`` is anything else."""
@@ -161,10 +205,13 @@ class ArgumentWrite:
     (an array of the same shape is written into instead). Plain data, so a saved
     function keeps its writes."""
 
-    __slots__ = ("index", "item", "path")
+    __slots__ = ("index", "item", "path", "cast")
 
-    def __init__(self, index: int, path: tuple, item: bool = False) -> None:
-        self.index, self.path, self.item = index, tuple(path), item
+    def __init__(self, index: int, path: tuple, item: bool = False,
+                 cast: Optional[str] = None) -> None:
+        # ``cast``: the Python type ("int", "float", "bool") an item write leaves, where
+        # eager code left a Python number (the graph carries it as a 0-d array).
+        self.index, self.path, self.item, self.cast = index, tuple(path), item, cast
 
     def __call__(self, args, final) -> None:
         if not self.item:
@@ -178,7 +225,13 @@ class ArgumentWrite:
             np.copyto(old, final, casting="unsafe")
         elif container.__class__ in (list, dict):
             scalar = isinstance(final, np.ndarray) and not final.ndim
-            container[key] = final[()] if scalar else final
+            if self.cast is not None:
+                container[key] = _PYTHON_TYPES[self.cast](final)
+            else:
+                container[key] = final[()] if scalar else final
+
+
+_PYTHON_TYPES = {"bool": bool, "int": int, "float": float}
 
 
 def argument_writers(layout, written: list) -> list:
