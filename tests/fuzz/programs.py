@@ -38,6 +38,9 @@ KNOWN_BUGS = {
     "int_division": "a floor division by an int whose kind (Python int or NumPy int) a "
                     "staged min/ternary chose: eagerly 1 // 0 raises ZeroDivisionError for "
                     "a Python 0, staged it is NumPy's 0",
+    "iterated_write": "NumPy engine: `for e in v` whose body writes into v (v[2] = 1.0, "
+                      "v += 1.0): eagerly later items are read from the written array, "
+                      "staged from the array as it was before the loop",
 }
 FEATURES = frozenset(KNOWN_BUGS)
 
@@ -170,6 +173,8 @@ class _Writer:
                 kinds += ["break", "continue", "break"]
         if depth < 3 and self.budget > 0:
             kinds += ["if", "if", "if", "for", "for", "while", "try"]
+        if "iterated_write" not in self.features and ("v", "iterated") in scope:
+            kinds = [k for k in kinds if k not in ("v_item", "v_aug", "v_whole", "mask", "w_item")]
         kind = self.pick(kinds)
         if kind == "t":
             return [f"t = {self.int_expr(scope)}"]
@@ -246,9 +251,9 @@ class _Writer:
             elif shape == "range_var":
                 header, inner = f"for i{k} in range({self.pick(('n', 't', 'len(lst)'))} % 4):", [(f"i{k}", "int")]
             elif shape == "array":
-                header, inner = f"for e{k} in v:", [(f"e{k}", "float")]
+                header, inner = f"for e{k} in v:", [(f"e{k}", "float"), ("v", "iterated")]
             elif shape == "enumerate":
-                header, inner = f"for i{k}, e{k} in enumerate(v):", [(f"i{k}", "int"), (f"e{k}", "float")]
+                header, inner = f"for i{k}, e{k} in enumerate(v):", [(f"i{k}", "int"), (f"e{k}", "float"), ("v", "iterated")]
             else:
                 header, inner = f"for j{k} in lst:", [(f"j{k}", "int")]
             lines = [header] + _indent(self.block((*scope, *inner), depth + 1, True))
