@@ -19,6 +19,7 @@ from typing import Optional
 
 import numpy as np
 
+from ...staging import holders
 from ...staging.arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
@@ -39,6 +40,8 @@ def setitem(target, index, value):
         if target._shares():
             raise view_write(user_source())
         _check_argument(target)
+        if target._value.shape:
+            holders.refuse_shared_write(lambda h: h is target, "autograph.function", "array")
         return functional_setitem(target, index, value)
     if isinstance(target, np.ndarray):
         _check_argument(target)
@@ -106,6 +109,44 @@ def argument_writes(graph) -> list:
 
     visit(graph.body, True)
     return [(root[vid], final) for vid, final in latest.items()]
+
+
+def written_in_block(block, param, result) -> bool:
+    """``result`` (a block's result) is ``param`` (one of its parameters) written into:
+    a state of it made by item assignments (in place: ``v[2] = x``, ``v -= 1``), in the
+    block itself or in the ifs and loops inside it, with at least one write."""
+    state = {param.id: False}  # value id -> whether a write made it
+
+    def derive(out, sources):
+        known = [state.get(s.id) if s.__class__ is Value else None for s in sources]
+        if known and None not in known:
+            state[out.id] = any(known)
+
+    def visit(b):
+        for op in b.ops:
+            if op.kind == "setitem":
+                if op.args[0].__class__ is Value and op.args[0].id in state:
+                    state[op.outputs[0].id] = True
+            elif op.kind == "cond":
+                for sub in op.blocks.values():
+                    visit(sub)
+                sides = [s for s in (op.blocks["true"], op.blocks["false"]) if not _raises(s)]
+                for j, out in enumerate(op.outputs):
+                    if sides:
+                        derive(out, [s.results[j] for s in sides])
+            elif op.kind in ("while", "for"):
+                inits = op.args[-1]
+                body = op.blocks["body"]
+                params = body.params[len(body.params) - len(inits):]
+                for p, init in zip(params, inits):
+                    if init.__class__ is Value and init.id in state:
+                        state[p.id] = False
+                visit(body)
+                for j, out in enumerate(op.outputs):
+                    derive(out, [inits[j], body.results[j]])
+
+    visit(block)
+    return result.__class__ is Value and state.get(result.id) is True
 
 
 def _raises(block) -> bool:
