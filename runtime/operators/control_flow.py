@@ -313,3 +313,8 @@ def assert_stmt(cond, message=None):
         return None
     staged_raise.check_assert_not_handled(sys._getframe(1))
     return backend.assert_stmt(cond, message)
+
+
+# A failed ``assert`` on Python values is the user's own raise: in a staged branch it
+# becomes the graph's run-time raise there, as a ``raise`` statement does.
+staged_raise.USER_STATEMENTS.add(assert_stmt.__code__)

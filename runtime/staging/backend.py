@@ -164,6 +164,13 @@ class Backend:
         is read later sharing what the operator changes eagerly
         (``holders.refuse_shared_in_place``)."""
 
+    def check_loop_writes(self, carry, handles, n_items: int) -> None:
+        """After a staged loop's body is traced (``handles``: the backend's, test first;
+        ``n_items`` item leaves before the carry): raise a ``StagingError`` where the
+        body writes in place into a carried array (``carry.before``) that another name
+        read later shares eagerly (an alias, a view, the array it views), which the
+        loop's op would leave holding the old contents."""
+
     def print_(self, args, sep, end, file, flush):
         """Print at every execution of the graph, with the values of staged args."""
         raise NotImplementedError(f"{self.name}: printing staged values")

@@ -29,12 +29,13 @@ _STORES = frozenset({"STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"})
 _code_info: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # code -> (instructions, loops)
 
 
-def stale(shares: Callable[[object], bool]) -> Optional[tuple]:
+def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]:
     """``(name, function, own)`` of a name that holds a value ``shares(value)`` says
     shares memory with the array being written, and may be read after the write;
     ``function`` is the user function whose frame holds it, ``own`` for the function
-    doing the write and its generated bodies. The name the write rebinds is skipped
-    there. None if there is none."""
+    doing the write and its generated bodies. The name the write rebinds, and the names
+    in ``skip`` (a construct's own carried names), are skipped there. None if there is
+    none."""
     frame = _innermost()
     if frame is None:
         return None
@@ -45,7 +46,7 @@ def stale(shares: Callable[[object], bool]) -> Optional[tuple]:
         if code in converted.codes:
             user = not GENERATED.match(code.co_name) and code.co_name != "<lambda>"
             for name, value in frame.f_locals.items():
-                if own and name == rebound:
+                if own and (name == rebound or name in skip):
                     continue
                 if shares(value) and _may_read(frame, name):
                     return name, (code.co_name if user else function), own

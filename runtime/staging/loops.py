@@ -221,6 +221,7 @@ class Carry:
                     raise
                 raise _raises_whenever_run(exc, self.construct, self.where_fn) from exc
             if self._next is None:
+                self.backend.check_loop_writes(self, handles, n_items)
                 return handles
             self._respec(self._next)
         raise errors.StagingError(

@@ -99,6 +99,13 @@ def _framework_dirs() -> tuple:
     return tuple(dirs)
 
 
+def _innermost_code(exc: BaseException):
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code
+
+
 def origin(exc: BaseException):
     """``(filename, lineno)`` of the innermost frame that raised ``exc``."""
     tb = exc.__traceback__
@@ -107,6 +114,11 @@ def origin(exc: BaseException):
     while tb.tb_next is not None:
         tb = tb.tb_next
     return tb.tb_frame.f_code.co_filename, tb.tb_lineno
+
+
+# The code of operators whose raise is the user's statement itself: ``assert_stmt``
+# raises the AssertionError of an ``assert`` on Python values (the operators add it).
+USER_STATEMENTS: set = set()
 
 
 def raised_by_user(exc: BaseException) -> bool:
@@ -119,6 +131,8 @@ def raised_by_user(exc: BaseException) -> bool:
     where = origin(exc)
     if where is None:
         return False
+    if _innermost_code(exc) in USER_STATEMENTS:
+        return True
     filename = where[0]
     if filename == _UNDEFINED_FILE:
         return isinstance(exc, UnboundLocalError)

@@ -159,3 +159,30 @@ def test_variable_assigned_in_one_branch_only(backend):
     backend.check_raises(assigned_on_one_path, UnboundLocalError,
                          "^cannot access local variable 'y' where it is not associated with a "
                          "value$", np.float64(-1.0))
+
+
+def python_assert_in_branch(n, limit):
+    t = 0
+    if n % 2 == 0:
+        assert limit > 3, "limit too small"
+        t = n + 1
+    elif n > 0:
+        raise ValueError("odd and positive")
+    return t
+
+
+def test_a_failing_assert_on_python_values_raises_only_when_taken(backend):
+    """An ``assert`` on Python values that fails in a staged branch is the branch's raise
+    (found by the differential fuzzer: it was raised while tracing, whatever the
+    condition, so odd ``n`` raised AssertionError where eager code returns or raises
+    ValueError)."""
+    if not backend.raises_at_run_time:
+        text = backend.staging_error(python_assert_in_branch, np.int64(3), 2)
+        assert text.startswith("raise in a staged branch at ")
+        return
+    backend.check(python_assert_in_branch, np.int64(-3), 2)
+    backend.check(python_assert_in_branch, np.int64(4), 5)
+    backend.check_raises(python_assert_in_branch, AssertionError, "limit too small",
+                         np.int64(4), 2)
+    backend.check_raises(python_assert_in_branch, ValueError, "^odd and positive$",
+                         np.int64(3), 2)

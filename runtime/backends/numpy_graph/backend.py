@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...staging import state as staging
+from ...staging import holders, state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.backend import Backend
 from ...staging.state import Aval
@@ -180,19 +180,79 @@ class GraphBackend(Backend):
 
     # --- what staging leaves to the framework ----------------------------------------
     def for_stmt(self, iterable, body, state, names, extra_test, shared=None):
-        desc, item = self._iteration(iterable, trace.current())
+        built = self._for(iterable, body, state, names, extra_test, shared, None)
+        if built.__class__ is int:  # the body writes into the array it iterates over
+            built = self._for(iterable, body, state, names, extra_test, shared, built)
+        return built
+
+    def _for(self, iterable, body, state, names, extra_test, shared, live):
+        """The ``for`` op over ``iterable``; or, where the body writes into the array it
+        iterates over (carried as ``state[j]``) and ``live`` is None, ``j``: the loop is
+        then built again with ``live=j``, over the indices, each iteration reading its
+        item from the array as the iterations before it left it, as NumPy's iteration
+        does (``for e in v: v[2] = 1.0`` gives ``e`` the new ``v[2]`` at the third)."""
+        seq = iterable.iterable if iterable.__class__ is GraphEnumerate else iterable
+        over = iterable
+        if live is not None:
+            n = seq._value.shape[0] if seq._value.shape[0] is not None else self.len_(seq)
+            over = GraphRange(0, n, 1)
+            if iterable.__class__ is GraphEnumerate:
+                over = GraphEnumerate(over, iterable.start)
+        desc, item = self._iteration(over, trace.current())
         item_values: list = []
         _collect(item, item_values)
         carry = Carry(self, tuple(state), names, shared, "for loop", body)
         carry.trips = _static_length(iterable)
         avals = [Aval(v.dtype, v.shape, v.weak) for v in item_values]
-        (handle,) = carry.trace(lambda xs, s: body(_pattern(item, iter(xs)), *s), avals,
-                                extra_test=extra_test)
+
+        def step(xs, s):
+            got = _pattern(item, iter(xs))
+            if live is not None:  # the index, and the item read from the array now
+                if iterable.__class__ is GraphEnumerate:
+                    got = (got[0], s[live][got[0] - iterable.start])
+                else:
+                    got = s[live][got]
+            return body(got, *s)
+
+        (handle,) = carry.trace(step, avals, extra_test=extra_test)
         bb = handle[0]
+        j = _iterated_write(carry, seq, bb, len(item_values))
+        if live is None and j is not None:
+            return j
+        if live is not None and j != live:
+            from .messages import iterated_array_rebound
+
+            raise iterated_array_rebound(staging.label_of(names, live), body)
         bb.pattern = _pattern(item, iter(bb.params))
         kwargs = {"extra": True} if extra_test is not None else {}
         return carry.finish(self._loop("for", (desc, self._inits(carry.init())), kwargs,
                                        {"body": bb}))
+
+    def check_in_place(self, target) -> None:
+        """``v op= x`` on a tensor a staged branch cannot update in place (made before
+        the branch): only ``v`` gets the new value, so an alias read later is refused. (A
+        0-d one may stand for a NumPy scalar, which the operator rebinds: left alone.)"""
+        if target.__class__ is Tensor and target._value.shape and not target._updatable():
+            holders.refuse_shared_in_place(lambda h: h is target, "autograph.function",
+                                           "a staged branch gives only that name the new array")
+
+    def check_loop_writes(self, carry, handles, n_items: int) -> None:
+        block = handles[-1][0]
+        labels = frozenset(carry.labels)
+        for label, before, spec in zip(carry.labels, carry.before, carry.specs):
+            if before.__class__ is not Tensor or spec.__class__ is not staging.Slot \
+                    or not before._value.shape:  # (0-d: maybe a NumPy scalar, rebound)
+                continue
+            k = spec.index
+            if not writes.written_in_block(block, block.params[n_items + k], block.results[k]):
+                continue
+            root = _memory_of(before)
+            held = holders.stale(lambda h: h.__class__ is Tensor and _memory_of(h) is root,
+                                 skip=labels)
+            if held is not None:
+                from .messages import loop_write_shared
+
+                raise loop_write_shared(carry.construct, carry.where_fn, label, held[0])
 
     # lists a staged loop appends to: buffers written in place (``rows``)
     def rows(self, aval):
@@ -323,6 +383,26 @@ class GraphBackend(Backend):
 
     def catching(self, region):
         return numeric.CatchScope(region)
+
+
+def _memory_of(t: Tensor) -> Tensor:
+    """The handle whose memory ``t`` shares: the array its views (``t._view``) lead to."""
+    while t._view is not None:
+        t = t._view[0]
+    return t
+
+
+def _iterated_write(carry, seq, block, n_items):
+    """The index of the loop variable that is ``seq`` (the array a ``for`` iterates over)
+    when the body writes into it (``writes.written_in_block``), else None."""
+    if seq.__class__ is not Tensor:
+        return None
+    for j, (before, spec) in enumerate(zip(carry.before, carry.specs)):
+        if before is seq and spec.__class__ is staging.Slot:
+            k = spec.index
+            if writes.written_in_block(block, block.params[n_items + k], block.results[k]):
+                return j
+    return None
 
 
 def _static_length(iterable):

@@ -143,3 +143,45 @@ def view_write(source) -> StagingError:
         f"the other array cannot see the write there. Write through the array that is used "
         f"after the branch or loop (a[1:-1][0] = v -> a[1] = v), or copy the view "
         f"(inner = a[1:-1].copy()) if the two should not share.")
+
+
+def argument_resized(function_name: str, name: str, kind: str, before: int, after: int) -> StagingError:
+    """A trace changed the length (or keys) of a list or dict the caller passed."""
+    what = "keys" if kind == "dict" else "length"
+    return StagingError(
+        f"autograph.function '{function_name}': the trace changed the {what} of the {kind} "
+        f"argument '{name}' ({before} items before, {after} after: an append, pop, insert or "
+        f"new key); a graph cannot change the caller's {kind} on every call as eager code "
+        f"does. Work on a copy ({name} = {kind}({name})) and return it.")
+
+
+def argument_item_object(function_name: str, name: str, value) -> StagingError:
+    """A trace put a Python object other than a number into a caller's list or dict."""
+    return StagingError(
+        f"autograph.function '{function_name}': the trace put {type(value).__name__} into "
+        f"'{name}', an item of an argument the caller holds; a graph writes numbers and "
+        f"arrays into its arguments, nothing else. Return the value instead.")
+
+
+def iterated_array_rebound(name: str, body) -> StagingError:
+    """A ``for`` over an array that its body both writes into and rebinds."""
+    from ...staging.errors import where
+
+    return StagingError(
+        f"for loop at {where(body)}: the body writes into '{name}', the array the loop "
+        f"iterates over, and also gives '{name}' a new array; eagerly the loop keeps "
+        f"iterating over the old one. Iterate over a copy (for e in {name}.copy():), or "
+        f"over the indices (for i in range(len({name})):).")
+
+
+def loop_write_shared(construct: str, body, name: str, other: str) -> StagingError:
+    """A staged loop writes in place into an array another name read later shares."""
+    from ...staging.errors import where
+
+    return StagingError(
+        f"{construct} at {where(body)}: the body writes into '{name}' in place, and "
+        f"'{other}' holds the same array or one sharing its memory (an alias, a view of "
+        f"it, or the array it views) and is read later; the staged loop gives only "
+        f"'{name}' the new contents, so '{other}' would keep the old ones. Write through "
+        f"one name only, or make one of them a copy (.copy()) if the two should not "
+        f"share.")

@@ -481,6 +481,7 @@ class Function:
         written = writes.argument_writes(graph)  # arrays the function wrote into
         written = list(zip(writes.argument_writers(layout, written), (f for _, f in written)))
         written += writes.item_writes(traced, layout, state)
+        written += writes.python_item_writes(traced, specs, self._param_names, self._name, state)
         boundary = Boundary([w for w, _ in written], tuple(f for _, f in written),
                             [(path, how) for path, how, _ in none_paths],
                             trace.to_value(tuple(v for _, _, v in none_paths), state))

@@ -220,7 +220,8 @@ class _Writer:
                 "results": self.enc(block.results), "pattern": self.enc(block.pattern)}
 
     def boundary(self, boundary: Boundary) -> dict:
-        return {"writes": [[w.index, self.enc(w.path), w.item] for w in boundary.writes],
+        return {"writes": [[w.index, self.enc(w.path), w.item] + ([w.cast] if w.cast else [])
+                           for w in boundary.writes],
                 "finals": self.enc(boundary.finals), "places": self.enc(boundary.places),
                 "flags": self.enc(boundary.flags)}
 
@@ -700,8 +701,9 @@ def _load_graph(document: dict, arrays: dict, variables: dict, path,
 def _boundary(reader: _Reader, entry) -> Boundary:
     if entry is None:
         return Boundary()
-    writes = [ArgumentWrite(int(index), reader.dec(at), item is True)
-              for index, at, item in entry["writes"]]
+    writes = [ArgumentWrite(int(index), reader.dec(at), item is True,
+                            cast[0] if cast and cast[0] in ("bool", "int", "float") else None)
+              for index, at, item, *cast in entry["writes"]]
     return Boundary(writes, reader.dec(entry["finals"]), reader.dec(entry["places"]),
                     reader.dec(entry["flags"]))
 

@@ -15,12 +15,15 @@ concrete function copies it into the caller's array (``with_writes``).
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 import numpy as np
 
+from ...staging import holders
 from ...staging.arg_writes import cannot_write, written_argument
 from . import maybe_none
 from .ir import Value
+from . import messages
 from .messages import view_write
 from .trace import to_value, user_source
 from .raising import raise_copy
@@ -37,6 +40,8 @@ def setitem(target, index, value):
         if target._shares():
             raise view_write(user_source())
         _check_argument(target)
+        if target._value.shape:
+            holders.refuse_shared_write(lambda h: h is target, "autograph.function", "array")
         return functional_setitem(target, index, value)
     if isinstance(target, np.ndarray):
         _check_argument(target)
@@ -106,6 +111,44 @@ def argument_writes(graph) -> list:
     return [(root[vid], final) for vid, final in latest.items()]
 
 
+def written_in_block(block, param, result) -> bool:
+    """``result`` (a block's result) is ``param`` (one of its parameters) written into:
+    a state of it made by item assignments (in place: ``v[2] = x``, ``v -= 1``), in the
+    block itself or in the ifs and loops inside it, with at least one write."""
+    state = {param.id: False}  # value id -> whether a write made it
+
+    def derive(out, sources):
+        known = [state.get(s.id) if s.__class__ is Value else None for s in sources]
+        if known and None not in known:
+            state[out.id] = any(known)
+
+    def visit(b):
+        for op in b.ops:
+            if op.kind == "setitem":
+                if op.args[0].__class__ is Value and op.args[0].id in state:
+                    state[op.outputs[0].id] = True
+            elif op.kind == "cond":
+                for sub in op.blocks.values():
+                    visit(sub)
+                sides = [s for s in (op.blocks["true"], op.blocks["false"]) if not _raises(s)]
+                for j, out in enumerate(op.outputs):
+                    if sides:
+                        derive(out, [s.results[j] for s in sides])
+            elif op.kind in ("while", "for"):
+                inits = op.args[-1]
+                body = op.blocks["body"]
+                params = body.params[len(body.params) - len(inits):]
+                for p, init in zip(params, inits):
+                    if init.__class__ is Value and init.id in state:
+                        state[p.id] = False
+                visit(body)
+                for j, out in enumerate(op.outputs):
+                    derive(out, [inits[j], body.results[j]])
+
+    visit(block)
+    return result.__class__ is Value and state.get(result.id) is True
+
+
 def _raises(block) -> bool:
     return any(op.kind == "call" and op.target is raise_copy for op in block.ops)
 
@@ -130,6 +173,48 @@ def item_writes(traced, layout, state) -> list:
                 continue
             found.append((ArgumentWrite(i, path, item=True), to_value(now, state)))
     return found
+
+
+def python_item_writes(traced, specs, names, function_name, state) -> list:
+    """``[(writer, final Value)]`` for the Python items (numbers) of list and dict
+    arguments that the function replaced (``lst[0] = n + 1``, ``d['k'] = 3``): eager code
+    leaves the new value in the caller's container, so the graph does too, on every run.
+    A list or dict argument whose length or keys the trace changed (``lst.append(v)``),
+    or whose Python item became something other than a number or an array, is a
+    StagingError: the graph could not leave in it what eager code leaves."""
+    found = []
+
+    def walk(i, now, spec, path):
+        cls = spec.__class__
+        if cls in (list, dict, tuple):
+            if now.__class__ is not cls:
+                return
+            if len(now) != len(spec) or (cls is dict and now.keys() != spec.keys()):
+                raise messages.argument_resized(function_name, names[i] + _path_text(path),
+                                                cls.__name__, len(spec), len(now))
+            for key in (spec if cls is dict else range(len(spec))):
+                walk(i, now[key], spec[key], path + (key,))
+            return
+        if not path or now is spec or spec.__class__.__name__ in ("TensorSpec", "Variable") \
+                or isinstance(spec, (np.ndarray, np.generic)):
+            return
+        if now.__class__ is Tensor or isinstance(now, (np.ndarray, np.generic)):
+            found.append((ArgumentWrite(i, path, item=True), to_value(now, state)))
+        elif now.__class__ in (bool, int, float):
+            if now.__class__ is spec.__class__ and now == spec:
+                return
+            found.append((ArgumentWrite(i, path, item=True, cast=now.__class__.__name__),
+                          to_value(now, state)))
+        else:
+            raise messages.argument_item_object(function_name, names[i] + _path_text(path), now)
+
+    for i, (now, spec) in enumerate(zip(traced, specs)):
+        walk(i, now, spec, ())
+    return found
+
+
+def _path_text(path: tuple) -> str:
+    return "".join(f"[{k!r}]" for k in path)
 
 
 def access_path(access: str) -> tuple:
@@ -161,10 +246,13 @@ class ArgumentWrite:
     (an array of the same shape is written into instead). Plain data, so a saved
     function keeps its writes."""
 
-    __slots__ = ("index", "item", "path")
+    __slots__ = ("index", "item", "path", "cast")
 
-    def __init__(self, index: int, path: tuple, item: bool = False) -> None:
-        self.index, self.path, self.item = index, tuple(path), item
+    def __init__(self, index: int, path: tuple, item: bool = False,
+                 cast: Optional[str] = None) -> None:
+        # ``cast``: the Python type ("int", "float", "bool") an item write leaves, where
+        # eager code left a Python number (the graph carries it as a 0-d array).
+        self.index, self.path, self.item, self.cast = index, tuple(path), item, cast
 
     def __call__(self, args, final) -> None:
         if not self.item:
@@ -178,7 +266,13 @@ class ArgumentWrite:
             np.copyto(old, final, casting="unsafe")
         elif container.__class__ in (list, dict):
             scalar = isinstance(final, np.ndarray) and not final.ndim
-            container[key] = final[()] if scalar else final
+            if self.cast is not None:
+                container[key] = _PYTHON_TYPES[self.cast](final)
+            else:
+                container[key] = final[()] if scalar else final
+
+
+_PYTHON_TYPES = {"bool": bool, "int": int, "float": float}
 
 
 def argument_writers(layout, written: list) -> list:

@@ -1,0 +1,265 @@
+"""Oracles of the differential tester: one program, run as the original and as what
+autograph makes of it, on the same inputs; any difference the semantics forbid is a
+finding.
+
+Each oracle says how the arguments are made and what runs them:
+
+- ``python``: ``ag.convert(f)`` against ``f`` on Python numbers (and the NumPy array
+  ``v``, the list ``lst``): everything must be identical (the value's types too).
+- ``concrete``: the same on NumPy 0-d arrays and scalars (``n``, ``x``): concrete
+  arrays run as Python, so again identical.
+- ``numpy``: ``ag.function(f)`` (the NumPy graph engine, ``n``/``x``/``v`` traced)
+  against ``f`` run eagerly on the same arrays; one staged function per program, called
+  on every input (a graph traced for one input must hold for the next).
+- ``numpy-xla``: ``ag.function(f, jit_compile=True)``, the same way.
+- ``jax``: ``jax.jit(ag.convert(f))`` on JAX arrays (``lst`` held static) against ``f``
+  on the same JAX arrays, eagerly.
+
+An outcome is what a call returned or raised (type and message), what it printed and
+what the arguments hold afterwards. A ``StagingError`` from a staged oracle is an honest
+refusal (counted, not a finding); from ``python``/``concrete`` it is a finding. A staged
+result may hold a 0-d array of the same kind where eager code returns a Python number
+(a graph cannot return a Python number it computes at run time); everything else must
+match: values (exactly on the NumPy engine, to float32 rounding under XLA), dtypes,
+shapes, exception types and messages, printed lines, argument writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import importlib.util
+import io
+import itertools
+import os
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+import autograph as ag
+
+ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax")
+STAGED = ("numpy", "numpy-xla", "jax")
+
+_counter = itertools.count()
+_directory = None
+
+
+def load(source: str):
+    """Write ``source`` to a fresh module file, import it and return its ``f``
+    (conversion reads the source from the file)."""
+    global _directory
+    if _directory is None:
+        _directory = tempfile.mkdtemp(prefix="autograph_fuzz_")
+    name = f"fuzz_program_{os.getpid()}_{next(_counter)}"
+    path = os.path.join(_directory, f"{name}.py")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module.f
+
+
+class Outcome:
+    """What one call did: ``kind`` "return" or "raise", the value or the exception,
+    the printed text and the arguments as they are after the call."""
+
+    def __init__(self, kind, value, printed, args):
+        self.kind, self.value, self.printed, self.args = kind, value, printed, args
+
+    @property
+    def refused(self) -> bool:
+        return self.kind == "raise" and isinstance(self.value, ag.StagingError)
+
+    def __repr__(self):
+        if self.kind == "raise":
+            return f"raise {type(self.value).__name__}({str(self.value)[:300]!r}) printed={self.printed!r}"
+        return f"return {self.value!r} printed={self.printed!r} args={self.args!r}"
+
+
+def run(call, args, flush=None) -> Outcome:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            value = call(*args)
+            kind = "return"
+            if flush:
+                flush()
+        except Exception as error:  # noqa: BLE001 - the exception is the outcome
+            kind, value = "raise", error
+            if flush:
+                with contextlib.suppress(Exception):
+                    flush()
+    return Outcome(kind, _snapshot(value) if kind == "return" else value, out.getvalue(),
+                   _snapshot(args))
+
+
+def _snapshot(value):
+    """A copy of ``value`` that later writes into arrays or lists do not change."""
+    if isinstance(value, tuple):
+        return tuple(_snapshot(v) for v in value)
+    if isinstance(value, list):
+        return [_snapshot(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, np.generic):
+        try:
+            return np.asarray(value)  # a JAX array
+        except Exception:  # noqa: BLE001 - a tracer left behind: compared by its text
+            return f"<{type(value).__name__}>"
+    return value
+
+
+# -- arguments per oracle
+
+def arguments(oracle: str, raw, variant: int):
+    """The arguments ``(n, x, v, lst)`` an oracle passes, from the Python ``raw`` ones;
+    ``variant`` picks 0-d arrays (0) or NumPy scalars (1) for ``n`` and ``x``."""
+    n, x, v, lst = raw
+    if oracle == "python":
+        return n, x, np.array(v), list(lst)
+    if oracle == "jax":
+        import jax.numpy as jnp
+
+        return jnp.asarray(n), jnp.asarray(x), jnp.asarray(v), list(lst)
+    if variant == 0:
+        return np.array(n), np.array(x), np.array(v), list(lst)
+    return np.int64(n), np.float64(x), np.array(v), list(lst)
+
+
+# -- comparing outcomes
+
+def difference(oracle: str, expected: Outcome, actual: Outcome):
+    """Why ``actual`` is not what ``expected`` allows (None when it is)."""
+    exact = oracle in ("python", "concrete")
+    if actual.refused and not exact:
+        return None
+    if expected.kind != actual.kind:
+        return f"kind: eager {expected!r}, got {actual!r}"
+    if expected.kind == "raise":
+        e, a = expected.value, actual.value
+        if type(e) is not type(a):
+            return f"exception type: eager {type(e).__name__}({e}), got {type(a).__name__}({a})"
+        if str(e) != str(a):
+            return f"exception message: eager {str(e)!r}, got {str(a)!r}"
+    else:
+        why = _leaf_difference(oracle, expected.value, actual.value, "result")
+        if why:
+            return why
+        why = _leaf_difference(oracle, expected.args, actual.args, "args", python_args=True)
+        if why:
+            return why
+    if expected.printed != actual.printed:
+        return f"printed: eager {expected.printed!r}, got {actual.printed!r}"
+    if expected.kind == "raise":
+        why = _leaf_difference(oracle, expected.args, actual.args, "args", python_args=True)
+        if why and exact:
+            return why
+    return None
+
+
+def _leaf_difference(oracle, e, a, path, python_args=False):
+    exact = oracle in ("python", "concrete")
+    if isinstance(e, (tuple, list)):
+        if type(e) is not type(a) or len(e) != len(a):
+            return f"{path}: eager {e!r}, got {a!r}"
+        for i, (ei, ai) in enumerate(zip(e, a)):
+            why = _leaf_difference(oracle, ei, ai, f"{path}[{i}]", python_args)
+            if why:
+                return why
+        return None
+    if e is None or isinstance(e, str):
+        return None if a == e else f"{path}: eager {e!r}, got {a!r}"
+    if exact:
+        if type(e) is not type(a):
+            return f"{path}: eager {type(e).__name__} {e!r}, got {type(a).__name__} {a!r}"
+        ea, aa = np.asarray(e), np.asarray(a)
+        if ea.dtype != aa.dtype or ea.shape != aa.shape or not np.array_equal(ea, aa, equal_nan=True):
+            return f"{path}: eager {e!r}, got {a!r}"
+        return None
+    ea, aa = np.asarray(e), np.asarray(a)
+    if type(e) in (bool, int, float):
+        kind = {bool: "b", int: "iu", float: "f"}[type(e)]
+        if aa.shape != () or aa.dtype.kind not in kind:
+            return f"{path}: eager {type(e).__name__} {e!r}, got {a!r}"
+    elif python_args and not hasattr(e, "dtype"):
+        pass
+    elif ea.dtype != aa.dtype or ea.shape != aa.shape:
+        return f"{path}: eager {e!r} ({ea.dtype}{list(ea.shape)}), got {a!r} ({aa.dtype}{list(aa.shape)})"
+    if ea.shape != aa.shape:
+        return f"{path}: eager {e!r}, got {a!r}"
+    if oracle == "numpy":
+        same = np.array_equal(ea, aa, equal_nan=True)
+    else:
+        same = ea.dtype.kind not in "fc" and np.array_equal(ea, aa) or (
+            ea.dtype.kind in "fc" and np.allclose(ea, aa, rtol=1e-5, atol=1e-6, equal_nan=True))
+    return None if same else f"{path}: eager {e!r}, got {a!r}"
+
+
+# -- one program through the oracles
+
+class Report:
+    """Counts per oracle (runs, refusals, findings) and the findings themselves."""
+
+    def __init__(self):
+        self.runs = dict.fromkeys(ORACLES, 0)
+        self.refusals = dict.fromkeys(ORACLES, 0)
+        self.findings = []  # (oracle, seed, input index, why, source)
+
+    def summary(self) -> str:
+        rows = [f"{o:10} runs {self.runs[o]:5}  refused {self.refusals[o]:5}  findings "
+                f"{sum(1 for f in self.findings if f[0] == o)}" for o in ORACLES if self.runs[o]]
+        return "\n".join(rows)
+
+
+def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | None = None,
+                  seed=0) -> list:
+    """Run ``source``'s ``f`` through ``oracles`` on ``raw_inputs``; the findings, each
+    ``(oracle, seed, input index, why, source)``. A staged oracle stages one function
+    per program and calls it on every input, and stops at its first refusal."""
+    report = report if report is not None else Report()
+    found = []
+    for oracle in oracles:
+        variants = (0, 1) if oracle == "concrete" else (seed % 2,)
+        for variant in variants:
+            f = load(source)
+            actual, flush = _actual(oracle, f)
+            for i, raw in enumerate(raw_inputs):
+                args = arguments(oracle, raw, variant)
+                expected = run(f, copy.deepcopy(args))
+                outcome = run(actual, copy.deepcopy(args), flush)
+                if oracle == "jax":  # jax.jit's list is its own (a pytree, or static here)
+                    outcome.args = outcome.args[:3] + expected.args[3:]
+                report.runs[oracle] += 1
+                why = difference(oracle, expected, outcome)
+                if why:
+                    found.append((oracle, seed, i, why, source))
+                if outcome.refused:
+                    report.refusals[oracle] += 1
+                    break
+    report.findings += found
+    return found
+
+
+def _actual(oracle, f):
+    """What an oracle runs in place of ``f``, and what waits for its printing."""
+    if oracle in ("python", "concrete"):
+        return ag.convert(f), None
+    if oracle == "numpy":
+        return ag.function(f), None
+    if oracle == "numpy-xla":
+        return ag.function(f, jit_compile=True), None
+    import jax
+
+    converted = ag.convert(f)
+
+    def call(n, x, v, lst):  # ``lst`` held static (a copy): one jit per list
+        held = list(lst)
+        return jax.jit(lambda n, x, v: converted(n, x, v, held))(n, x, v)
+
+    return call, jax.effects_barrier
