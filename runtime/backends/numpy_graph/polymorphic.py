@@ -314,10 +314,12 @@ class Function:
             try:
                 out = xla.jitted(*args)
             except BaseException as error:
+                missed = error
+            else:
                 xla.restore(previous)
-                return self._xla_missed(args, error)
+                return np.array(out)  # writable, the caller's own (never XLA's buffer)
             xla.restore(previous)
-            return np.array(out)  # writable, the caller's own (never XLA's buffer)
+            return self._xla_missed(args, missed)  # (outside the handler: chains nothing)
         if not (kwargs or _EAGER[0] or _TRACES.get()) and self._arrays_only:
             try:
                 compiled = self._by_arrays.get(tuple(map(_array_key, args)))
