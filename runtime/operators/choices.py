@@ -1,7 +1,7 @@
 """Tests and indexing that choose among Python values with a staged value.
 
 ``x is None`` cannot be overloaded, so the converter routes it here: a value that is
-``None`` on some staged paths (the NumPy engine's ``MaybeNone``, issue 22.5) answers
+``None`` on some staged paths (``staging.maybe_none.NoneOnSomePaths``, issue 22.5) answers
 with its run-time flag, anything else with Python's own ``is``. ``seq[i]`` on a
 Python list or tuple with a staged index ``i`` (issue 22.6) stacks the items — which
 must be arrays or numbers of one type and shape — and indexes the stack in the graph.

@@ -57,6 +57,9 @@ class Backend:
     framework = "compiled"
     # Can the compiled program raise a Python exception when it runs (``raise_where``)?
     raises_at_run_time = False
+    # Does the compiled function's boundary give back None (and strings) that staged
+    # conditions chose, after a run (the NumPy engine; ``staging.maybe_none``)?
+    returns_none_at_run_time = False
     # Does the rest of a Python ``range`` loop whose break turned staged run as one loop
     # (its item a staged int), or as one staged ``if`` per item (``control_flow``)?
     stages_range_rest = True
@@ -234,6 +237,12 @@ class Backend:
         (``raises_at_run_time`` backends: a value None or unassigned on some paths,
         ``staging.maybe_none``)."""
         raise NotImplementedError(f"{self.name}: raising at run time")
+
+    def eager_type_name(self, value) -> str:
+        """How Python's TypeError names the type of what the staged ``value`` stands
+        for in eager code (``'NoneType' and 'float'``): by default its own class."""
+        cls = type(value)
+        return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
 
     def show(self, value, conversion: str) -> str:
         """The text ``conversion % value`` (``"%.3f"``) gives in a message, for a staged

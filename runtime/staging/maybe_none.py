@@ -1,7 +1,6 @@
-"""Values that differ by staged path, carried with a run-time flag, on a backend whose
-compiled function's outputs are the framework's own (``jax.jit``, ``torch.compile`` /
-``torch.export``, ``tf.function``: no boundary of ours rebuilds None or a string after
-a run; the NumPy engine has one, ``backends/numpy_graph/maybe_none.py``).
+"""Values that differ by staged path, carried with a run-time flag: one implementation for
+every backend, what a backend lets users do with them set by its capabilities
+(``Backend.raises_at_run_time``, ``Backend.returns_none_at_run_time``).
 
 ``s = None`` before a loop whose staged branch assigns ``s = 0`` leaves ``s`` None on
 some run-time paths and a value on others. Where a staged ``if`` (or loop) gives a
@@ -10,12 +9,19 @@ variable None on one side and an array or number on the other, it is carried as 
 where it is None). ``s is None`` / ``s is not None`` answer with the flag, and the
 ``if`` they test narrows ``s`` in each branch (``conditionals.narrowed``): None in the
 branch that runs when it is None, the value in the other, as eager Python knows there
-(``if s is None: s = 3``). Arithmetic and ordering comparisons on it raise Python's
-TypeError when the program runs and it is None, where the framework can raise at run
-time (``Backend.raise_where``: TensorFlow); any other use, and any use where it cannot
-(JAX, PyTorch), is a StagingError naming the framework. Returned from the compiled
-function it is a StagingError too (each backend hooks ``returned_error`` into its
-framework's flattening of outputs): the framework returns arrays on every run.
+(``if s is None: s = 3``).
+
+Where the compiled program can raise when it runs (``raises_at_run_time``: the NumPy
+engine, TensorFlow), what eager Python does with None raises there: arithmetic and
+ordering comparisons (also of two such values), a NumPy function given it, unpacking
+it — Python's TypeError with eager's text, on the paths where it is None. Any other use
+(an attribute, ``bool()``, NumPy's ufunc protocol), and any use where the program cannot
+raise (JAX, PyTorch), is a StagingError. Where the function's boundary rebuilds None
+after a run (``returns_none_at_run_time``: the NumPy engine, whose outputs
+``numpy_graph.maybe_none.boundary`` rebuilds) it may be returned, also from a function
+that returns nothing on some staged paths; elsewhere returning it is a StagingError
+(each backend hooks ``returned_error`` into its framework's flattening of outputs): the
+framework returns arrays on every run.
 
 A plain variable one branch assigns (``Undefined`` on the other side) is carried the
 same way, as an ``UnboundOnSomePaths`` whose reads raise ``UnboundLocalError`` when the
@@ -25,13 +31,16 @@ program runs where it was not assigned; only where the framework can raise at ru
 
 from __future__ import annotations
 
+import linecache
 import operator
+import os
 from typing import Any, NamedTuple
 
 from . import errors
+from .arg_writes import user_line
 from .backend import backend_of, tracing_now
 from .conditionals import known_not_none
-from .state import filler
+from .state import PY_NUMBERS, filler
 from .undefined import Undefined, unbound_error
 
 
@@ -53,6 +62,14 @@ class NoneOnSomePaths(NamedTuple):
             return self.value
         return _refuse(self)
 
+    def binary_from_left(self, symbol: str, left):
+        """``left <symbol> self`` for a staged ``left`` whose operators defer to this
+        (the NumPy engine's tensors): as Python's reflected operator would."""
+        if symbol in ("==", "!="):  # symmetric
+            return _EQUALITY[symbol](self, left)
+        reflected = _REFLECTED.get(symbol)
+        return _refuse(self) if reflected is None else reflected(self, left)
+
 
 class UnboundOnSomePaths(NamedTuple):
     """A variable a staged ``if`` or loop assigns on some paths only: unassigned when
@@ -64,7 +81,7 @@ class UnboundOnSomePaths(NamedTuple):
 
     def checked_read(self, error=None):
         """The value; raises ``error`` (``UnboundLocalError``) where it is unassigned."""
-        _backend(self).raise_where(self.flag, error or unbound_error(self.name))
+        _raise_where(_backend(self), self.flag, error or unbound_error(self.name))
         return self.value
 
 
@@ -79,9 +96,30 @@ def _framework(self) -> tuple:
         "the compiler", "compiled")
 
 
+def _here(backend) -> str:
+    """``at file.py:12 (`source line`): `` of the user's line being staged, on a backend
+    whose boundary is ours (the NumPy engine's refusals start with it); else nothing."""
+    if backend is None or not backend.returns_none_at_run_time:
+        return ""
+    where = user_line()
+    if where is None:
+        return ""
+    return f"at {os.path.basename(where[0])}:{where[1]} " \
+           f"(`{linecache.getline(*where).strip()}`): "
+
+
 def _refuse(self, *args, **kwargs):
     compiler, framework = _framework(self)
     backend = _backend(self)
+    if backend is not None and backend.returns_none_at_run_time:
+        raise errors.StagingError(
+            f"{_here(backend)}"
+            f"{errors.subject(self.name)} is None on some staged paths (of an if, a loop or a "
+            f"return) and an array on others, so inside the graph it may be None: it can be "
+            f"tested with 'is None' / 'is not None', returned, and used in arithmetic and "
+            f"ordering comparisons (which raise Python's TypeError when the graph runs and it "
+            f"is None), but not here. Test it first and use it only where it is not None, or "
+            f"give it an array value (e.g. np.nan) instead of None.")
     if backend is not None and backend.raises_at_run_time:
         raise errors.StagingError(
             f"{errors.subject(self.name)} is None on some staged paths and a value on others, "
@@ -111,11 +149,20 @@ def returned_error(self) -> errors.StagingError:
 
 
 def _type_name(obj) -> str:
-    """How Python's TypeError names the type of ``obj``."""
+    """How Python's TypeError names the type of ``obj`` as eager code would hold it (a
+    staged value as its backend says: ``Backend.eager_type_name``)."""
+    backend = backend_of(obj)
+    if backend is not None:
+        return backend.eager_type_name(obj)
     cls = type(obj)
     if cls.__module__ == "builtins":
         return cls.__name__
     return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+
+
+def _raise_where(backend, flag, error: BaseException) -> None:
+    if flag is not False:  # (a Python False: never)
+        backend.raise_where(flag, error)
 
 
 def _checked(self, error: TypeError) -> bool:
@@ -124,24 +171,42 @@ def _checked(self, error: TypeError) -> bool:
     backend = _backend(self)
     if backend is None or not backend.raises_at_run_time:
         return False
-    backend.raise_where(self.flag, error)
+    _raise_where(backend, self.flag, error)
     return True
+
+
+def _not(backend, flag):
+    return (not flag) if flag.__class__ is bool else backend.not_(flag)
 
 
 def _binary(name: str, symbol: str, reverse: bool, compare: bool):
     fn = getattr(operator, name)
 
+    def error(left: str, right: str) -> TypeError:
+        if compare:
+            return TypeError(f"'{symbol}' not supported between instances of '{left}' and "
+                             f"'{right}'")
+        shown = "** or pow()" if symbol == "**" else symbol  # (Python's own words)
+        return TypeError(f"unsupported operand type(s) for {shown}: '{left}' and '{right}'")
+
     def op(self, other):
         if known_not_none(self):
             return fn(other, self.value) if reverse else fn(self.value, other)
-        if other.__class__ is NoneOnSomePaths or symbol is None:
+        if other.__class__ is NoneOnSomePaths and known_not_none(other):
+            other = other.value
+        backend = _backend(self)
+        if symbol is None or backend is None or not backend.raises_at_run_time:
             return _refuse(self)
-        left, right = ("NoneType", _type_name(other))[::-1 if reverse else 1]
-        error = (TypeError(f"'{symbol}' not supported between instances of '{left}' and "
-                           f"'{right}'") if compare else
-                 TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'"))
-        if not _checked(self, error):
-            return _refuse(self)
+        if other.__class__ is NoneOnSomePaths:  # either may be None at run time
+            none, other_none = self.flag, other.flag
+            _raise_where(backend, none & other_none, error("NoneType", "NoneType"))
+            _raise_where(backend, none & _not(backend, other_none),
+                         error("NoneType", _type_name(other.value)))
+            _raise_where(backend, _not(backend, none) & other_none,
+                         error(_type_name(self.value), "NoneType"))
+            return fn(self.value, other.value)
+        names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
+        _raise_where(backend, self.flag, error(*names))
         return fn(other, self.value) if reverse else fn(self.value, other)
     return op
 
@@ -172,21 +237,32 @@ def _known(name: str):
     return op
 
 
+def _unpack(self):
+    """``a, b = value`` (a function that may fall off its end returned a tuple): Python's
+    TypeError when the program runs and it is None."""
+    if known_not_none(self) or _checked(
+            self, TypeError("cannot unpack non-iterable NoneType object")):
+        return iter(self.value)
+    return _refuse(self)
+
+
+_REFLECTED: dict = {}
 for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),
                        ("//", "floordiv"), ("%", "mod"), ("**", "pow"), ("@", "matmul")]:
     setattr(NoneOnSomePaths, f"__{_name}__", _binary(_name, _symbol, False, False))
-    setattr(NoneOnSomePaths, f"__r{_name}__", _binary(_name, _symbol, True, False))
+    _REFLECTED[_symbol] = _binary(_name, _symbol, True, False)
+    setattr(NoneOnSomePaths, f"__r{_name}__", _REFLECTED[_symbol])
 for _symbol, _name in [("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")]:
     setattr(NoneOnSomePaths, f"__{_name}__", _binary(_name, _symbol, False, True))
-def _not(backend, flag):
-    return (not flag) if flag.__class__ is bool else backend.not_(flag)
+    _REFLECTED[_symbol] = _binary(_name, _symbol, True, True)  # ``left < self``
 
 
 def _equality(equal: bool):
     """``maybe == other`` (``!=``): eager Python compares None with a number or a 0-d array
     as unequal (no TypeError), so a scalar that may be None compares as its flag says
     (SciPy's DCSRCH tests ``self.stage == 1``). One that may be an array is refused
-    (``None == a`` is elementwise, in ``a``'s shape)."""
+    (``None == a`` is elementwise, in ``a``'s shape), and so is a comparison with
+    anything but an array or a number."""
     name = "eq" if equal else "ne"
     use = _binary(name, None, False, True)
 
@@ -196,7 +272,8 @@ def _equality(equal: bool):
         backend = _backend(self)
         if backend is None or known_not_none(self) or getattr(self.value, "ndim", 0) or (
                 other_value is None or getattr(other_value, "ndim", 0)) or (
-                both and known_not_none(other)):
+                both and known_not_none(other)) or not (
+                other_value.__class__ in PY_NUMBERS or backend.aval(other_value) is not None):
             return use(self, other)
         none, other_none = self.flag, (other.flag if both else False)
         values_equal = self.value == other_value
@@ -206,13 +283,17 @@ def _equality(equal: bool):
     return op
 
 
-NoneOnSomePaths.__eq__ = _equality(True)
-NoneOnSomePaths.__ne__ = _equality(False)
+_EQUALITY = {"==": _equality(True), "!=": _equality(False)}
+NoneOnSomePaths.__eq__, NoneOnSomePaths.__ne__ = _EQUALITY["=="], _EQUALITY["!="]
 for _symbol, _name in [("-", "neg"), ("+", "pos"), ("abs", "abs"), (None, "invert")]:
     setattr(NoneOnSomePaths, f"__{_name}__", _unary(_name, _symbol))
-for _name in ("and", "or", "xor", "bool", "float", "int", "index", "iter", "getitem", "len",
-              "array"):
+for _name in ("and", "or", "xor", "lshift", "rshift", "bool", "float", "int", "index",
+              "getitem", "len", "array"):
     setattr(NoneOnSomePaths, f"__{_name}__", _known(f"__{_name}__"))
+# NumPy's protocols: a NumPy function called on it outside converted code (converted
+# code's calls check it: ``checked_value``) would take the named tuple for a sequence
+NoneOnSomePaths.__array_ufunc__ = NoneOnSomePaths.__array_function__ = _refuse
+NoneOnSomePaths.__iter__ = _unpack
 
 
 def _getattr(self, name: str):
@@ -227,13 +308,15 @@ NoneOnSomePaths.__hash__ = object.__hash__
 
 def _refuse_unbound(self, *args, **kwargs):
     raise errors.StagingError(
+        f"{_here(_backend(self))}"
         f"'{self.name}' is assigned on some staged paths only (one branch of an if, or in a "
         f"loop), and is used here without being read as a variable. Assign '{self.name}' "
         f"before the if statement or loop, or on every path.")
 
 
 for _name in ("add", "sub", "mul", "truediv", "lt", "gt", "le", "ge", "eq", "ne", "bool",
-              "float", "int", "index", "array", "iter", "getitem", "len"):
+              "float", "int", "index", "array", "iter", "getitem", "len", "array_ufunc",
+              "array_function"):
     setattr(UnboundOnSomePaths, f"__{_name}__", _refuse_unbound)
 UnboundOnSomePaths.__getattr__ = _refuse_unbound
 UnboundOnSomePaths.__hash__ = object.__hash__
@@ -249,27 +332,26 @@ def pair_values(label: str, t, f, backend):
     """``Backend.pair_values``: ``t`` and ``f`` with every leaf that is None on one side
     and an array or number on the other (or a NoneOnSomePaths on either) as
     NoneOnSomePaths on both sides. A function's return value is left as it is (refused
-    at the join): the compiled function's outputs are arrays."""
-    if label.startswith("the return value"):
+    at the join) unless the backend's boundary rebuilds None (``returns_none_at_run_time``):
+    elsewhere the compiled function's outputs are arrays. Containers are paired item by
+    item through ``backend.pair_values`` (a backend pairs what it carries more of: the
+    NumPy engine's strings)."""
+    if label.startswith("the return value") and not backend.returns_none_at_run_time:
         return t, f
-    return _pair(label, t, f, backend)
-
-
-def _pair(name: str, t, f, backend):
     if (t.__class__ is UnboundOnSomePaths) != (f.__class__ is UnboundOnSomePaths):
-        paired = pair_unbound(name, t, f, backend)  # unassigned on the paths one side took
+        paired = pair_unbound(label, t, f, backend)  # unassigned on the paths one side took
         if paired is not None:
             return paired
     maybe = NoneOnSomePaths
     if (t is None and _valued(f, backend)) or (f is None and _valued(t, backend)) or (
             t.__class__ is maybe and (f is None or _valued(f, backend))) or (
             f.__class__ is maybe and (t is None or _valued(t, backend))):
-        return _as_maybe(t, f, name, backend), _as_maybe(f, t, name, backend)
+        return _as_maybe(t, f, label, backend), _as_maybe(f, t, label, backend)
     if t.__class__ is f.__class__ and t.__class__ in (tuple, list) and len(t) == len(f):
-        pairs = [_pair(f"{name}[{i}]", a, b, backend) for i, (a, b) in enumerate(zip(t, f))]
+        pairs = [backend.pair_values(f"{label}[{i}]", a, b) for i, (a, b) in enumerate(zip(t, f))]
         return t.__class__(p[0] for p in pairs), f.__class__(p[1] for p in pairs)
     if t.__class__ is dict and f.__class__ is dict and t.keys() == f.keys():
-        pairs = {k: _pair(f"{name}[{k!r}]", t[k], f[k], backend) for k in t}
+        pairs = {k: backend.pair_values(f"{label}[{k!r}]", t[k], f[k]) for k in t}
         return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
     return t, f
 
@@ -286,13 +368,12 @@ def _as_maybe(side, other, name, backend) -> NoneOnSomePaths:
 def pair_unbound(label: str, t, f, backend):
     """``Backend.pair_unbound``: ``t`` and ``f``, one of them ``Undefined`` (or an
     UnboundOnSomePaths), as UnboundOnSomePaths on both sides, where the backend raises
-    at run time and an assigned side is an array or number; else None (the
-    StagingError)."""
+    at run time and an assigned side is an array, a number or a value None on some
+    paths; else None (the StagingError)."""
     if not backend.raises_at_run_time:
         return None
     for other in (t, f):
-        if other.__class__ not in (Undefined, UnboundOnSomePaths) and (
-                other.__class__ is NoneOnSomePaths or backend.aval(other) is None):
+        if other.__class__ not in (Undefined, UnboundOnSomePaths) and not _valued(other, backend):
             return None
 
     def side(x, other):

@@ -88,6 +88,34 @@ def test_other_uses_of_a_maybe_none_value_are_refused(backend):
                                "others")
 
 
+def adds_two_maybe_none(x, y):
+    a = None
+    b = None
+    if x > 0:
+        a = x
+    if y > 0:
+        b = y
+    return a + b
+
+
+def test_two_values_that_may_be_none_raise_as_eager_where_either_is(backend):
+    """Each side None on its own paths: eager's TypeError names the side that is None
+    (both, the left, the right), on the paths where it is. (Eager TensorFlow code adding
+    None to a tensor raises TensorFlow's ValueError converting None; both None, Python's
+    TypeError.)"""
+    if not backend.raises_at_run_time:
+        backend.staging_error(adds_two_maybe_none, np.float64(1.0), np.float64(2.0))
+        return
+    backend.check(adds_two_maybe_none, np.float64(1.0), np.float64(2.0))
+    cases = [(-1.0, -2.0, "'NoneType' and 'NoneType'")]
+    if backend.engine == "numpy":  # NumPy meets None elementwise: its items' Python type
+        cases += [(-1.0, 2.0, "'NoneType' and 'float'"), (1.0, -2.0, "'float' and 'NoneType'")]
+    for x, y, names in cases:
+        backend.check_raises(adds_two_maybe_none, TypeError,
+                             rf"^unsupported operand type\(s\) for \+: {names}$",
+                             np.float64(x), np.float64(y))
+
+
 def bracket_side(fa, fx, a, b):
     ab = [a, b]
     idx = 0 if fa * fx < 0 else 1

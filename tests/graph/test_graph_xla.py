@@ -330,3 +330,39 @@ def test_a_staged_if_of_a_few_elementwise_ops_is_a_select():
             assert a.dtype == e.dtype
     assert "stablehlo.case" not in program(small, np.float64(1.0), y)
     assert "stablehlo.case" in program(failing, np.float64(1.0), y, effects=True)
+
+
+def test_calls_dispatch_through_one_jax_jit_per_function():
+    """Arrays in, one array out, no effects: JAX's C++ dispatch picks the program (one
+    XLA compile per signature, the concrete function's own jax.jit never compiles); each
+    result is a fresh writable array; a Python number or a Variable among the arguments
+    (not arrays alone) turns the dispatch off and the Function's own lookup takes over,
+    with the same values and one trace per signature as before."""
+
+    def scale(x, y):
+        return x * 2 + y
+
+    f = ag.function(scale, jit_compile=True)
+    x, y = np.arange(3.0), np.float64(1.0)
+    first, again = f(x, y), f(x, y)
+    for out in (first, again):
+        np.testing.assert_array_equal(out, scale(x, y))
+        assert out.flags.writeable and out.flags.owndata
+    first[0] = 7.0
+    np.testing.assert_array_equal(again, [1.0, 3.0, 5.0])  # results share nothing
+    np.testing.assert_array_equal(x, [0.0, 1.0, 2.0])
+    assert f(np.arange(4, dtype=np.int32), np.int32(1)).dtype == np.int32
+    assert f.experimental_get_tracing_count() == 2
+    assert f._xla.jitted._cache_size() == 2
+    assert all(c._fn.__autograph_xla__._cache_size() == 0 for c in f._concrete)
+    np.testing.assert_array_equal(f(x, 1.5), scale(x, 1.5))  # a Python number: by value
+    assert f._xla is None
+    np.testing.assert_array_equal(f(x, y), scale(x, y))
+    assert f.experimental_get_tracing_count() == 3
+
+    def add(v, x):
+        return v + x
+
+    g = ag.function(add, jit_compile=True)
+    np.testing.assert_array_equal(g(ag.Variable(np.ones(2)), x[:2]), [1.0, 2.0])
+    assert g._xla is None

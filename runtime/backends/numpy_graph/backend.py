@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...staging import holders, state as staging
+from ...staging import holders, maybe_none as staged_maybe_none, state as staging
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.backend import Backend
 from ...staging.state import Aval
@@ -88,6 +88,9 @@ class GraphBackend(Backend):
     unknown_dims = True
     writes_into_numpy = True  # a symbolic tensor stands for a NumPy array
     compiler = "autograph.function"
+    # a staged raise is a flag the graph raises on when it runs; the boundary gives back
+    # None and strings staged conditions chose (``staging.maybe_none``, ``maybe_none``)
+    raises_at_run_time = returns_none_at_run_time = True
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, _OWNED)
@@ -351,7 +354,13 @@ class GraphBackend(Backend):
         raising.record_raise(exc)
 
     def pair_values(self, label, t, f):
-        return maybe_none.pair(label, t, f)  # None or a string on one side
+        return maybe_none.pair(label, t, f, self)  # None or a string on one side
+
+    def raise_where(self, flag, exc):
+        raising.raise_where(flag, exc)
+
+    def eager_type_name(self, value):
+        return maybe_none.eager_type_name(value)  # a NumPy scalar's, an array's, a number's
 
     def show(self, value, conversion):
         return raising.shown(value, conversion)  # a raise shows the run-time value
@@ -360,10 +369,11 @@ class GraphBackend(Backend):
         return maybe_none.settle(label, before, after)  # a string that becomes a choice
 
     def pair_unbound(self, label, t, f):
-        return maybe_none.pair_unbound(label, t, f) if maybe_none.assignable(t, f) else None
+        return staged_maybe_none.pair_unbound(label, t, f, self)  # reads raise where unassigned
 
     def maybe_no_return(self, value, function):
-        return maybe_none.MaybeNone(value.flag, value.value, f"the return value of {function}()")
+        return staged_maybe_none.NoneOnSomePaths(value.flag, value.value,
+                                                 f"the return value of {function}()")
 
     def numeric(self, name, args, kwargs):
         return numeric.numeric(name, args, kwargs)

@@ -37,6 +37,7 @@ import numpy as np
 
 from ...staging import backend as backends, progress, raises as staged_raise
 from ...staging.converted import convert as converted
+from ...staging.errors import StagingError
 from ...staging.mode import tracing
 from ...staging.undefined import NO_RETURN, Undefined
 from . import captures, escapes, maybe_none, messages, trace, writes
@@ -288,6 +289,13 @@ class Function:
         # passes a Python value (it has no dtype: that call takes the general path).
         self._by_arrays: dict = {}
         self._arrays_only = self._simple
+        # jit_compile: JAX's C++ dispatch as the signature cache while every call passes
+        # arrays alone to single-output programs without effects (lowerings.xla.Dispatch)
+        self._xla = None
+        if self._jit_compile and self._simple and self.input_signature is None:
+            from .lowerings.xla import Dispatch
+
+            self._xla = Dispatch()
         self._concrete: list[ConcreteFunction] = []  # every trace, in order
         self._general: list[ConcreteFunction] = []  # those a key miss must still try
         self._pending: dict = {}  # key -> _Pending, traces under way
@@ -300,6 +308,18 @@ class Function:
 
     # --- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        xla = self._xla
+        if xla is not None and not (kwargs or _EAGER[0] or _TRACES.get()):
+            previous = xla.on()  # JAX's 64-bit mode, NumPy's dtypes (see lowerings.xla)
+            try:
+                out = xla.jitted(*args)
+            except BaseException as error:
+                missed = error
+            else:
+                xla.restore(previous)
+                return np.array(out)  # writable, the caller's own (never XLA's buffer)
+            xla.restore(previous)
+            return self._xla_missed(args, missed)  # (outside the handler: chains nothing)
         if not (kwargs or _EAGER[0] or _TRACES.get()) and self._arrays_only:
             try:
                 compiled = self._by_arrays.get(tuple(map(_array_key, args)))
@@ -331,6 +351,33 @@ class Function:
         if args is given and self._arrays_only and all(map(_keyed_by_spec, args)):
             self._by_arrays[tuple(map(_array_key, args))] = concrete._fn
         return result
+
+    def _xla_missed(self, args, error):
+        """A call that ``lowerings.xla.Dispatch`` did not run (``error``): trace the
+        graph for ``args`` and call again when the dispatch can run its program, else
+        the general path, for good (``Dispatch``'s rules)."""
+        from .lowerings.xla import Miss
+
+        xla = self._xla
+        if isinstance(error, StagingError):  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
+        if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
+            raise error
+        if error.__class__ is Miss and error.untraced and len(args) == self._nparams:
+            key = tuple(map(arg_key, args))
+            concrete = self._cache.get(key) or self._lookup(args, key)
+            if xla is not None and xla.register(args, concrete._fn):
+                previous = xla.on()
+                try:
+                    return np.array(xla.jitted(*args))
+                except StagingError as again:
+                    raise StagingError(str(again)) from None
+                except Miss:
+                    pass
+                finally:
+                    xla.restore(previous)
+        self._xla = None
+        return self._call(args, {})
 
     def _callee(self):
         return converted(self.python_function) if self._autograph else self.python_function

@@ -20,7 +20,7 @@ import re
 
 from ...staging import raises as staged_raise
 from . import trace
-from .ir import Op
+from .ir import Block, Op
 
 
 def shown(tensor, conversion: str) -> str:
@@ -133,3 +133,14 @@ def record_raise(exc: BaseException) -> None:
     found = _message(exc.args, state)
     args = (exc,) if found is None else (exc,) + found
     state.append(Op("call", raise_copy, args, {}, [], None, source=source, effect=True))
+
+
+def raise_where(flag, exc: BaseException) -> None:
+    """Append an ``if flag: raise exc`` to the block being traced (``Backend.raise_where``:
+    a value None or unassigned on some staged paths, used as eager Python would fail on)."""
+    state = trace.current()
+    source = trace.user_source()
+    raising = Block()
+    raising.ops.append(Op("call", raise_copy, (exc,), {}, [], None, source=source, effect=True))
+    state.append(Op("cond", None, (trace.to_value(flag, state),), {}, [], None,
+                    {"true": raising, "false": Block()}, source=source))

@@ -359,7 +359,7 @@ def setitem(target: Tensor, index, value) -> Tensor:
 
 def _binary(symbol):
     def forward(self, other):
-        deferred = getattr(other.__class__, "binary_from_left", None)  # maybe_none.MaybeNone
+        deferred = getattr(other.__class__, "binary_from_left", None)  # staging.maybe_none.NoneOnSomePaths
         if deferred is not None:
             return deferred(other, symbol, self)
         return record("binop", symbol, (self, other))

@@ -798,7 +798,10 @@ def _plain(program, structure, nargs: int):
     """
     single = structure.__class__ is Value and structure.const is None
     if single:
-        jitted = jax.jit(lambda *inputs: program(inputs, {})[0][0])
+        def one(*inputs):
+            return program(inputs, {})[0][0]
+
+        jitted = jax.jit(one)
     else:
         jitted = jax.jit(lambda *inputs: program(inputs, {})[0])
     places = [(i, path) for i, path, _ in program.inputs]
@@ -837,4 +840,67 @@ def _plain(program, structure, nargs: int):
 
     fn = run_one if single and whole else run
     fn.__autograph_source__, fn.__autograph_xla__ = None, jitted
+    if single and whole:
+        fn.__autograph_inline__ = one  # (``Dispatch``: the arguments in, one array out)
     return fn
+
+
+class Miss(Exception):
+    """Raised out of ``Dispatch.jitted``'s trace: no inlinable program for these
+    arguments. ``untraced``: none traced yet for their dtypes and shapes (trace it and
+    call again); else the arguments are not arrays alone, or their program has effects
+    or several outputs (the Function's general path from now on)."""
+
+    def __init__(self, untraced: bool):
+        super().__init__()
+        self.untraced = untraced
+
+
+class Dispatch:
+    """One ``jax.jit`` per ``autograph.function(jit_compile=True)``: JAX's C++ dispatch
+    is the cache of its signatures, with no Python lookup of ours on a call.
+
+    ``jitted`` is called with the Function's arguments. On dtypes and shapes it has not
+    seen, JAX traces ``_inline``, which inlines the program of the concrete function the
+    Function traced for them (``register``: each program whose arguments are exactly
+    arrays and whose one output is an array, the kind ``_plain`` runs) — or raises
+    ``Miss`` (JAX caches nothing then). JAX's cache keys by each argument's dtype, shape
+    and weak type, as the Function's own key does for NumPy arrays; a Python number
+    (weakly typed), a Variable, a list or a string is not an array alone, so the first
+    such call turns the dispatch off and the Function looks its graphs up in Python.
+    Each program is compiled by XLA once, here (its concrete function's own ``jax.jit``
+    is used only when the concrete function is called directly).
+    """
+
+    __slots__ = ("jitted", "on", "programs", "restore")
+
+    def __init__(self):
+        self.programs: dict = {}  # ((dtype, shape), ...) -> the program's function
+        self.jitted = jax.jit(self._inline)
+        self.on, self.restore = x64_on, x64_restore
+
+    def _inline(self, *inputs):
+        try:
+            key = tuple([(x.dtype, x.shape) for x in inputs if not x.weak_type])
+        except AttributeError:  # a list, a dict or None among the arguments
+            raise Miss(False) from None
+        if len(key) != len(inputs):  # a Python number
+            raise Miss(False)
+        program = self.programs.get(key)
+        if program is None:
+            raise Miss(True)
+        out = program(*inputs)
+        if out.__class__ is Ragged:  # a buffer and a count: cut on the host (``_plain``)
+            raise Miss(False)
+        return out
+
+    def register(self, args, fn) -> bool:
+        """Let the dispatch run ``fn`` (a concrete function's code) for ``args``' dtypes
+        and shapes: True if ``fn``'s program can be inlined and ``args`` are NumPy arrays
+        alone (anything else must take the Function's general path)."""
+        program = getattr(fn, "__autograph_inline__", None)
+        if program is None or not all(
+                a.__class__ is np.ndarray or isinstance(a, np.generic) for a in args):
+            return False
+        self.programs[tuple((a.dtype, np.shape(a)) for a in args)] = program
+        return True
