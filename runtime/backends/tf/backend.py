@@ -43,7 +43,7 @@ from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.arg_writes import user_location
 from ...staging.state import Aval
-from . import items, loops, messages, numeric, numpy_twins, while_op
+from . import items, loops, messages, ndarray_like, numeric, numpy_twins, while_op  # noqa: F401
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -317,12 +317,13 @@ class TfBackend(backends.Backend):
         return loops.Zip(tuple(iterables), strict)
 
     def len_(self, value):
-        """A static length is a Python int; an unknown one a scalar int32 tensor."""
+        """A static length is a Python int; an unknown one a ``Weak`` int (a Python
+        int the graph computes)."""
         if isinstance(value, tf.Tensor):
             if value.shape.rank == 0:
                 raise TypeError("len() of unsized object")
             n = value.shape[0]
-            return n if n is not None else tf.shape(value)[0]
+            return n if n is not None else Weak.of(tf.shape(value)[0], int)
         return len(value)
 
     def unrolled(self, value):

@@ -12,7 +12,7 @@ import tensorflow.experimental.numpy as tnp
 from ...staging.arg_writes import cannot_write, user_location, written_argument
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
-from .numeric import _copy, _tensor
+from .numeric import _copy, _tensor, rounded
 from .weak import strong
 
 
@@ -57,8 +57,10 @@ def numpy_call(fn, args, kwargs):
             f"(constants of the graph), when the tensor's value is not known yet. Draw random "
             f"numbers with tf.random (a tf.random.Generator), or draw them outside the "
             f"tf.function and pass them in.")
-    if isinstance(owner, np.ndarray):
-        twin = getattr(tnp.asarray(owner), short, None)
+    if isinstance(owner, np.ndarray):  # T.dot(w): the method of the array as a constant
+        from .ndarray_like import ndarray_method
+
+        twin = ndarray_method(tnp.asarray(owner), short)
     elif isinstance(owner, np.ufunc):
         twin = _ufunc_method(owner, short)
     elif module.startswith("numpy"):
@@ -136,7 +138,20 @@ def _require(a, dtype=None, requirements=None, *, like=None):
     return tnp.asarray(a, dtype)
 
 
-_ALIASES.update({"require": _require, "asfortranarray": tnp.asarray})
+def _searchsorted(a, v, side="left", sorter=None):
+    """``np.searchsorted`` of a 1-d ``a``: int64 indices, of ``v``'s shape."""
+    a = tnp.asarray(a)
+    if sorter is not None:
+        a = tf.gather(a, sorter)
+    v = tnp.asarray(v, a.dtype)
+    flat = tf.reshape(v, [1, -1])
+    out = tf.searchsorted(a[None], flat, side=side, out_type=tf.int64)
+    return tf.reshape(out, tf.shape(v))
+
+
+_ALIASES.update({"require": _require, "asfortranarray": tnp.asarray, "round": rounded,
+                 "around": rounded, "searchsorted": _searchsorted,
+                 "nonzero": lambda a: tuple(tnp.nonzero(a))})
 
 
 def _shape(x):
