@@ -166,6 +166,13 @@ class TfBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return isinstance(value, (SymbolicTensor, Weak))
 
+    def explain_error(self, error, location):
+        """TensorFlow's error while it traced the user's line at ``location`` (``messages``
+        words each): NumPy asked a graph tensor for its values, ``MatMul`` was given a
+        vector, a graph tensor lacks an ndarray attribute that code autograph does not
+        convert asked for."""
+        return None if location == "?" else messages.explained(error, location)
+
     # -- primitives
 
     def aval(self, value):
@@ -265,7 +272,10 @@ class TfBackend(backends.Backend):
         ``<class name>: <message>`` in its text, the message made from the values of
         that run (``messages``)."""
         where = staged_raise.origin(exc)
-        text = messages.message(exc, errors.at_line(*where) if where else errors.where(branch))
+        location = errors.at_line(*where) if where else errors.where(branch)
+        if messages.asked_for_values(exc):  # NumPy's error, not the user's raise
+            raise messages.needs_values(location) from exc
+        text = messages.message(exc, location)
         tf.debugging.Assert(tf.constant(False), [text])
 
     def raise_where(self, flag, exc):

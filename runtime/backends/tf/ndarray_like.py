@@ -35,13 +35,6 @@ from .weak import Weak
 
 _Tensor = tf.Tensor
 
-# ndarray methods that are the NumPy function of the same name with the array first.
-_FUNCTIONS = frozenset({
-    "all", "any", "argmax", "argmin", "argsort", "clip", "compress", "conj",
-    "conjugate", "copy", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
-    "nonzero", "prod", "ptp", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
-    "sum", "swapaxes", "take", "trace", "var"})
-
 # Methods that write into the array, and what a graph tensor's user writes instead.
 _IN_PLACE = {"sort": "x = np.sort(x)", "fill": "x = np.full_like(x, value)",
              "partition": "x = np.partition(x, k)", "put": "x[indices] = values",
@@ -51,6 +44,14 @@ _IN_PLACE = {"sort": "x = np.sort(x)", "fill": "x = np.full_like(x, value)",
 _VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "__array__",
                      "view", "getfield", "byteswap", "flat", "ctypes", "base", "flags",
                      "strides", "data"})
+
+
+# ndarray methods that are the NumPy function of the same name with the array first
+# (``a.compress(c)`` is ``np.compress(c, a)``: built below).
+_FUNCTIONS = frozenset(
+    name for name in dir(np.ndarray) if not name.startswith("_") and name not in _IN_PLACE
+    and name not in _VALUES and callable(getattr(np.ndarray, name))
+    and callable(getattr(np, name, None)))
 
 
 def _numpy_method(tensor, name: str):
@@ -108,8 +109,17 @@ def _size(tensor):
     return int(np.prod(shape.as_list())) if shape.is_fully_defined() else tf.size(tensor)
 
 
+def _compress(tensor):
+    def compress(condition, axis=None):
+        from .numpy_twins import numpy_call
+
+        return numpy_call(np.compress, (condition, tensor), {"axis": axis})
+    return compress
+
+
 _BUILT = {  # name -> what the attribute is, given the tensor
     "reshape": _reshape, "transpose": _transpose, "flatten": _flatten, "astype": _astype,
+    "compress": _compress,
     "T": lambda t: tnp.transpose(t), "mT": lambda t: tnp.swapaxes(t, -1, -2),
     "real": lambda t: tnp.real(t), "imag": lambda t: tnp.imag(t), "size": _size,
     "itemsize": lambda t: t.dtype.size,
@@ -150,10 +160,10 @@ _tf_getattr = _Tensor.__getattr__
 def ndarray_method(tensor, name: str):
     """``tensor.<name>`` as ndarray's attribute (a method bound to ``tensor``, or the
     attribute's value), or None where ndarray has no such method or attribute we run."""
-    if name in _FUNCTIONS:
-        return _numpy_method(tensor, name)
     if name in _BUILT:
         return _BUILT[name](tensor)
+    if name in _FUNCTIONS:
+        return _numpy_method(tensor, name)
     if name in _IN_PLACE or name in _VALUES:
         raise _refused(tensor, name)
     return None
@@ -236,7 +246,21 @@ def _promoted(tf_op, swapped: str, tensor, other):
         return NotImplemented
 
 
+_tf_array = _Tensor.__array__
+
+
+def _array(self, dtype=None, copy=None):
+    """NumPy asks a graph tensor for its values: from converted code, a StagingError
+    naming the user's line (``W[i]`` of a NumPy ``W``); else TensorFlow's refusal."""
+    if _from_converted_code():
+        from .messages import needs_values
+
+        raise needs_values(user_location())
+    return _tf_array(self, dtype)
+
+
 SymbolicTensor.__getattr__ = _getattr
+SymbolicTensor.__array__ = _array
 SymbolicTensor.__matmul__ = _matmul
 SymbolicTensor.__rmatmul__ = _rmatmul
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):

@@ -48,6 +48,8 @@ def numpy_call(fn, args, kwargs):
             f"argument, and under tf.function a graph tensor cannot be written into (TensorFlow "
             f"tensors are immutable). Pass it as out=name in a statement of its own (name = "
             f"the result then), or assign the result.")
+    if isinstance(fn, type) and issubclass(fn, np.generic) and len(args) == 1 and not kwargs:
+        return _scalar_type(fn, strong(args[0]))  # np.float64(x[0])
     module = getattr(fn, "__module__", None) or "numpy"
     if isinstance(owner, (np.random.RandomState, np.random.Generator)) or \
             module.startswith("numpy.random"):
@@ -80,6 +82,15 @@ def numpy_call(fn, args, kwargs):
             f"its place (NumPy cannot compute on a graph tensor). Compute it with TensorFlow "
             f"ops, or call it outside tf.function and pass the result in.")
     return twin(*args, **kwargs)
+
+
+def _scalar_type(cls, x):
+    """``np.float64(x)`` of a graph tensor: ``x`` in that dtype (a bool: nonzero)."""
+    x = _tensor(x)
+    dtype = tf.as_dtype(np.dtype(cls))
+    if dtype == tf.bool and x.dtype != tf.bool:
+        return tf.not_equal(x, tf.zeros([], x.dtype))
+    return tf.cast(x, dtype)
 
 
 def _invert(x):
