@@ -43,7 +43,7 @@ from ...staging import raises as staged_raise
 from ...staging import state as staging
 from ...staging.arg_writes import user_location
 from ...staging.state import Aval
-from . import items, loops, messages, numeric, numpy_twins, while_op
+from . import items, loops, messages, ndarray_like, numeric, numpy_twins, while_op  # noqa: F401
 from . import maybe_none as _tf_maybe_none  # noqa: F401  (its nest: refused as an output)
 from .weak import Weak, kind_of, rewrap, strong
 from .tensors import (
@@ -166,6 +166,13 @@ class TfBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return isinstance(value, (SymbolicTensor, Weak))
 
+    def explain_error(self, error, location):
+        """TensorFlow's error while it traced the user's line at ``location`` (``messages``
+        words each): NumPy asked a graph tensor for its values, ``MatMul`` was given a
+        vector, a graph tensor lacks an ndarray attribute that code autograph does not
+        convert asked for."""
+        return None if location == "?" else messages.explained(error, location)
+
     # -- primitives
 
     def aval(self, value):
@@ -265,7 +272,10 @@ class TfBackend(backends.Backend):
         ``<class name>: <message>`` in its text, the message made from the values of
         that run (``messages``)."""
         where = staged_raise.origin(exc)
-        text = messages.message(exc, errors.at_line(*where) if where else errors.where(branch))
+        location = errors.at_line(*where) if where else errors.where(branch)
+        if messages.asked_for_values(exc):  # NumPy's error, not the user's raise
+            raise messages.needs_values(location) from exc
+        text = messages.message(exc, location)
         tf.debugging.Assert(tf.constant(False), [text])
 
     def raise_where(self, flag, exc):
@@ -317,12 +327,13 @@ class TfBackend(backends.Backend):
         return loops.Zip(tuple(iterables), strict)
 
     def len_(self, value):
-        """A static length is a Python int; an unknown one a scalar int32 tensor."""
+        """A static length is a Python int; an unknown one a ``Weak`` int (a Python
+        int the graph computes)."""
         if isinstance(value, tf.Tensor):
             if value.shape.rank == 0:
                 raise TypeError("len() of unsized object")
             n = value.shape[0]
-            return n if n is not None else tf.shape(value)[0]
+            return n if n is not None else Weak.of(tf.shape(value)[0], int)
         return len(value)
 
     def unrolled(self, value):

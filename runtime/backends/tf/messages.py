@@ -1,4 +1,6 @@
-"""A staged raise's message made when the graph runs, from the run-time values.
+"""A staged raise's message made when the graph runs, from the run-time values; and
+TensorFlow's errors while it traces the user's code, said at the user's line
+(``explained``).
 
 Eager Python formats ``f"x={x:.3f}"`` from the number ``x`` holds; under
 ``tf.function`` ``x`` is a graph tensor while the message is made. Converted code asks
@@ -263,3 +265,60 @@ def _refused(what: str, conversion: str, spec: bool = False) -> _Unshowable:
         f"(str, repr, and the formats d, f, e, g with a width and precision) as Python does. "
         + ("Use one of those formats" if spec else "Show single items (x[0]) or a summary "
            "(x.max())") + " in the message, or check the condition outside tf.function.")
+
+
+_MATMUL_RANK = re.compile(r"Shape must be rank 2 but is rank (\d+) for '\{\{node [^}]*\}\} = "
+                          r"(?:Batch)?MatMul")
+_NO_ATTRIBUTE = re.compile(r"^'?SymbolicTensor'? object has no attribute '(\w+)'")
+
+
+def needs_values(location: str) -> StagingError:
+    """NumPy asked a graph tensor for its values (``__array__``) at ``location``."""
+    return StagingError(
+        f"NumPy needs the values of a graph tensor at {location}: a NumPy array is indexed by "
+        f"it or has an item set to it, or code autograph does not convert called a NumPy "
+        f"function on it; under tf.function a graph tensor has values only when the graph "
+        f"runs. Index a tensor instead (tnp.asarray(a)[i], tf.gather(a, i)), write into a "
+        f"local array (w = W.copy(), then w[0] = x: staged constructs carry it), or call the "
+        f"NumPy function in converted code (np.f(t) runs tf.experimental.numpy's twin).")
+
+
+def asked_for_values(error: BaseException) -> bool:
+    """``error`` (or an error it was raised from) is NumPy asking a graph tensor for its
+    values: TensorFlow's NotImplementedError, or the TypeError of ``float()`` that NumPy's
+    ValueError "setting an array element with a sequence" is raised from."""
+    for _ in range(4):
+        if error is None:
+            return False
+        text = str(error)
+        if isinstance(error, NotImplementedError) and text.startswith("Cannot convert a symbolic"):
+            return True
+        if isinstance(error, TypeError) and text.endswith("not 'SymbolicTensor'"):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def explained(error: BaseException, location: str):
+    """The StagingError for TensorFlow's ``error`` raised while tracing the user's line
+    at ``location``, where NumPy code meets a graph tensor; None for another error."""
+    text = str(error)
+    if asked_for_values(error):
+        return needs_values(location)
+    found = _MATMUL_RANK.search(text) if isinstance(error, ValueError) else None
+    if found is not None:
+        return StagingError(
+            f"matrix product at {location}: TensorFlow's MatMul (tf.matmul, and @ outside code "
+            f"autograph converts) takes matrices, and an operand has rank {found.group(1)}. "
+            f"Write np.matmul(a, b) or a @ b in converted code (a vector operand is NumPy's "
+            f"there), or tf.linalg.matvec(m, v) / tf.tensordot(u, v, 1).")
+    found = _NO_ATTRIBUTE.match(text) if isinstance(error, AttributeError) else None
+    if found is not None and hasattr(np.ndarray, found.group(1)):
+        name = found.group(1)
+        return StagingError(
+            f".{name} of a graph tensor at {location}: under tf.function a NumPy array a "
+            f"staged construct wrote, or what a NumPy call on a graph tensor returned, is a "
+            f"tf.Tensor, which has no ndarray attribute '{name}'; converted code is given "
+            f"ndarray's, but code autograph does not convert asked for it here. Call the NumPy "
+            f"function on it (np.{name}(t)) in converted code, or use TensorFlow's op.")
+    return None

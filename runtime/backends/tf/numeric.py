@@ -79,7 +79,7 @@ def numeric(name: str, args, kwargs):
     if name == "round":
         x, ndigits = args[0], (args[1:] or (kwargs.get("ndigits"),))[0]
         if ndigits is not None:
-            return tnp.round(x, ndigits)
+            return rounded(x, ndigits)
         if x.__class__ is Weak:
             return x if x.kind is int else _python_scalar(tf.round(x.tensor), int)
         x = _tensor(x)
@@ -109,6 +109,25 @@ def _copy(x):
     writes into either name never treat as sharing memory with the other (``items``: an
     ``Identity`` is taken for a view)."""
     return tf.identity_n([x])[0] if isinstance(x, tf.Tensor) else x
+
+
+def rounded(a, decimals=0):
+    """``np.round``: half to even at ``decimals`` digits, in ``a``'s dtype (an integer
+    array rounded to tens or more in integers). ``tnp.round`` needs NumPy behaviour
+    switched on in TensorFlow (it calls ``.astype``)."""
+    a = tnp.asarray(a)
+    if a.dtype.is_complex:
+        return tf.complex(rounded(tf.math.real(a), decimals), rounded(tf.math.imag(a), decimals))
+    if not a.dtype.is_floating:
+        if decimals >= 0 or a.dtype == tf.bool:
+            return _copy(a)
+        factor = tf.constant(10 ** -decimals, a.dtype)
+        return tf.cast(tf.round(tf.cast(a, tf.float64) / tf.cast(factor, tf.float64)),
+                       a.dtype) * factor
+    if decimals == 0:
+        return tf.round(a)
+    factor = tf.constant(10.0 ** decimals, a.dtype)
+    return tf.round(a * factor) / factor
 
 
 def _without_copy(args, kwargs) -> dict:

@@ -12,7 +12,7 @@ import tensorflow.experimental.numpy as tnp
 from ...staging.arg_writes import cannot_write, user_location, written_argument
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
-from .numeric import _copy, _tensor
+from .numeric import _copy, _tensor, rounded
 from .weak import strong
 
 
@@ -48,6 +48,8 @@ def numpy_call(fn, args, kwargs):
             f"argument, and under tf.function a graph tensor cannot be written into (TensorFlow "
             f"tensors are immutable). Pass it as out=name in a statement of its own (name = "
             f"the result then), or assign the result.")
+    if isinstance(fn, type) and issubclass(fn, np.generic) and len(args) == 1 and not kwargs:
+        return _scalar_type(fn, strong(args[0]))  # np.float64(x[0])
     module = getattr(fn, "__module__", None) or "numpy"
     if isinstance(owner, (np.random.RandomState, np.random.Generator)) or \
             module.startswith("numpy.random"):
@@ -57,8 +59,10 @@ def numpy_call(fn, args, kwargs):
             f"(constants of the graph), when the tensor's value is not known yet. Draw random "
             f"numbers with tf.random (a tf.random.Generator), or draw them outside the "
             f"tf.function and pass them in.")
-    if isinstance(owner, np.ndarray):
-        twin = getattr(tnp.asarray(owner), short, None)
+    if isinstance(owner, np.ndarray):  # T.dot(w): the method of the array as a constant
+        from .ndarray_like import ndarray_method
+
+        twin = ndarray_method(tnp.asarray(owner), short)
     elif isinstance(owner, np.ufunc):
         twin = _ufunc_method(owner, short)
     elif module.startswith("numpy"):
@@ -78,6 +82,15 @@ def numpy_call(fn, args, kwargs):
             f"its place (NumPy cannot compute on a graph tensor). Compute it with TensorFlow "
             f"ops, or call it outside tf.function and pass the result in.")
     return twin(*args, **kwargs)
+
+
+def _scalar_type(cls, x):
+    """``np.float64(x)`` of a graph tensor: ``x`` in that dtype (a bool: nonzero)."""
+    x = _tensor(x)
+    dtype = tf.as_dtype(np.dtype(cls))
+    if dtype == tf.bool and x.dtype != tf.bool:
+        return tf.not_equal(x, tf.zeros([], x.dtype))
+    return tf.cast(x, dtype)
 
 
 def _invert(x):
@@ -136,7 +149,20 @@ def _require(a, dtype=None, requirements=None, *, like=None):
     return tnp.asarray(a, dtype)
 
 
-_ALIASES.update({"require": _require, "asfortranarray": tnp.asarray})
+def _searchsorted(a, v, side="left", sorter=None):
+    """``np.searchsorted`` of a 1-d ``a``: int64 indices, of ``v``'s shape."""
+    a = tnp.asarray(a)
+    if sorter is not None:
+        a = tf.gather(a, sorter)
+    v = tnp.asarray(v, a.dtype)
+    flat = tf.reshape(v, [1, -1])
+    out = tf.searchsorted(a[None], flat, side=side, out_type=tf.int64)
+    return tf.reshape(out, tf.shape(v))
+
+
+_ALIASES.update({"require": _require, "asfortranarray": tnp.asarray, "round": rounded,
+                 "around": rounded, "searchsorted": _searchsorted,
+                 "nonzero": lambda a: tuple(tnp.nonzero(a))})
 
 
 def _shape(x):

@@ -151,6 +151,22 @@ def _python(op, *args):
     return Weak.of(result, out)
 
 
+def _met(number: Weak, tensor):
+    """``number`` and ``tensor`` in the dtype an operator computes them in: the tensor's,
+    where the number converts to it as TensorFlow converts a Python number; else NumPy's
+    (a Python float meeting an integer tensor: float64, as NumPy computes ``r / scale``
+    for an int64 ``r``; TensorFlow refuses it)."""
+    if takes(number.kind, tensor.dtype) or tensor.dtype not in _NUMBERS:
+        return number.as_dtype(tensor.dtype), tensor
+    dtype = tf.as_dtype(np.result_type(tensor.dtype.as_numpy_dtype, number.kind(0)))
+    return tf.cast(number.tensor, dtype), tf.cast(tensor, dtype)
+
+
+_NUMBERS = frozenset({tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16,
+                      tf.uint32, tf.uint64, tf.float16, tf.float32, tf.float64, tf.complex64,
+                      tf.complex128})
+
+
 def _binary(op):
     def forward(self, other):
         python = _as_python(other)
@@ -160,7 +176,7 @@ def _binary(op):
             other = tf.constant(other)
         if not isinstance(other, tf.Tensor):
             return NotImplemented
-        return op(self.as_dtype(other.dtype), other)
+        return op(*_met(self, other))
 
     def reflected(self, other):
         python = _as_python(other)
@@ -170,7 +186,8 @@ def _binary(op):
             other = tf.constant(other)
         if not isinstance(other, tf.Tensor):
             return NotImplemented
-        return op(other, self.as_dtype(other.dtype))
+        number, tensor = _met(self, other)
+        return op(tensor, number)
 
     return forward, reflected
 
@@ -187,7 +204,15 @@ for _name, _swapped in (("lt", "gt"), ("le", "ge"), ("gt", "lt"), ("ge", "le"), 
 
 
 def _convert(value, dtype=None, name=None, as_ref=False):
-    return value.tensor if dtype is None else value.as_dtype(dtype)
+    """The tensor of a ``Weak``; asked for a dtype the number does not convert to, the
+    TypeError TensorFlow gives for a Python number (an operator of a tensor then asks
+    the ``Weak``'s reflected operator, which computes in NumPy's dtype)."""
+    if dtype is None:
+        return value.tensor
+    if not takes(value.kind, dtype):
+        raise TypeError(f"Expected {tf.as_dtype(dtype).name}, but got a Python "
+                        f"{value.kind.__name__} the graph computes")
+    return value.as_dtype(dtype)
 
 
 tf.register_tensor_conversion_function(Weak, _convert)

@@ -1,0 +1,194 @@
+"""NumPy code meeting graph tensors under ``tf.function(ag.convert(f), autograph=False)``:
+what converted code is given (ndarray's methods and attributes, ``@`` of vectors, NumPy's
+dtype where TensorFlow refuses two), and TensorFlow's own errors while it traces the
+user's code said as StagingErrors at the user's line (``TfBackend.explain_error``)."""
+
+import inspect
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import autograph as ag
+
+W = np.arange(9.0).reshape(3, 3)
+
+
+def staged(fn, *args):
+    return tf.function(ag.convert(fn), autograph=False)(*args)
+
+
+def at(fn, text: str) -> str:
+    lines, first = inspect.getsourcelines(fn)
+    for offset, line in enumerate(lines):
+        if line.strip() == text:
+            return f"{inspect.getsourcefile(fn)}:{first + offset} (`{text}`)"
+    raise AssertionError(text)
+
+
+def refusal(fn, *args) -> str:
+    with pytest.raises(ag.StagingError) as info:
+        staged(fn, *args)
+    return str(info.value)
+
+
+X = np.array([1.0, -2.0, 3.0], np.float32)
+
+
+# -- what converted code is given
+
+
+def methods(x):
+    d = np.zeros(3, np.float32)
+    if x[0] > 0:
+        d[1] = x[1]
+    e = d[1:].copy()
+    return (d.sum(), e.astype(np.int32), d.reshape(3, 1).T, d.real, d.size, x @ x, W @ x,
+            d.clip(0, 1).max(axis=0), d.round(1), np.float64(x[0]), d.nonzero()[0])
+
+
+def test_ndarray_methods_and_attributes_in_converted_code():
+    staged_out = staged(methods, tf.constant(X))
+    eager_out = methods(X.copy())
+    assert len(staged_out) == len(eager_out)
+    for s, e in zip(staged_out, eager_out):
+        s = s.numpy() if hasattr(s, "numpy") else s
+        if not isinstance(e, int):  # a Python int: tf.function returns an int32 tensor
+            assert np.asarray(s).dtype == np.asarray(e).dtype, (s, e)
+        np.testing.assert_allclose(s, e)
+
+
+def promoted(x, n):
+    scale, out = 1.0, 0.0
+    while n > 0:
+        n, r = divmod(n, 3)
+        scale *= 3
+        out += r / scale
+    return out, x.astype(np.int32) + 1.5
+
+
+def test_two_dtypes_tensorflow_refuses_compute_in_numpys():
+    out, shifted = staged(promoted, tf.constant(X), tf.constant(np.int64(11)))
+    want_out, want_shifted = promoted(X, np.int64(11))
+    assert out.dtype == tf.float64 and np.isclose(out.numpy(), want_out)
+    assert shifted.dtype == tf.float64 and np.allclose(shifted.numpy(), want_shifted)
+
+
+def library_methods(x):
+    return tf.reduce_sum(x) + tf.size(x, out_type=tf.float32)
+
+
+def test_code_autograph_does_not_convert_sees_tensorflows_tensor():
+    graph = tf.function(lambda x: hasattr(x, "sum"), autograph=False).get_concrete_function(
+        tf.TensorSpec([3], tf.float32)).graph  # a lambda tf.function traces: not converted
+    assert graph is not None
+    seen = []
+
+    @tf.function(autograph=False)
+    def probe(x):
+        seen.append((hasattr(x, "sum"), hasattr(x, "astype")))
+        return x
+
+    probe(tf.constant(X))
+    assert seen == [(False, False)]
+    assert np.isclose(staged(library_methods, tf.constant(X)).numpy(), 5.0)
+
+
+# -- refusals
+
+
+def sorts_in_place(x):
+    if x[0] > 0:
+        x = x + 1
+    x.sort()
+    return x
+
+
+def reads_an_item(x):
+    return x[0].item()
+
+
+def test_ndarray_methods_that_write_or_read_values():
+    assert refusal(sorts_in_place, tf.constant(X)) == (
+        f".sort of a graph tensor at {at(sorts_in_place, 'x.sort()')}: ndarray.sort writes "
+        f"into the array, and under tf.function it is a graph tensor (TensorFlow tensors are "
+        f"immutable). Write x = np.sort(x) instead.")
+    assert refusal(reads_an_item, tf.constant(X)) == (
+        f".item of a graph tensor at {at(reads_an_item, 'return x[0].item()')}: ndarray.item "
+        f"needs the array's values, and under tf.function it is a graph tensor, whose values "
+        f"exist only when the graph runs. Compute with the tensor (NumPy functions and "
+        f"operators run on it), or return it and read the value after the call.")
+
+
+def _needs_values(where: str) -> str:
+    return (
+        f"NumPy needs the values of a graph tensor at {where}: a NumPy array is indexed by it "
+        f"or has an item set to it, or code autograph does not convert called a NumPy function "
+        f"on it; under tf.function a graph tensor has values only when the graph runs. Index a "
+        f"tensor instead (tnp.asarray(a)[i], tf.gather(a, i)), write into a local array (w = "
+        f"W.copy(), then w[0] = x: staged constructs carry it), or call the NumPy function in "
+        f"converted code (np.f(t) runs tf.experimental.numpy's twin).")
+
+
+def indexes_a_numpy_global(x):
+    i = tf.cast(x[0], tf.int32)
+    return W[i]
+
+
+def writes_a_numpy_global(x):
+    if x[0] > 0:
+        W[0, 0] = x[1]
+    return x
+
+
+@ag.do_not_convert
+def numpy_helper(t):
+    return np.asarray(t) * 2
+
+
+def numpy_in_unconverted_code(x):
+    if x[0] > 0:
+        x = x + 1
+    return numpy_helper(x)
+
+
+def test_numpy_asks_a_graph_tensor_for_its_values():
+    assert refusal(indexes_a_numpy_global, tf.constant(X)) == _needs_values(
+        at(indexes_a_numpy_global, "return W[i]"))
+    before = W.copy()
+    assert refusal(writes_a_numpy_global, tf.constant(X)) == _needs_values(
+        at(writes_a_numpy_global, "W[0, 0] = x[1]"))
+    assert np.array_equal(W, before)
+    assert refusal(numpy_in_unconverted_code, tf.constant(X)) == _needs_values(
+        at(numpy_in_unconverted_code, "return numpy_helper(x)"))
+
+
+def tf_matmul_of_vectors(x):
+    if x[0] > 0:
+        x = x + 1
+    return tf.matmul(x, x)
+
+
+@ag.do_not_convert
+def copies(t):
+    return t.copy()
+
+
+def method_in_unconverted_code(x):
+    if x[0] > 0:
+        x = x + 1
+    return copies(x)
+
+
+def test_tensorflow_errors_at_the_users_line():
+    assert refusal(tf_matmul_of_vectors, tf.constant(X)) == (
+        f"matrix product at {at(tf_matmul_of_vectors, 'return tf.matmul(x, x)')}: TensorFlow's "
+        f"MatMul (tf.matmul, and @ outside code autograph converts) takes matrices, and an "
+        f"operand has rank 1. Write np.matmul(a, b) or a @ b in converted code (a vector "
+        f"operand is NumPy's there), or tf.linalg.matvec(m, v) / tf.tensordot(u, v, 1).")
+    assert refusal(method_in_unconverted_code, tf.constant(X)) == (
+        f".copy of a graph tensor at {at(method_in_unconverted_code, 'return copies(x)')}: under "
+        f"tf.function a NumPy array a staged construct wrote, or what a NumPy call on a graph "
+        f"tensor returned, is a tf.Tensor, which has no ndarray attribute 'copy'; converted "
+        f"code is given ndarray's, but code autograph does not convert asked for it here. Call "
+        f"the NumPy function on it (np.copy(t)) in converted code, or use TensorFlow's op.")
