@@ -25,12 +25,11 @@ tensors passed in as operands (``_Passing``): PyTorch's operators take every ten
 they read as an operand. Python side effects of a body therefore happen twice per
 trace (PyTorch itself runs a non-strict region three times per compile).
 
-A Python number carried through a staged construct would be a 0-d tensor marked as
-standing for one (``tensors.WEAK``): a join or loop carry giving it the dtype of the
+A Python number carried through a staged construct is a 0-d tensor marked as
+standing for one (``tensors.WEAK``): a join or loop carry gives it the dtype of the
 tensor it meets, a binary op in a traced body the dtype PyTorch gives a Python number
-(``_python_numbers``). The mark is switched off (``tensors.MARK_PYTHON_NUMBERS``: it
-breaks the carry of a collected list). NumPy values meeting traced tensors are
-``numpy_operands``' and ``indexing``'s.
+(``_python_numbers``). NumPy values meeting traced tensors are ``numpy_operands``' and
+``indexing``'s.
 
 What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
 numbers of a carry become 0-d tensors), outputs never alias inputs (an output that is
