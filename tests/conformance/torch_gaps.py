@@ -22,9 +22,6 @@ _NUMPY_READS_VALUES = ("NumPy meets a traced tensor outside a NumPy call autogra
                        "array's item set to a tensor): NumPy asks for the tensor's values, which "
                        "a PyTorch trace does not have: the StagingError naming the line "
                        "(TorchBackend.explain_error) where the test expects eager's value")
-_NUMPY_VALUE_WRITTEN = ("a NumPy array written into a tensor under a staged mask (out[~m] = "
-                        "np.array([5.0, 6.0])): PyTorch's TypeError (can't assign a numpy.ndarray "
-                        "to a torch.FloatTensor); the torch backend does not make it a tensor first")
 _TENSOR_RESULTS = ("NumPy code calling an ndarray method on what a NumPy call returned "
                    "(np.clip(x[m], 0.5, 1.5).astype(np.float32)): a NumPy call on a traced tensor "
                    "returns a torch.Tensor, which has no .astype (an AttributeError while tracing)")
@@ -47,8 +44,6 @@ TORCH_XFAIL = {
         _INT_WITH_FLOAT,
     'test_mask_writes.py::test_a_count_that_does_not_match[torch]':
         _MASK_COUNT,
-    'test_mask_writes.py::test_a_mask_over_rows[torch]':
-        _NUMPY_VALUE_WRITTEN,
     'test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]':
         _TENSOR_RESULTS,
     'test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]':

@@ -305,6 +305,22 @@ def _differentiable(carried: tuple, operands: tuple) -> tuple:
                  and not t.requires_grad else t for t in carried)
 
 
+def _carried(init: tuple, operands: tuple) -> tuple:
+    """The initial carries of a ``while_loop``: a copy of each that a copy must stand for
+    (one that is also an operand or carried twice, a view: the operator refuses aliased
+    inputs; every one where autograd records, as ``_differentiable`` marks them), the
+    tensor itself otherwise (a copy per call of a large carry costs what a loop step
+    does)."""
+    if torch.is_grad_enabled() and any(t.requires_grad for t in (*init, *operands)):
+        return tuple(t.clone() for t in init)
+    seen = {id(t) for t in operands}
+    out = []
+    for t in init:
+        out.append(t.clone() if id(t) in seen or t._is_view() else t)
+        seen.add(id(t))
+    return tuple(out)
+
+
 def _graph(fn, operands):
     """What an operator is given for ``fn``. Where autograd records the operator (an
     operand requires grad), ``fn`` traced into a graph of its operands: the operator
@@ -564,7 +580,7 @@ class TorchBackend(backends.Backend):
                 return tuple(passing.own(o) for o in body.fn(*_numbers_marked(args[:n], body.avals)))
 
         operands = _operands(outside)
-        init = _differentiable(_operands(t.clone() for t in init), operands)
+        init = _differentiable(_carried(_operands(init), operands), operands)
         cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
         outs = while_loop_op(cond_graph, body_graph, init, operands)
         return [weak(t, a) for t, a in zip(outs, body.avals)]
@@ -650,8 +666,8 @@ class TorchBackend(backends.Backend):
             return (k + 1, flag, *outs[:m])
 
         operands = _operands(extra + outside)
-        carried = _differentiable(_operands((torch.zeros((), dtype=torch.int64), torch.tensor(True),
-                                             *(t.clone() for t in init))), operands)
+        carried = _differentiable(_carried(_operands(
+            (torch.zeros((), dtype=torch.int64), torch.tensor(True), *init)), operands), operands)
         cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
         return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
 
@@ -706,6 +722,8 @@ class TorchBackend(backends.Backend):
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
             new = target.clone() if isinstance(target, torch.Tensor) else as_tensor(target)
+            if isinstance(value, (np.ndarray, np.generic)):  # NumPy casts it to the target's
+                value = as_tensor(value, new.dtype)  # dtype, as PyTorch's index_put does not
             if indexing.scalar_items(index) is not None:
                 indexing.write(new, index, as_tensor(value, new.dtype))
             else:
