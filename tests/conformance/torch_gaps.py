@@ -32,8 +32,6 @@ _VIEW_WRITES = ("a write through a view of a tensor (inner = dk[1:-1]; inner[0] 
 TORCH_XFAIL = {
     'test_array_state.py::test_writes_nothing_else_reads_are_staged[torch]':
         "copy_written calls .copy() on a tensor (NumPy's method, which eager PyTorch lacks too: the NumPy-oracle test's own); rows_updated_in_a_loop passes",
-    'test_array_state.py::test_writes_through_views[torch]':
-        _VIEW_WRITES,
     'test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]':
         _NUMPY_READS_VALUES,
     'test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]':

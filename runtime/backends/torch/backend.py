@@ -89,6 +89,13 @@ def _aval(x):
 # ---------------------------------------------------------------- tracing bodies
 
 
+class _Bodies(threading.local):
+    depth = 0  # how many bodies of operators are being traced (``_Swapping`` modes)
+
+
+_bodies = _Bodies()
+
+
 class _Swapping(TorchFunctionMode):
     """Runs a body with tensors from outside it replaced by stand-ins (``swap``: id of
     the outside tensor -> its stand-in). A write into a tensor from outside (``i += 1``
@@ -98,6 +105,14 @@ class _Swapping(TorchFunctionMode):
     def __init__(self) -> None:
         super().__init__()
         self.swap: dict = {}
+
+    def __enter__(self):
+        _bodies.depth += 1
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _bodies.depth -= 1
+        return super().__exit__(*exc)
 
     def outside(self, t) -> bool:
         raise NotImplementedError
@@ -713,8 +728,19 @@ class TorchBackend(backends.Backend):
         return target[index]
 
     def setitem(self, target, index, value):
-        """``target[index] = value`` on a copy of ``target``: a staged branch or loop
-        body may not write into a tensor it did not make."""
+        """``target[index] = value``: in place outside the bodies of operators, as eagerly
+        (a view written changes its base, an alias sees it), unless a staged construct
+        gave another name read later a copy of what eager code would change (refused:
+        ``holders.refuse_copied``); in a body, on a copy of ``target`` (an operator's body
+        may not write into a tensor it did not make; a name read later that shares it is
+        refused: ``_refuse_shared_write``)."""
+        if isinstance(target, torch.Tensor) and not _bodies.depth:
+            from ...staging import holders
+
+            for t in {id(target): target, id(_root(target)): _root(target)}.values():
+                holders.refuse_copied(t, "torch.compile and torch.export", torch.Tensor)
+            _write(target, index, value)
+            return target
         if isinstance(target, torch.Tensor) or (
                 isinstance(target, np.ndarray) and target.dtype in TO_TORCH
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
@@ -722,12 +748,7 @@ class TorchBackend(backends.Backend):
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
             new = target.clone() if isinstance(target, torch.Tensor) else as_tensor(target)
-            if isinstance(value, (np.ndarray, np.generic)):  # NumPy casts it to the target's
-                value = as_tensor(value, new.dtype)  # dtype, as PyTorch's index_put does not
-            if indexing.scalar_items(index) is not None:
-                indexing.write(new, index, as_tensor(value, new.dtype))
-            else:
-                new[index] = value
+            _write(new, index, value)
             return new
         target[index] = value
         return target
@@ -835,6 +856,22 @@ def _mark_nonstrict(fn) -> None:
 backend = TorchBackend()
 backends.register(backend)
 numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
+
+
+def _root(t: torch.Tensor) -> torch.Tensor:
+    """The tensor ``t`` views, or ``t``."""
+    return t._base if t._base is not None else t
+
+
+def _write(target: torch.Tensor, index, value) -> None:
+    """``target[index] = value`` in place; a NumPy value first a tensor of ``target``'s
+    dtype (NumPy casts it so; PyTorch's ``index_put`` takes no array of another dtype)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = as_tensor(value, target.dtype)
+    if indexing.scalar_items(index) is not None:
+        indexing.write(target, index, as_tensor(value, target.dtype))
+    else:
+        target[index] = value
 
 
 def _refuse_shared_write(target) -> None:
