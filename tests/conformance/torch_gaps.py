@@ -17,11 +17,6 @@ _RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returne
 _MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): PyTorch's "
                "RuntimeError (shape mismatch) where NumPy raises ValueError ('cannot assign 2 input "
                "values to the 3 output values where the mask is true')")
-_NUMPY_READS_VALUES = ("NumPy meets a traced tensor outside a NumPy call autograph routes (a NumPy "
-                       "operator or scalar type, a list or array indexed by a tensor, a NumPy "
-                       "array's item set to a tensor): NumPy asks for the tensor's values, which "
-                       "a PyTorch trace does not have: the StagingError naming the line "
-                       "(TorchBackend.explain_error) where the test expects eager's value")
 _TENSOR_RESULTS = ("NumPy code calling an ndarray method on what a NumPy call returned "
                    "(np.clip(x[m], 0.5, 1.5).astype(np.float32)): a NumPy call on a traced tensor "
                    "returns a torch.Tensor, which has no .astype (an AttributeError while tracing)")
@@ -33,9 +28,10 @@ TORCH_XFAIL = {
     'test_array_state.py::test_writes_nothing_else_reads_are_staged[torch]':
         "copy_written calls .copy() on a tensor (NumPy's method, which eager PyTorch lacks too: the NumPy-oracle test's own); rows_updated_in_a_loop passes",
     'test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]':
-        _NUMPY_READS_VALUES,
-    'test_array_writes.py::test_item_writes_after_an_in_place_add_leave_the_sum_alone[torch]':
-        _NUMPY_READS_VALUES,
+        "acc += x * i with acc a NumPy array and x the tensor argument: the NumPy oracle adds, "
+        "eager PyTorch raises TypeError (NumPy defers to the tensor, which declines), as "
+        "test_array_state.py::test_in_place_operator_gives_a_numpy_array_a_staged_value pins "
+        "for torch: the two cases ask opposite things of one statement",
     'test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]':
         _RETURNED_LIST,
     'test_loop_accumulation.py::test_van_der_corput_verbatim[torch]':

@@ -60,7 +60,7 @@ from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 from . import indexing, lists, numpy_operands
 from .tensors import (
-    TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
+    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
 )
 
 
@@ -747,7 +747,11 @@ class TorchBackend(backends.Backend):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
-            new = target.clone() if isinstance(target, torch.Tensor) else as_tensor(target)
+            if isinstance(target, torch.Tensor):
+                new = target.clone()
+            else:  # a NumPy array: a tensor of its values stands for it (NUMPY_ARRAY)
+                new = as_tensor(target)
+                setattr(new, NUMPY_ARRAY, True)
             _write(new, index, value)
             return new
         target[index] = value

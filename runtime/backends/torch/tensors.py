@@ -46,6 +46,13 @@ def np_dtype(dtype: torch.dtype) -> np.dtype:
 WEAK = "_autograph_python_number"
 
 
+# A tensor standing for a NumPy array the program made and wrote a traced value into
+# (``d = np.empty(2); d[0] = t``: the name gets a tensor of the array's values): a NumPy
+# array's in-place operator given it (``w += d``) is NumPy's, as eagerly, where a
+# tensor's would be PyTorch's (eagerly a TypeError). ``numpy_operands``.
+NUMPY_ARRAY = "_autograph_numpy_array"
+
+
 def weak(t: torch.Tensor, aval: Aval) -> torch.Tensor:
     """``t``, marked as a Python number's if ``aval`` is weak."""
     if aval.weak:
