@@ -5,6 +5,7 @@
     ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
     w[k, 1:]         ->  ag__.getitem(w, (k, slice(1, None, None)), 'w')
     [a, b][idx]      ->  ag__.getitem([a, b], idx, 'the list')
+    ab[t][idx]       ->  ag__.getitem(ab[t], idx, 'ab[t]')
     np.add(a, b, out=x)  ->  x = np.add(a, b, out=x)   (NumPy returns ``out``)
 
 ``is`` cannot be overloaded, and a Python list cannot be indexed by a staged value;
@@ -12,11 +13,13 @@ the runtime (``runtime.choices``) answers both as Python does on Python values, 
 with a graph op where a value is staged: the run-time flag of a value that is None
 on some staged paths, a select among the stacked items of the list.
 Guarantees: only ``is None`` comparisons with one operator, and loads from local
-names (parameters included) and from list or tuple displays, indexed by a name or a
+names (parameters included), their items (``ab[t]``) and list or tuple displays, indexed by a name or a
 computed expression (or a tuple of indexes holding one), are rewritten.
 """
 
 from __future__ import annotations
+
+import ast
 
 import gast
 
@@ -56,6 +59,13 @@ class StagedChoices(transformer.Base):
                 return templates.replace("name = call", name=keyword.value.id, call=call)
         return node
 
+    def _local_root(self, node) -> bool:
+        """Whether ``node`` indexes a local name (``tokens[t]``, ``w[i][j]``)."""
+        while isinstance(node, gast.Subscript):
+            node = node.value
+        return isinstance(node, gast.Name) and (node.id in self.sequences
+                                                or node.id in self.ctx.locals)
+
     def _is_numpy(self, func) -> bool:
         return call_trees.library_of(func, self.ctx) == "numpy"
 
@@ -69,6 +79,10 @@ class StagedChoices(transformer.Base):
         return node
 
     def visit_Subscript(self, node):
+        # an item of a local's item (tokens[t][beam]), named as written, before the
+        # inner subscript is rewritten
+        item_of = isinstance(node.value, gast.Subscript) and self._local_root(node.value) \
+            and ast.unparse(trees.to_ast(node.value))
         node = self.generic_visit(node)
         if not isinstance(node.ctx, gast.Load) or not _chooses(node.slice):
             return node
@@ -77,6 +91,8 @@ class StagedChoices(transformer.Base):
             label = node.value.id
         elif isinstance(node.value, (gast.List, gast.Tuple)):  # [a, b][i]
             label = "the " + type(node.value).__name__.lower()
+        elif item_of:
+            label = item_of
         else:
             return node
         return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,

@@ -171,6 +171,9 @@ def augassign(target, op: str, value):
         return _IN_PLACE[op](target, value)
     backend = backend_of(target)
     if backend is not None:
+        aval = backend.aval(target)
+        if aval is not None and aval.weak:  # it stands for a Python number, which no
+            return _PURE[op](target, value)  # operator changes in place (j = i; i += 1)
         backend.check_in_place(target)
     elif target.__class__ is np.ndarray and (backend := backend_of(value)) is not None \
             and backend.writes_into_numpy:

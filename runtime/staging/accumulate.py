@@ -186,9 +186,10 @@ class Spec:
             dyn.append(rows)
         dyn.append(self.backend.cast(value.count, carry.avals[self.count.index]))
         avals = [self.widened.get(j, a) for j, a in enumerate(self.avals)]
-        learned = Learned(self.label, seeds, self.template, avals, value.added,
-                          max(value.peak, self.peak))
-        return (learned if changed else self), changed
+        # the seed even when this list did not change: another leaf of the carry may
+        # have, and the next trace then lays out every buffer of the carry anew
+        return Learned(self.label, seeds, self.template, avals, value.added,
+                       max(value.peak, self.peak)), changed
 
     def data_dependent_count(self) -> errors.StagingError:
         carry = self.carry

@@ -460,7 +460,9 @@ XS = np.array([1.0, 2.0, 3.0, 4.0], F)
 ])
 def test_writes_into_traced_arrays_reach_every_name(backend, fn, holder, line):
     refused = _numpy_oracle(backend, fn, XS)
-    if backend.engine in _REWRITES:
+    if backend.engine in _REWRITES and (backend.engine != "torch"
+                                        or fn is view_written_in_staged_branch):
+        # torch writes in place outside staged constructs, into a copy inside one
         assert refused == _sharing_refused(backend, fn, holder, line)
     elif fn is view_written_in_staged_branch:  # the NumPy engine's own view refusal
         assert refused is not None and "shares memory with a view or base" in refused

@@ -106,5 +106,6 @@ def is_scalar(x):
 
 def test_numpy_predicates_keep_numpy_answers(backend):
     """``np.isscalar`` of an array is False (``jnp.isscalar`` says True for 0-d arrays:
-    NumPy's answer is kept)."""
-    backend.check(is_scalar, np.array(2.0, np.float32))
+    NumPy's answer is kept), ``np.shape`` a tuple (of a PyTorch tensor eagerly its
+    ``torch.Size``, which no compiled program returns: NumPy code, NumPy's answers)."""
+    backend.numpy_code().check(is_scalar, np.array(2.0, np.float32))

@@ -25,12 +25,11 @@ tensors passed in as operands (``_Passing``): PyTorch's operators take every ten
 they read as an operand. Python side effects of a body therefore happen twice per
 trace (PyTorch itself runs a non-strict region three times per compile).
 
-A Python number carried through a staged construct would be a 0-d tensor marked as
-standing for one (``tensors.WEAK``): a join or loop carry giving it the dtype of the
+A Python number carried through a staged construct is a 0-d tensor marked as
+standing for one (``tensors.WEAK``): a join or loop carry gives it the dtype of the
 tensor it meets, a binary op in a traced body the dtype PyTorch gives a Python number
-(``_python_numbers``). The mark is switched off (``tensors.MARK_PYTHON_NUMBERS``: it
-breaks the carry of a collected list). NumPy values meeting traced tensors are
-``numpy_operands``' and ``indexing``'s.
+(``_python_numbers``). NumPy values meeting traced tensors are ``numpy_operands``' and
+``indexing``'s.
 
 What PyTorch 2.13 asks of the ops and this module hides: operands are tensors (Python
 numbers of a carry become 0-d tensors), outputs never alias inputs (an output that is
@@ -61,7 +60,7 @@ from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 from . import indexing, lists, numpy_operands
 from .tensors import (
-    TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
+    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
 )
 
 
@@ -90,6 +89,13 @@ def _aval(x):
 # ---------------------------------------------------------------- tracing bodies
 
 
+class _Bodies(threading.local):
+    depth = 0  # how many bodies of operators are being traced (``_Swapping`` modes)
+
+
+_bodies = _Bodies()
+
+
 class _Swapping(TorchFunctionMode):
     """Runs a body with tensors from outside it replaced by stand-ins (``swap``: id of
     the outside tensor -> its stand-in). A write into a tensor from outside (``i += 1``
@@ -99,6 +105,14 @@ class _Swapping(TorchFunctionMode):
     def __init__(self) -> None:
         super().__init__()
         self.swap: dict = {}
+
+    def __enter__(self):
+        _bodies.depth += 1
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _bodies.depth -= 1
+        return super().__exit__(*exc)
 
     def outside(self, t) -> bool:
         raise NotImplementedError
@@ -304,6 +318,22 @@ def _differentiable(carried: tuple, operands: tuple) -> tuple:
         return carried
     return tuple(t.requires_grad_() if (t.dtype.is_floating_point or t.dtype.is_complex)
                  and not t.requires_grad else t for t in carried)
+
+
+def _carried(init: tuple, operands: tuple) -> tuple:
+    """The initial carries of a ``while_loop``: a copy of each that a copy must stand for
+    (one that is also an operand or carried twice, a view: the operator refuses aliased
+    inputs; every one where autograd records, as ``_differentiable`` marks them), the
+    tensor itself otherwise (a copy per call of a large carry costs what a loop step
+    does)."""
+    if torch.is_grad_enabled() and any(t.requires_grad for t in (*init, *operands)):
+        return tuple(t.clone() for t in init)
+    seen = {id(t) for t in operands}
+    out = []
+    for t in init:
+        out.append(t.clone() if id(t) in seen or t._is_view() else t)
+        seen.add(id(t))
+    return tuple(out)
 
 
 def _graph(fn, operands):
@@ -565,7 +595,7 @@ class TorchBackend(backends.Backend):
                 return tuple(passing.own(o) for o in body.fn(*_numbers_marked(args[:n], body.avals)))
 
         operands = _operands(outside)
-        init = _differentiable(_operands(t.clone() for t in init), operands)
+        init = _differentiable(_carried(_operands(init), operands), operands)
         cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
         outs = while_loop_op(cond_graph, body_graph, init, operands)
         return [weak(t, a) for t, a in zip(outs, body.avals)]
@@ -651,8 +681,8 @@ class TorchBackend(backends.Backend):
             return (k + 1, flag, *outs[:m])
 
         operands = _operands(extra + outside)
-        carried = _differentiable(_operands((torch.zeros((), dtype=torch.int64), torch.tensor(True),
-                                             *(t.clone() for t in init))), operands)
+        carried = _differentiable(_carried(_operands(
+            (torch.zeros((), dtype=torch.int64), torch.tensor(True), *init)), operands), operands)
         cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
         return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
 
@@ -698,19 +728,31 @@ class TorchBackend(backends.Backend):
         return target[index]
 
     def setitem(self, target, index, value):
-        """``target[index] = value`` on a copy of ``target``: a staged branch or loop
-        body may not write into a tensor it did not make."""
+        """``target[index] = value``: in place outside the bodies of operators, as eagerly
+        (a view written changes its base, an alias sees it), unless a staged construct
+        gave another name read later a copy of what eager code would change (refused:
+        ``holders.refuse_copied``); in a body, on a copy of ``target`` (an operator's body
+        may not write into a tensor it did not make; a name read later that shares it is
+        refused: ``_refuse_shared_write``)."""
+        if isinstance(target, torch.Tensor) and not _bodies.depth:
+            from ...staging import holders
+
+            for t in {id(target): target, id(_root(target)): _root(target)}.values():
+                holders.refuse_copied(t, "torch.compile and torch.export", torch.Tensor)
+            _write(target, index, value)
+            return target
         if isinstance(target, torch.Tensor) or (
                 isinstance(target, np.ndarray) and target.dtype in TO_TORCH
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
                 _refuse_shared_write(target)
-            new = target.clone() if isinstance(target, torch.Tensor) else as_tensor(target)
-            if indexing.scalar_items(index) is not None:
-                indexing.write(new, index, as_tensor(value, new.dtype))
-            else:
-                new[index] = value
+            if isinstance(target, torch.Tensor):
+                new = target.clone()
+            else:  # a NumPy array: a tensor of its values stands for it (NUMPY_ARRAY)
+                new = as_tensor(target)
+                setattr(new, NUMPY_ARRAY, True)
+            _write(new, index, value)
             return new
         target[index] = value
         return target
@@ -818,6 +860,22 @@ def _mark_nonstrict(fn) -> None:
 backend = TorchBackend()
 backends.register(backend)
 numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
+
+
+def _root(t: torch.Tensor) -> torch.Tensor:
+    """The tensor ``t`` views, or ``t``."""
+    return t._base if t._base is not None else t
+
+
+def _write(target: torch.Tensor, index, value) -> None:
+    """``target[index] = value`` in place; a NumPy value first a tensor of ``target``'s
+    dtype (NumPy casts it so; PyTorch's ``index_put`` takes no array of another dtype)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = as_tensor(value, target.dtype)
+    if indexing.scalar_items(index) is not None:
+        indexing.write(target, index, as_tensor(value, target.dtype))
+    else:
+        target[index] = value
 
 
 def _refuse_shared_write(target) -> None:

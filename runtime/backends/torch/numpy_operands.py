@@ -16,7 +16,9 @@ comes from an operator of the user's line (converted code routes its NumPy calls
 - ``s op t`` with a NumPy scalar ``s``: PyTorch's operator with ``s`` as a Python
   number, as eagerly;
 - ``a op= t`` (NumPy's in-place ufunc, ``out`` the array): eager's TypeError (``/=``:
-  the tensor's reflected division, a new tensor the name gets);
+  the tensor's reflected division, a new tensor the name gets); where ``t`` stands for a
+  NumPy array the program wrote a traced value into (``tensors.NUMPY_ARRAY``), NumPy's
+  ufunc, a new tensor the name gets (``_into_array``);
 - an operand that stands for a Python number (``tensors.WEAK``: a loop counter):
   NumPy's ufunc, of the dtype NumPy gives that number there;
 - ``a op t`` with an array on the left: NumPy's ufunc. Eagerly the traced value is an
@@ -40,7 +42,7 @@ import torch
 
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
-from .tensors import TO_TORCH, is_weak, np_dtype
+from .tensors import NUMPY_ARRAY, TO_TORCH, is_weak, np_dtype
 
 _PYTHON_OPS = {
     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
@@ -76,7 +78,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method == "__call__" and len(inputs) == 2 and isinstance(inputs[0], np.ndarray) \
             and out is not None and len(out) == 1 and out[0] is inputs[0] and len(kwargs) == 1:
         # ``array op= t``: eagerly NumPy defers to the tensor, which declines (or divides:
-        # a new tensor the name gets)
+        # a new tensor the name gets); a tensor standing for a NumPy array is one there
+        if getattr(inputs[1], NUMPY_ARRAY, False):
+            return _into_array(ufunc, *inputs)
         if ufunc.__name__ != "divide":
             raise TypeError(_DECLINED.get(ufunc.__name__, "unsupported operand type(s) for "
                                           f"{ufunc.__name__}: 'numpy.ndarray' and 'Tensor'"))
@@ -95,6 +99,24 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             _refuse_unknown_kind(ufunc, left, right)
     fn = ufunc if method == "__call__" else getattr(ufunc, method)
     return _call(fn, inputs, kwargs)
+
+
+def _into_array(ufunc, array, tensor):
+    """``array op= t`` with ``t`` standing for a NumPy array (``tensors.NUMPY_ARRAY``):
+    NumPy's ufunc into ``array``'s dtype (its ``same_kind`` rule), as a tensor standing
+    for the array that the name gets; a name read later that shares the array's memory
+    is refused (``check_staged_write``: it would keep the old contents)."""
+    from ...staging.arrays import check_staged_write
+
+    check_staged_write(array)
+    out = _call(ufunc, (array, tensor), {})
+    given, wanted = np_dtype(out.dtype), array.dtype
+    if not np.can_cast(given, wanted, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc {ufunc.__name__!r} output from {given!r} to "
+                        f"{wanted!r} with casting rule 'same_kind'")
+    out = torch.broadcast_to(out.to(TO_TORCH[wanted]), array.shape).clone()
+    setattr(out, NUMPY_ARRAY, True)
+    return out
 
 
 def _call(fn, inputs, kwargs):

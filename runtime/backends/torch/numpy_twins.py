@@ -17,9 +17,11 @@ What ``torch._numpy`` lacks and is written here: the ufunc methods ``reduce``
 (broadcasting), with NumPy's dtypes; ``np.require``, ``np.ascontiguousarray`` and
 ``np.asfortranarray`` (a tensor's layout is PyTorch's).
 
+An output argument (``out=``, or a ufunc's positional one) that is a tensor is written
+in place, as NumPy writes its ``out`` array (``_into_out``).
+
 Refused with a ``StagingError`` that names the NumPy function and the user's line: an
-output argument (``out=``, or a ufunc's positional one) and the functions that write
-into an argument (``np.copyto``, ``np.put``, ``np.fill_diagonal`` ...), whose writes a
+output argument that is not one tensor, and the functions that write into an argument (``np.copyto``, ``np.put``, ``np.fill_diagonal`` ...), whose writes a
 traced branch or loop body cannot make; ``np.random.*`` (PyTorch's generator draws
 other numbers than NumPy's); and any other function ``torch._numpy`` lacks.
 """
@@ -37,13 +39,13 @@ from ...staging.arg_writes import user_location
 from ...staging.converted import convert as converted
 from ...staging.errors import StagingError
 from ...staging.numeric import name_of
-from .tensors import TO_TORCH, as_tensor
+from .tensors import TO_TORCH, as_tensor, np_dtype
 
 _IN_PLACE = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"})
 _IN_PLACE_METHODS = frozenset({"fill", "sort", "partition", "put", "itemset", "resize",
                                "setfield"})
 _SHAPE_ONLY = {"isscalar": lambda x: False, "ndim": lambda x: x.dim(),
-               "shape": lambda x: x.shape}  # np.shape(t) of a tensor is its torch.Size
+               "shape": lambda x: tuple(x.shape)}  # NumPy's tuple (a trace returns no torch.Size)
 _KEYWORDS = {"clip": {"a_min": "min", "a_max": "max"}}  # NumPy's keyword -> torch._numpy's
 _twins: dict = {}
 
@@ -52,8 +54,10 @@ def call(fn, args, kwargs):
     """``fn(*args, **kwargs)`` for a NumPy callable ``fn`` and a tracing tensor among the
     arguments."""
     name = name_of(fn)
-    if (isinstance(fn, np.ufunc) and len(args) > fn.nin) or kwargs.get("out") is not None:
-        raise _writes(name)
+    if isinstance(fn, np.ufunc) and len(args) > fn.nin:  # out given by position
+        args, kwargs = args[:fn.nin], {**kwargs, "out": args[fn.nin:]}
+    if kwargs.get("out") is not None:
+        return _into_out(fn, name, args, kwargs)
     short = getattr(fn, "__name__", "")
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, np.ndarray):
@@ -84,6 +88,31 @@ def call(fn, args, kwargs):
     if (getattr(fn, "__module__", None) or "").startswith("numpy.fft") and args:
         return _fft_precision(result, args[0])
     return result
+
+
+def _into_out(fn, name, args, kwargs):
+    """``fn(..., out=t)``: NumPy's result written into the tensor ``t`` in place (``copy_``,
+    cast as NumPy's ``same_kind`` rule allows, broadcast to ``t``'s shape) and ``t``
+    returned, as NumPy writes and returns its ``out`` array; every name holding ``t`` sees
+    the write, as eagerly. In a staged branch or loop body the write goes to the copy that
+    stands for ``t`` from then on (``backend._Swapping``), and the conversion rebinds the
+    name the statement writes (``z = np.add(z, y, out=z)``). An ``out`` that is not one
+    tensor (a NumPy array, several outputs) is refused (``_writes``)."""
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out")
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if not isinstance(out, torch.Tensor):
+        raise _writes(name)
+    result = call(fn, args, kwargs)
+    if not isinstance(result, torch.Tensor):
+        raise _writes(name)
+    given, wanted = np_dtype(result.dtype), np_dtype(out.dtype)
+    if not np.can_cast(given, wanted, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{getattr(fn, '__name__', name)}' output from "
+                        f"{given!r} to {wanted!r} with casting rule 'same_kind'")
+    out.copy_(torch.broadcast_to(result, out.shape))
+    return out
 
 
 def _reduce(ufunc):

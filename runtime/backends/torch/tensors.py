@@ -44,15 +44,18 @@ def np_dtype(dtype: torch.dtype) -> np.dtype:
 # construct. A join or loop carry gives it the dtype of the tensor it meets, as the
 # number takes it eagerly; PyTorch's own arithmetic on it is a tensor's.
 WEAK = "_autograph_python_number"
-# Off: marking breaks the carry of a list a staged loop collects next to a marked number
-# (tests/torch/test_torch_lists.py greedy decoding: accumulate's spec misreads the carry).
-# Not finished in issue 28; the torch_gaps entries _WEAK/_DTYPE_JOIN say what it would fix.
-MARK_PYTHON_NUMBERS = False
+
+
+# A tensor standing for a NumPy array the program made and wrote a traced value into
+# (``d = np.empty(2); d[0] = t``: the name gets a tensor of the array's values): a NumPy
+# array's in-place operator given it (``w += d``) is NumPy's, as eagerly, where a
+# tensor's would be PyTorch's (eagerly a TypeError). ``numpy_operands``.
+NUMPY_ARRAY = "_autograph_numpy_array"
 
 
 def weak(t: torch.Tensor, aval: Aval) -> torch.Tensor:
     """``t``, marked as a Python number's if ``aval`` is weak."""
-    if aval.weak and MARK_PYTHON_NUMBERS:
+    if aval.weak:
         setattr(t, WEAK, True)
     return t
 
