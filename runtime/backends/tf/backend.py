@@ -166,6 +166,15 @@ class TfBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return isinstance(value, (SymbolicTensor, Weak))
 
+    def trace_failure(self, error) -> bool:
+        # bool() of a graph tensor, NumPy asking one for its values, and a NumPy array
+        # method a graph tensor does not have (x.item()).
+        return isinstance(error, tf.errors.OperatorNotAllowedInGraphError) or (
+            isinstance(error, NotImplementedError)
+            and str(error).startswith("Cannot convert a symbolic")) or (
+            isinstance(error, AttributeError)
+            and isinstance(getattr(error, "obj", None), SymbolicTensor))
+
     # -- primitives
 
     def aval(self, value):
