@@ -84,6 +84,14 @@ class Backend:
         ``location`` asked and what to do instead; None to let ``error`` through."""
         return None
 
+    def trace_failure(self, error: BaseException) -> bool:
+        """Did the framework raise ``error`` because a staged value was asked for what
+        only a run knows (its value as a bool, an index, a NumPy array) or for an
+        operation it does not stage? Then the trace failed where eager code would go on,
+        and a converted ``try``'s handlers pass it on (``catching.Region``): an ``except
+        Exception`` running would take a path eager code does not take."""
+        return False
+
     # -- primitives
 
     def aval(self, value):

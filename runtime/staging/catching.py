@@ -19,7 +19,10 @@ nothing, so there a region catches nothing.
 
 A ``StagingError`` raised in the body (the trace failed) leaves the region and is
 raised again by ``check()`` in the ``else`` clause: a handler such as ``except
-Exception`` would otherwise swallow it and run as if the program had raised.
+Exception`` would otherwise swallow it and run as if the program had raised. So does
+what the tracing framework raises because a staged value cannot do what a NumPy value
+does (``Backend.trace_failure``: the NumPy engine's ``float(t)``, JAX's
+``ConcretizationTypeError``): eagerly the body goes on where the trace stopped.
 """
 
 from __future__ import annotations
@@ -57,9 +60,11 @@ class Region:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        # autograph's own errors are the trace's, not the program's: the try's handlers
-        # (``except Exception``) must not swallow them, so check() raises them after.
-        own = isinstance(exc, errors.StagingError)
+        # autograph's own errors are the trace's, not the program's, and so are a tracing
+        # framework's refusals of a staged value (``float(x)``, a NumPy function it has
+        # not): the try's handlers (``except Exception``) must not swallow them, so
+        # check() raises them after.
+        own = isinstance(exc, errors.StagingError) or _trace_failure(exc)
         if self.scope is not None:
             try:
                 self.flags = self.scope.close(raised=exc is not None and not own)
@@ -107,6 +112,13 @@ class Region:
             f"and its '{self._handler_text(i)}' would catch it; a graph cannot catch the "
             f"exceptions it raises (only NumPy's floating-point errors). Test the condition "
             f"and run the handler's code in an if statement instead of raising.")
+
+
+def _trace_failure(exc) -> bool:
+    if not isinstance(exc, Exception):
+        return False
+    backend = backends.tracing_now()
+    return backend is not None and backend.trace_failure(exc)
 
 
 def catching(types, named, line: int) -> Region:

@@ -92,7 +92,7 @@ def _framework_dirs() -> tuple:
     import numpy
 
     dirs = [os.path.dirname(numpy.__file__) + os.sep]
-    for name in ("jax", "jaxlib", "tensorflow", "keras"):
+    for name in ("jax", "jaxlib", "tensorflow", "keras", "torch"):
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
             dirs.append(os.path.dirname(module.__file__) + os.sep)

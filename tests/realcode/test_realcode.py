@@ -18,7 +18,7 @@ import traceback
 
 import pytest
 
-from realcode.cases import all_cases
+from realcode.cases import all_cases, third_round_names
 from realcode.harness import BACKENDS, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -185,13 +185,15 @@ def _signature(error: BaseException) -> str:
     return f"{type(error).__name__}: {error} @ {lines[-1] if lines else ''}"
 
 
-FRAMEWORKS = ("torch", "tf")  # slow pairs, tabulated for the second round's cases
+FRAMEWORKS = ("torch", "tf")  # slow pairs, tabulated for the second and third rounds' cases
+THIRD_ROUND = third_round_names()
 
 
 def _params():
     for name, case in CASES.items():
         for backend in BACKENDS:
-            if backend in FRAMEWORKS and not case.source.startswith("our words"):
+            if (backend in FRAMEWORKS and not case.source.startswith("our words")
+                    and name not in THIRD_ROUND):
                 continue  # the first round's: report.py's columns only
             marks = [pytest.mark.slow] if backend in FRAMEWORKS else []
             if backend == "jax" and case.jax:

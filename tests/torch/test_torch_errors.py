@@ -97,3 +97,35 @@ def test_numpy_asking_a_traced_tensor_for_its_values_names_the_line():
         f"convert), which a traced program does not have (torch.compile, torch.export). Make "
         f"the NumPy value a tensor first (torch.as_tensor(a)), or call the NumPy function on "
         f"the tensor itself (np.f(t) runs PyTorch's twin of it).")
+
+
+def copies(x):
+    y = x.copy()
+    y[0] = 0.0
+    return y
+
+
+def raises_itself(x, n):
+    if n > 0:
+        raise ValueError(f"n is {n}")
+    return x
+
+
+def test_a_numpy_method_a_traced_tensor_lacks_names_the_line():
+    """``x.copy()`` runs on a NumPy array; on the tensor dynamo traces it is an
+    AttributeError, which dynamo reported as "Unsupported output type for
+    nonstrict_trace-ed function" (found by the real-code corpus: a Hampel filter)."""
+    compiled = torch.compile(ag.convert(copies), fullgraph=True, backend="aot_eager")
+    with pytest.raises(ag.StagingError) as info:
+        compiled(torch.ones(3))
+    line = inspect.getsourcelines(copies)[1] + 1
+    assert str(info.value).startswith(
+        f"PyTorch could not trace the line at {__file__}:{line} (`y = x.copy()`): "
+        f"AttributeError: 'FakeTensor' object has no attribute 'copy'. torch.compile and "
+        f"torch.export run the converted function on the tensors they trace")
+
+
+def test_the_programs_own_raise_is_raised_as_it_is():
+    compiled = torch.compile(ag.convert(raises_itself), fullgraph=True, backend="aot_eager")
+    with pytest.raises(ValueError, match="^n is 2$"):
+        compiled(torch.ones(3), 2)

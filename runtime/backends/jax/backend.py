@@ -181,6 +181,13 @@ class JaxBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return isinstance(value, _core.Tracer)
 
+    def trace_failure(self, error) -> bool:
+        # ConcretizationTypeError (bool/int/float of a tracer), TracerArrayConversionError
+        # (np.asarray of one), NonConcreteBooleanIndexError and the like.
+        return isinstance(error, (jax.errors.JAXTypeError, jax.errors.JAXIndexError)) or (
+            isinstance(error, AttributeError)
+            and isinstance(getattr(error, "obj", None), _core.Tracer))
+
     # -- primitives
 
     def aval(self, value):

@@ -24,7 +24,7 @@ from ...staging import holders, maybe_none as staged_maybe_none, state as stagin
 from ...staging.loops import Carry, reversed_bounds
 from ...staging.backend import Backend
 from ...staging.state import Aval
-from . import maybe_none, numeric, raising, rows, trace, writes
+from . import maybe_none, messages, numeric, raising, rows, trace, writes
 from .ir import Block, Op, Value
 from .tensor import Tensor, has_mask
 
@@ -97,6 +97,9 @@ class GraphBackend(Backend):
 
     def is_tracing(self) -> bool:
         return trace.current() is not None
+
+    def trace_failure(self, error) -> bool:
+        return isinstance(error, (messages.SymbolicValueError, messages.SymbolicAttributeError))
 
     # --- primitives -------------------------------------------------------------------
     def aval(self, x):

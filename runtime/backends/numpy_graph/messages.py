@@ -7,6 +7,17 @@ from ...staging.errors import StagingError
 from .ir import source_line, source_text
 
 
+class SymbolicValueError(TypeError):
+    """A symbolic tensor was asked for what only a run of the graph knows (its value as a
+    bool, an index, a NumPy array) or for a NumPy function the engine has not: the trace
+    fails here, where eager code would go on. A converted ``try``'s handlers pass it on
+    (``trace_failure``): running them would take a path eager code does not take."""
+
+
+class SymbolicAttributeError(AttributeError):
+    """A symbolic tensor has no such attribute or method (yet): as ``SymbolicValueError``."""
+
+
 def _at(source) -> str:
     if not source:
         return ""

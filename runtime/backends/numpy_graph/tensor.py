@@ -113,7 +113,7 @@ class Tensor:
         if method == "__call__":
             return _into(out, record("call", ufunc, inputs, kwargs))
         if method == "at":
-            raise TypeError(messages.in_place(f"numpy.{ufunc.__name__}.at"))
+            raise messages.SymbolicValueError(messages.in_place(f"numpy.{ufunc.__name__}.at"))
         return _into(out, record("call", getattr(ufunc, method), inputs, kwargs))
 
     def __array_function__(self, func, types, args, kwargs):
@@ -121,38 +121,38 @@ class Tensor:
         if static is not None:
             return static(*args, **kwargs)
         if numpy_api.lookup(func) is None:
-            raise TypeError(messages.unsupported_function(_public(func), user_source()))
+            raise messages.SymbolicValueError(messages.unsupported_function(_public(func), user_source()))
         kwargs = dict(kwargs)
         out = _out_handle(kwargs, _public(func))
         return _into(out, record("call", func, args, kwargs,
                                  data_dependent=func in numpy_api.DATA_DEPENDENT))
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError(messages.concrete_value("converted to a NumPy array", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("converted to a NumPy array", self, user_source()))
 
     # --- Python conversions that need a run-time value -------------------------------
     def __bool__(self):
-        raise TypeError(messages.concrete_value("used as a Python bool", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("used as a Python bool", self, user_source()))
 
     def __index__(self):
-        raise TypeError(messages.concrete_value("used as a Python index", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("used as a Python index", self, user_source()))
 
     def __int__(self):
-        raise TypeError(messages.concrete_value("converted with int()", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("converted with int()", self, user_source()))
 
     def __float__(self):
-        raise TypeError(messages.concrete_value("converted with float()", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("converted with float()", self, user_source()))
 
     def __complex__(self):
-        raise TypeError(messages.concrete_value("converted with complex()", self, user_source()))
+        raise messages.SymbolicValueError(messages.concrete_value("converted with complex()", self, user_source()))
 
     def __len__(self) -> int:
         if not self._value.shape:
             raise TypeError("len() of unsized object")
         n = self._value.shape[0]
         if n is None:
-            raise TypeError(messages.concrete_value("given to len() (its first dimension is unknown)",
-                                                    self, user_source()))
+            raise messages.SymbolicValueError(messages.concrete_value(
+                "given to len() (its first dimension is unknown)", self, user_source()))
         return n
 
     def __iter__(self):
@@ -215,7 +215,7 @@ class Tensor:
         if name in numpy_api.METHODS:
             def method(*args, **kwargs):
                 if kwargs.get("out") is not None:
-                    raise TypeError(messages.out_argument(f"ndarray.{name}"))
+                    raise messages.SymbolicValueError(messages.out_argument(f"ndarray.{name}"))
                 return record("method", name, (self,) + args, kwargs,
                               weak_result=name in ("item", "tolist"),
                               data_dependent=name == "nonzero")
@@ -223,7 +223,7 @@ class Tensor:
             return method
         if name.startswith("__"):
             raise AttributeError(name)
-        raise AttributeError(messages.unsupported_attribute(name, user_source()))
+        raise messages.SymbolicAttributeError(messages.unsupported_attribute(name, user_source()))
 
     def sort(self, axis=-1, kind=None, order=None) -> None:
         """In place, as ``ndarray.sort``: the handle now holds the sorted values."""
@@ -257,7 +257,7 @@ class FlatItems:
         return self.base.ravel()[index]
 
     def __setitem__(self, index, value):
-        raise TypeError(messages.in_place("ndarray.flat[...] = ..."))
+        raise messages.SymbolicValueError(messages.in_place("ndarray.flat[...] = ..."))
 
     def copy(self):
         return self.base.ravel().copy()
@@ -277,7 +277,7 @@ def _out_handle(kwargs: dict, name: str):
         out = out[0]
     if (out.__class__ is Tensor and out._updatable()) or out.__class__ is np.ndarray:
         return out  # an array made before the code: ``x += t`` rebinds x to the result
-    raise TypeError(messages.out_argument(name))
+    raise messages.SymbolicValueError(messages.out_argument(name))
 
 
 def _into(out, result):

@@ -173,6 +173,15 @@ class TfBackend(backends.Backend):
         convert asked for."""
         return None if location == "?" else messages.explained(error, location)
 
+    def trace_failure(self, error) -> bool:
+        # bool() of a graph tensor, NumPy asking one for its values, and a NumPy array
+        # method a graph tensor does not have (x.item()).
+        return isinstance(error, tf.errors.OperatorNotAllowedInGraphError) or (
+            isinstance(error, NotImplementedError)
+            and str(error).startswith("Cannot convert a symbolic")) or (
+            isinstance(error, AttributeError)
+            and isinstance(getattr(error, "obj", None), SymbolicTensor))
+
     # -- primitives
 
     def aval(self, value):

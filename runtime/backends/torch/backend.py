@@ -58,7 +58,7 @@ from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
-from . import indexing, lists, numpy_operands
+from . import dynamo_errors, indexing, lists, numpy_operands
 from .tensors import (
     NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
 )
@@ -455,6 +455,18 @@ class TorchBackend(backends.Backend):
     def leaked(self, value) -> bool:
         return _is_fake(value)
 
+    def trace_failure(self, error) -> bool:
+        # A guard on a value only the run knows (``if x > 0`` in code autograph does not
+        # convert), an op whose output depends on the data, NumPy asking for the values.
+        from torch._subclasses import fake_tensor
+        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+        return isinstance(error, (GuardOnDataDependentSymNode,
+                                  fake_tensor.DataDependentOutputException,
+                                  fake_tensor.DynamicOutputShapeException)) or (
+            isinstance(error, RuntimeError)
+            and "numpy() is not supported for tensor subclasses" in str(error))
+
     def explain_error(self, error, location):
         """NumPy asked a tensor PyTorch traces for its values (``Tensor.__array__``):
         ``.numpy()``, or a NumPy function called on it by code autograph does not convert
@@ -469,7 +481,20 @@ class TorchBackend(backends.Backend):
                 f"which a traced program does not have (torch.compile, torch.export). Make "
                 f"the NumPy value a tensor first (torch.as_tensor(a)), or call the NumPy "
                 f"function on the tensor itself (np.f(t) runs PyTorch's twin of it).")
-        return None
+        if dynamo_errors.raised_by_a_raise(error):
+            return None  # the program's own exception: eagerly it raises it too
+        # Anything else failed because the values are tensors PyTorch traces, not the
+        # NumPy arrays the original runs on (a NumPy method a tensor lacks, a negative
+        # slice step, a guard on a value only the run knows). Dynamo would report it as
+        # "Unsupported output type for nonstrict_trace-ed function", naming no line.
+        text = str(error).split("\n", 1)[0][:300]
+        return errors.StagingError(
+            f"PyTorch could not trace the line at {location}: {type(error).__name__}: "
+            f"{text}. torch.compile and torch.export run the converted function on the "
+            f"tensors they trace, where the original runs on NumPy arrays, and this "
+            f"operation is not one those tensors take (or it needs a value only the run "
+            f"knows). Write the line with operations PyTorch's tensors support, or compute "
+            f"it outside the compiled function and pass the result in.")
 
     def check_in_place(self, value) -> None:
         """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``

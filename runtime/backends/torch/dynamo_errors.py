@@ -11,7 +11,8 @@ cut off, so the user never saw which construct of their code could not be staged
 capture for strict ``torch.export`` (``_fullgraph_capture_frame``): when a compile that
 must give one graph (``fullgraph=True``, strict export) fails because of a
 ``StagingError``, that error is raised instead, as autograph raises
-it under JAX and TensorFlow. Where dynamo may go on past a failed region
+it under JAX and TensorFlow; so is an exception a ``raise`` statement of the user's
+code raised while dynamo traced it (eagerly the program raises it too). Where dynamo may go on past a failed region
 (``fullgraph=False``) these wrappers leave the error alone, and PyTorch 2.13 raises the
 ``StagingError`` itself too, as an exception of the user's code
 (``tests/torch/test_torch_errors.py``).
@@ -20,7 +21,9 @@ it under JAX and TensorFlow. Where dynamo may go on past a failed region
 from __future__ import annotations
 
 import functools
+import linecache
 
+from ...staging import converted
 from ...staging.errors import StagingError
 
 _INSTALLED = "_autograph_unwraps_staging_errors"
@@ -64,11 +67,26 @@ def _one_graph(args, kwargs) -> bool:
 
 
 def _staging_error(error: BaseException):
-    """The ``StagingError`` among the exceptions ``error`` was raised from, or None."""
-    seen = set()
+    """The ``StagingError`` among the exceptions ``error`` was raised from, else the one
+    a ``raise`` statement of the user's converted code raised (eagerly the program
+    raises it too), or None."""
+    seen, raised = set(), None
     while error is not None and id(error) not in seen:
         if isinstance(error, StagingError):
             return error
+        if raised is None and raised_by_a_raise(error):
+            raised = error
         seen.add(id(error))
         error = error.__cause__ or error.__context__
-    return None
+    return raised
+
+
+def raised_by_a_raise(error: BaseException) -> bool:
+    """Was ``error`` raised by a ``raise`` statement of the user's converted code?"""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code not in converted.codes:
+        return False
+    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+    return line.lstrip().startswith("raise")
