@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import functools
 import linecache
+import os
 
 from ...staging import converted
 from ...staging.errors import StagingError
 
 _INSTALLED = "_autograph_unwraps_staging_errors"
+# autograph's runtime package (runtime/backends/torch/ is two levels below it)
+_RUNTIME = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 _ONE_GRAPH = 6  # the position of ``one_graph`` among ``_compile``'s arguments
 
 
@@ -82,11 +85,17 @@ def _staging_error(error: BaseException):
 
 
 def raised_by_a_raise(error: BaseException) -> bool:
-    """Was ``error`` raised by a ``raise`` statement of the user's converted code?"""
+    """Was ``error`` raised by a ``raise`` statement of the user's converted code, or by
+    autograph's runtime giving the exception eager code gives (NumPy's TypeError for
+    ``+`` of an array and a list, its ValueError for ``copy=False`` that must copy)?"""
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    if tb is None or tb.tb_frame.f_code not in converted.codes:
+    if tb is None:
+        return False
+    if tb.tb_frame.f_code.co_filename.startswith(_RUNTIME):
+        return True
+    if tb.tb_frame.f_code not in converted.codes:
         return False
     line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
     return line.lstrip().startswith("raise")
