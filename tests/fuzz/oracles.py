@@ -32,6 +32,7 @@ import importlib.util
 import io
 import itertools
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -142,7 +143,7 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
     if expected.kind != actual.kind:
         return f"kind: eager {expected!r}, got {actual!r}"
     if expected.kind == "raise":
-        e, a = expected.value, actual.value
+        e, a = expected.value, _user_error(actual.value)
         if type(e) is not type(a):
             return f"exception type: eager {type(e).__name__}({e}), got {type(a).__name__}({a})"
         if str(e) != str(a):
@@ -155,12 +156,28 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
         if why:
             return why
     if expected.printed != actual.printed:
+        if expected.kind == "raise" and not exact and actual.printed == "":
+            # a known bug (issue 9, tests/programs.py KNOWN_BUGS "python_print"): a trace
+            # that raises on Python values never runs its graph, so the ag.print calls
+            # before the raise print nothing
+            return None
         return f"printed: eager {expected.printed!r}, got {actual.printed!r}"
     if expected.kind == "raise":
         why = _leaf_difference(oracle, expected.args, actual.args, "args", python_args=True)
         if why and exact:
             return why
     return None
+
+
+def _user_error(error):
+    """A staged ``assert`` that fails under jax.jit raises from the computation: JAX's
+    ``JaxRuntimeError`` carrying the ``AssertionError`` (documented); its text as the
+    AssertionError it carries."""
+    if type(error).__name__ == "JaxRuntimeError":
+        found = re.search(r"\nAssertionError: ?(.*)$", str(error).rstrip(), re.S)
+        if found:
+            return AssertionError(found.group(1)) if found.group(1) else AssertionError()
+    return error
 
 
 def _leaf_difference(oracle, e, a, path, python_args=False):
@@ -218,14 +235,17 @@ class Report:
 
 
 def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | None = None,
-                  seed=0) -> list:
+                  seed=0, zero_d=False) -> list:
     """Run ``source``'s ``f`` through ``oracles`` on ``raw_inputs``; the findings, each
-    ``(oracle, seed, input index, why, source)``. A staged oracle stages one function
+    ``(oracle, seed, input index, why, source)``; ``zero_d``: staged oracles pass 0-d
+    arrays for ``n`` and ``x`` in even seeds. A staged oracle stages one function
     per program and calls it on every input, and stops at its first refusal."""
     report = report if report is not None else Report()
     found = []
     for oracle in oracles:
-        variants = (0, 1) if oracle == "concrete" else (seed % 2,)
+        # staged: 0-d arrays (even seeds, with ``zero_d``: see programs.KNOWN_BUGS) or
+        # NumPy scalars for ``n`` and ``x``
+        variants = (0, 1) if oracle == "concrete" else ((seed % 2,) if zero_d else (1,))
         for variant in variants:
             f = load(source)
             actual, flush = _actual(oracle, f)

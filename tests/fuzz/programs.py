@@ -32,15 +32,14 @@ HEADER = "import numpy as np\n\nimport autograph as ag\n\n\n"
 # Optional constructs that hit open bugs (found by this tester, reported, not fixed
 # yet): left out unless asked for (``program(seed, KNOWN_BUGS)``, ``run.py --all``).
 KNOWN_BUGS = {
-    "view": "NumPy engine: an array argument written in place in a staged loop while a "
-            "view of it (w = v[1:]) is read: the view keeps the old contents (also an "
-            "alias u = v with `v -= 1` in a staged if or loop)",
     "int_division": "a floor division by an int whose kind (Python int or NumPy int) a "
                     "staged min/ternary chose: eagerly 1 // 0 raises ZeroDivisionError for "
                     "a Python 0, staged it is NumPy's 0",
-    "iterated_write": "NumPy engine: `for e in v` whose body writes into v (v[2] = 1.0, "
-                      "v += 1.0): eagerly later items are read from the written array, "
-                      "staged from the array as it was before the loop",
+    "zero_d_alias": "NumPy engine: a 0-d argument array (np.array(1.5), not np.float64) "
+                    "held by a local that is then updated in place (acc = x; acc *= 1.5 in "
+                    "a staged loop; t = n or 4; t += t): eagerly the argument changes too, "
+                    "staged it does not (one graph serves 0-d arrays and NumPy scalars); "
+                    "the oracles pass NumPy scalars unless asked",
 }
 FEATURES = frozenset(KNOWN_BUGS)
 
@@ -54,7 +53,7 @@ class _Writer:
         self.budget = rng.randint(6, 16)
         self.loops = 0
         self.prints = 0
-        self.view = rng.random() < 0.4 and "view" in features  # w = v[1:], written and read
+        self.view = rng.random() < 0.4       # w = v[1:], written and read
         self.bump = rng.random() < 0.35      # a nested function rebinding t (nonlocal)
         self.getter = rng.random() < 0.3     # a closure reading acc
 
@@ -173,8 +172,6 @@ class _Writer:
                 kinds += ["break", "continue", "break"]
         if depth < 3 and self.budget > 0:
             kinds += ["if", "if", "if", "for", "for", "while", "try"]
-        if "iterated_write" not in self.features and ("v", "iterated") in scope:
-            kinds = [k for k in kinds if k not in ("v_item", "v_aug", "v_whole", "mask", "w_item")]
         kind = self.pick(kinds)
         if kind == "t":
             return [f"t = {self.int_expr(scope)}"]
