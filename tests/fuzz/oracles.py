@@ -41,8 +41,8 @@ import numpy as np
 
 import autograph as ag
 
-ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax")
-STAGED = ("numpy", "numpy-xla", "jax")
+ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch")
+STAGED = ("numpy", "numpy-xla", "jax", "torch")
 
 _counter = itertools.count()
 _directory = None
@@ -128,6 +128,11 @@ def arguments(oracle: str, raw, variant: int):
         import jax.numpy as jnp
 
         return jnp.asarray(n), jnp.asarray(x), jnp.asarray(v), list(lst)
+    if oracle == "torch":
+        import torch
+
+        return (torch.tensor(n), torch.tensor(x, dtype=torch.float64), torch.tensor(v),
+                list(lst))
     if variant == 0:
         return np.array(n), np.array(x), np.array(v), list(lst)
     return np.int64(n), np.float64(x), np.array(v), list(lst)
@@ -253,7 +258,7 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
                 args = arguments(oracle, raw, variant)
                 expected = run(f, copy.deepcopy(args))
                 outcome = run(actual, copy.deepcopy(args), flush)
-                if oracle == "jax":  # jax.jit's list is its own (a pytree, or static here)
+                if oracle in ("jax", "torch"):  # the framework's list is its own (static here)
                     outcome.args = outcome.args[:3] + expected.args[3:]
                 report.runs[oracle] += 1
                 why = difference(oracle, expected, outcome)
@@ -274,6 +279,8 @@ def _actual(oracle, f):
         return ag.function(f), None
     if oracle == "numpy-xla":
         return ag.function(f, jit_compile=True), None
+    if oracle == "torch":
+        return _torch_compiled(f), None
     import jax
 
     converted = ag.convert(f)
@@ -283,3 +290,32 @@ def _actual(oracle, f):
         return jax.jit(lambda n, x, v: converted(n, x, v, held))(n, x, v)
 
     return call, jax.effects_barrier
+
+
+def _torch_compiled(f):
+    """``torch.compile(ag.convert(f), fullgraph=True, backend="aot_eager")`` with ``lst``
+    held static (a copy); each call compiles a fresh code object (dynamo caches per code
+    object), and an error PyTorch wraps while compiling is the user's it wraps."""
+    import torch
+
+    converted = ag.convert(f)
+
+    def call(n, x, v, lst):
+        held = list(lst)
+
+        def run(n, x, v):
+            return converted(n, x, v, held)
+
+        fresh = type(run)(run.__code__.replace(), run.__globals__, run.__name__,
+                          run.__defaults__, run.__closure__)
+        try:
+            return torch.compile(fresh, fullgraph=True, backend="aot_eager")(n, x, v)
+        except Exception as error:  # noqa: BLE001 - unwrapped below
+            while type(error).__module__.startswith("torch."):
+                inner = getattr(error, "inner_exception", None) or error.__cause__ or error.__context__
+                if inner is None:
+                    break
+                error = inner
+            raise error from None
+
+    return call

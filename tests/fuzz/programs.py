@@ -35,6 +35,9 @@ KNOWN_BUGS = {
     "int_division": "a floor division by an int whose kind (Python int or NumPy int) a "
                     "staged min/ternary chose: eagerly 1 // 0 raises ZeroDivisionError for "
                     "a Python 0, staged it is NumPy's 0",
+    "collect": "(not a known bug: a new construct, drawn only where asked for so that the "
+               "fixed sample stays as it was) a local list appended to, returned as "
+               "len(out) and sum(out)",
     "zero_d_alias": "NumPy engine: a 0-d argument array (np.array(1.5), not np.float64) "
                     "held by a local that is then updated in place (acc = x; acc *= 1.5 in "
                     "a staged loop; t = n or 4; t += t): eagerly the argument changes too, "
@@ -56,6 +59,8 @@ class _Writer:
         self.view = rng.random() < 0.4       # w = v[1:], written and read
         self.bump = rng.random() < 0.35      # a nested function rebinding t (nonlocal)
         self.getter = rng.random() < 0.3     # a closure reading acc
+        # a local list the body appends to, returned as its length and sum
+        self.collect = rng.random() < 0.3 and "collect" in features
 
     def pick(self, options):
         return self.rng.choice(options)
@@ -166,6 +171,7 @@ class _Writer:
         kinds += ["mask"] if self.chance(0.3) else []
         kinds += ["assert"] if self.chance(0.3) else []
         kinds += ["append"] if self.chance(0.1) else []
+        kinds += ["collect", "collect"] if self.collect else []
         if last:
             kinds += ["return"]
             if in_loop:
@@ -193,6 +199,8 @@ class _Writer:
             return [f"v[v {self.pick(('>', '<'))} {self.float_expr(scope, 1)}] = {self.pick(('0.0', '1.0', 'x'))}"]
         if kind == "lst_item":
             return [f"lst[{self.rng.randint(0, 2)}] = {self.int_expr(scope, 1)}"]
+        if kind == "collect":
+            return [f"out.append({self.float_expr(scope, 1)})"]
         if kind == "append":
             return [f"lst.append({self.int_expr(scope, 1)})"]
         if kind == "bump":
@@ -214,6 +222,8 @@ class _Writer:
         return self.loop(kind, scope, depth)
 
     def result(self, scope):
+        if self.collect:
+            return "t, acc, len(out), sum(out)"
         return "t, acc, v[0]" if self.chance(0.3) else "t, acc"
 
     def if_statement(self, scope, depth, in_loop):
@@ -273,7 +283,7 @@ def program(seed: int, features=frozenset()) -> str:
     rng = random.Random(f"program-{seed}")
     writer = _Writer(rng, frozenset(features))
     body = writer.block((), 0, False)
-    head = ["t = 0", "acc = 0.0"]
+    head = ["t = 0", "acc = 0.0"] + (["out = []"] if writer.collect else [])
     if writer.view:
         head.append("w = v[1:]")
     if writer.bump:
