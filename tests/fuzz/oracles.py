@@ -131,8 +131,8 @@ def arguments(oracle: str, raw, variant: int):
     if oracle == "torch":
         import torch
 
-        return (torch.tensor(n), torch.tensor(x, dtype=torch.float64), torch.tensor(v),
-                list(lst))
+        return (torch.tensor(n), torch.tensor(x, dtype=torch.float64),
+                torch.tensor(v, dtype=torch.float64), list(lst))
     if variant == 0:
         return np.array(n), np.array(x), np.array(v), list(lst)
     return np.int64(n), np.float64(x), np.array(v), list(lst)
@@ -256,7 +256,10 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
             actual, flush = _actual(oracle, f)
             for i, raw in enumerate(raw_inputs):
                 args = arguments(oracle, raw, variant)
-                expected = run(f, copy.deepcopy(args))
+                # the programs are NumPy code: PyTorch's eager tensors cannot run it
+                # (np.sum(t, axis=None)), so torch's oracle is the code on NumPy arrays
+                eager_args = arguments("concrete", raw, 1) if oracle == "torch" else args
+                expected = run(f, copy.deepcopy(eager_args))
                 outcome = run(actual, copy.deepcopy(args), flush)
                 if oracle in ("jax", "torch"):  # the framework's list is its own (static here)
                     outcome.args = outcome.args[:3] + expected.args[3:]
