@@ -350,3 +350,28 @@ def test_writes_in_staged_loops_and_branches_that_an_alias_or_view_would_miss(ba
     text = backend.staging_error(alias_written_in_branch, np.arange(4.0), np.int64(2))
     assert text.startswith(f"item assignment at {backend.at(alias_written_in_branch, 'v[1] = 9.0')}")
     assert "'u' holds the same array or one sharing its memory" in text
+
+
+
+def collected_then_written(v, lst):
+    t = 0
+    for e in v:
+        lst.append(0)
+        lst[2] = t
+        return t, e
+    lst[2] = lst[1] + 1
+    return t, v[0]
+
+
+def test_an_item_written_into_a_list_a_staged_loop_appended_to(backend):
+    """After a staged loop that appended to a list a number of times known at run time,
+    writing one of its items is refused with a StagingError naming the list and the
+    loop (it was a TypeError of ours: found by the differential fuzzer)."""
+    if backend.engine != "numpy":
+        return  # the list after the loop is the NumPy engine's (a run-time length)
+    text = backend.staging_error(collected_then_written, np.arange(3.0), [0, 1, 2])
+    assert text == (f"'lst' item assignment at {backend.at(collected_then_written, 'lst[2] = lst[1] + 1')}: "
+                    f"the staged loop at {backend.at(collected_then_written, 'for e in v:')} "
+                    f"appended to 'lst' a number of items known only at run time, so the graph "
+                    f"holds them stacked. Here: append the new value instead, or build the list "
+                    f"again after the loop.")

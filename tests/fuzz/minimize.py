@@ -19,10 +19,10 @@ def kind_of(why: str) -> str:
     return why.split(":")[0]
 
 
-def _still_differs(source, raw, oracle, kind, seed) -> bool:
+def _still_differs(source, raw, oracle, kind, seed, zero_d) -> bool:
     try:
         compile(source, "<minimize>", "exec")
-        found = oracles.check_program(source, [raw], (oracle,), oracles.Report(), seed)
+        found = oracles.check_program(source, [raw], (oracle,), oracles.Report(), seed, zero_d)
     except Exception:  # noqa: BLE001 - a candidate that breaks the tester is not kept
         return False
     return any(kind_of(why) == kind for _, _, _, why, _ in found)
@@ -73,11 +73,12 @@ def _candidates(tree):
                     yield candidate
 
 
-def minimize(source: str, raw, oracle: str, seed: int = 0, why: str | None = None) -> str:
+def minimize(source: str, raw, oracle: str, seed: int = 0, why: str | None = None,
+             zero_d: bool = False) -> str:
     """The smallest program found that differs on input ``raw`` under ``oracle`` as
     ``source`` does (``why``: the difference to keep; the first found by default)."""
     if why is None:
-        found = oracles.check_program(source, [raw], (oracle,), oracles.Report(), seed)
+        found = oracles.check_program(source, [raw], (oracle,), oracles.Report(), seed, zero_d)
         if not found:
             return source
         why = found[0][3]
@@ -89,7 +90,7 @@ def minimize(source: str, raw, oracle: str, seed: int = 0, why: str | None = Non
         progress = False
         for candidate in _candidates(tree):
             text = ast.unparse(candidate)
-            if len(text) < len(best) and _still_differs(text, raw, oracle, kind, seed):
+            if len(text) < len(best) and _still_differs(text, raw, oracle, kind, seed, zero_d):
                 tree, best, progress = candidate, text, True
                 break
     return best + "\n"

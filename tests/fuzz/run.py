@@ -38,13 +38,13 @@ def main(argv=None):
         raw = programs.inputs(seed, opts.inputs)
         if opts.show:
             print(f"--- seed {seed}\n{source}\ninputs {raw}")
-        found = oracles.check_program(source, raw, chosen, report, seed)
+        found = oracles.check_program(source, raw, chosen, report, seed, zero_d=opts.all)
         for oracle, _, i, why, _ in found:
             print(f"FINDING seed={seed} oracle={oracle} input={raw[i]}: {why}", flush=True)
             if opts.minimize:
                 from fuzz.minimize import minimize
 
-                small = minimize(source, raw[i], oracle, seed)
+                small = minimize(source, raw[i], oracle, seed, zero_d=opts.all)
                 print(f"minimal program:\n{small}", flush=True)
     print(report.summary())
     print(f"{len(list(seeds))} programs in {time.time() - began:.1f} s")

@@ -244,7 +244,6 @@ class GraphBackend(Backend):
 
     def check_loop_writes(self, carry, handles, n_items: int) -> None:
         block = handles[-1][0]
-        labels = frozenset(carry.labels)
         for label, before, spec in zip(carry.labels, carry.before, carry.specs):
             if before.__class__ is not Tensor or spec.__class__ is not staging.Slot \
                     or not before._value.shape:  # (0-d: maybe a NumPy scalar, rebound)
@@ -253,8 +252,9 @@ class GraphBackend(Backend):
             if not writes.written_in_block(block, block.params[n_items + k], block.results[k]):
                 continue
             root = _memory_of(before)
+            # (another carried name too: inside the body the two are separate arrays)
             held = holders.stale(lambda h: h.__class__ is Tensor and _memory_of(h) is root,
-                                 skip=labels)
+                                 skip=frozenset({label}))
             if held is not None:
                 from .messages import loop_write_shared
 

@@ -46,8 +46,12 @@ def setitem(target, index, value):
     if isinstance(target, np.ndarray):
         _check_argument(target)
         return functional_setitem(target, index, value)
+    from ...staging.accumulate import Collected
     from ...staging.state import describe
 
+    if isinstance(target, Collected):  # a StagingError that names the list and the loop
+        target._refuse("item assignment", "append the new value instead, or build the list "
+                       "again after the loop")
     raise TypeError(f"autograph.function: cannot assign into {describe(target)} here")
 
 
