@@ -360,11 +360,11 @@ class Function:
     def _xla_missed(self, args, error):
         """A call that ``lowerings.xla.Dispatch`` did not run (``error``): the general
         path from now on (``Dispatch``'s rules), or the error of the graph's trace."""
+        if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
+            raise error
         self._xla = None
         if isinstance(error, StagingError):  # raised while lowering: without JAX's notes
             raise StagingError(str(error)) from None
-        if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
-            raise error
         traced = getattr(error, "error", None)  # (a Dispatch miss: what the trace raised)
         if traced is not None:
             raise traced
