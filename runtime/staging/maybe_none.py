@@ -36,6 +36,8 @@ import operator
 import os
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from . import errors
 from .arg_writes import user_line
 from .backend import backend_of, tracing_now
@@ -148,12 +150,18 @@ def returned_error(self) -> errors.StagingError:
         f"flag next to the value).")
 
 
+_ITEM_TYPES = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
+
 def _type_name(obj) -> str:
     """How Python's TypeError names the type of ``obj`` as eager code would hold it (a
-    staged value as its backend says: ``Backend.eager_type_name``)."""
+    staged value as its backend says: ``Backend.eager_type_name``). NumPy meets None
+    elementwise, as objects: a NumPy array or scalar names its items' Python type."""
     backend = backend_of(obj)
     if backend is not None:
         return backend.eager_type_name(obj)
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return _ITEM_TYPES.get(obj.dtype.kind, "object")
     cls = type(obj)
     if cls.__module__ == "builtins":
         return cls.__name__
@@ -184,8 +192,7 @@ def _binary(name: str, symbol: str, reverse: bool, compare: bool):
 
     def error(left: str, right: str) -> TypeError:
         if compare:
-            return TypeError(f"'{symbol}' not supported between instances of '{left}' and "
-                             f"'{right}'")
+            return _compare_error(symbol, left, right)
         shown = "** or pow()" if symbol == "**" else symbol  # (Python's own words)
         return TypeError(f"unsupported operand type(s) for {shown}: '{left}' and '{right}'")
 
@@ -206,9 +213,32 @@ def _binary(name: str, symbol: str, reverse: bool, compare: bool):
                          error(_type_name(self.value), "NoneType"))
             return fn(self.value, other.value)
         names = (_type_name(other), "NoneType") if reverse else ("NoneType", _type_name(other))
-        _raise_where(backend, self.flag, error(*names))
+        failure = error(*names)
+        if compare and not reverse and _numpy_value(other):
+            # ``None < a``: Python asks ``a > None``, which NumPy answers item by item
+            failure = _compare_error(_SWAPPED[symbol], names[1], names[0])
+        _raise_where(backend, self.flag, failure)
         return fn(other, self.value) if reverse else fn(self.value, other)
     return op
+
+
+_SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _compare_error(symbol: str, left: str, right: str) -> TypeError:
+    return TypeError(f"'{symbol}' not supported between instances of '{left}' and '{right}'")
+
+
+def _numpy_value(obj) -> bool:
+    """A NumPy array or scalar, or a staged value standing for one (not a Python
+    number's weak type): one whose reflected comparison NumPy answers."""
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return True
+    backend = backend_of(obj)
+    if backend is None or not backend.writes_into_numpy:
+        return False
+    aval = backend.aval(obj)
+    return aval is not None and not aval.weak
 
 
 def _unary(name: str, symbol):

@@ -116,6 +116,27 @@ def test_two_values_that_may_be_none_raise_as_eager_where_either_is(backend):
                              np.float64(x), np.float64(y))
 
 
+def compares_maybe_none(x, y):
+    r = None
+    if x > 0:
+        r = x
+    return r < y
+
+
+@pytest.mark.parametrize("y,text", [
+    (np.arange(2.0), "'>' not supported between instances of 'float' and 'NoneType'"),
+    (1.5, "'<' not supported between instances of 'NoneType' and 'float'")])
+def test_an_ordering_comparison_raises_as_eager_where_it_is_none(backend, y, text):
+    """``None < a`` with a NumPy array: Python asks ``a > None``, which NumPy answers item
+    by item (eager's message is the reflected one); with a Python number it is Python's."""
+    if not backend.raises_at_run_time:
+        backend.staging_error(compares_maybe_none, np.float64(1.0), y)
+        return
+    backend.check(compares_maybe_none, np.float64(1.0), y)
+    if backend.engine == "numpy" or not isinstance(y, np.ndarray):  # (a framework's own)
+        backend.check_raises(compares_maybe_none, TypeError, f"^{text}$", np.float64(-1.0), y)
+
+
 def bracket_side(fa, fx, a, b):
     ab = [a, b]
     idx = 0 if fa * fx < 0 else 1

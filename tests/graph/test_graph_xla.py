@@ -335,9 +335,10 @@ def test_a_staged_if_of_a_few_elementwise_ops_is_a_select():
 def test_calls_dispatch_through_one_jax_jit_per_function():
     """Arrays in, one array out, no effects: JAX's C++ dispatch picks the program (one
     XLA compile per signature, the concrete function's own jax.jit never compiles); each
-    result is a fresh writable array; a Python number or a Variable among the arguments
-    (not arrays alone) turns the dispatch off and the Function's own lookup takes over,
-    with the same values and one trace per signature as before."""
+    result is a fresh writable array. A call passing anything but NumPy arrays and
+    scalars (a Python number, a Variable, an object with a dtype and a shape) takes the
+    Function's own lookup, with the same values and one trace per signature as before;
+    a program with effects turns the dispatch off."""
 
     def scale(x, y):
         return x * 2 + y
@@ -355,14 +356,38 @@ def test_calls_dispatch_through_one_jax_jit_per_function():
     assert f.experimental_get_tracing_count() == 2
     assert f._xla.jitted._cache_size() == 2
     assert all(c._fn.__autograph_xla__._cache_size() == 0 for c in f._concrete)
+
+    class Scale:  # a dtype and a shape (JAX would take it for an array), yet a Python value
+        def __init__(self, k):
+            self.k, self.dtype, self.shape = k, np.dtype(np.float64), ()
+
+        def __eq__(self, other):
+            return isinstance(other, Scale) and other.k == self.k
+
+        def __hash__(self):
+            return hash(self.k)
+
+        def __mul__(self, other):
+            return self.k * other
+
     np.testing.assert_array_equal(f(x, 1.5), scale(x, 1.5))  # a Python number: by value
-    assert f._xla is None
+    np.testing.assert_array_equal(f(Scale(3.0), y), scale(Scale(3.0), y))
     np.testing.assert_array_equal(f(x, y), scale(x, y))
-    assert f.experimental_get_tracing_count() == 3
+    assert f.experimental_get_tracing_count() == 4 and f._xla.jitted._cache_size() == 2
 
     def add(v, x):
         return v + x
 
     g = ag.function(add, jit_compile=True)
     np.testing.assert_array_equal(g(ag.Variable(np.ones(2)), x[:2]), [1.0, 2.0])
-    assert g._xla is None
+
+    def checked(x):
+        if x.sum() < 0:
+            raise ValueError("negative")
+        return x
+
+    h = ag.function(checked, jit_compile=True)
+    np.testing.assert_array_equal(h(x), x)
+    assert h._xla is None
+    with pytest.raises(ValueError, match="^negative$"):
+        h(-x)

@@ -98,9 +98,10 @@ XLA_ERRSTATE = ("np.errstate(... 'raise'): XLA has no floating-point error modes
                 "before compiling: a StagingError)")
 XLA_ROUNDING = ("XLA rounds differently in the last bits (its own math library, fused "
                 "multiply-adds): a message that shows a value after many iterations differs")
-XLA_PATH = ("XLA rounds differently in the last bits (its own sin and pow, fused "
-            "multiply-adds): a convergence test at its tolerance's edge takes one more "
-            "iteration (jax.jit of the same code does too)")
+XLA_PATH = ("XLA rounds differently in the last bits (a multiply and an add fused into one "
+            "rounding, where NumPy rounds twice): a convergence test at its tolerance's edge "
+            "takes one more iteration (jax.jit of the same code does too; with "
+            "XLA_FLAGS=--xla_cpu_max_isa=AVX, no fused multiply-adds, it matches)")
 BLOCKED.update({
     ("scipy.optimize._cubicmin", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),
     ("scipy.optimize._quadmin", "numpy-xla"): (XLA_ERRSTATE, "np.errstate at"),

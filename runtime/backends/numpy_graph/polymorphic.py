@@ -207,6 +207,10 @@ def arg_key(a):
 # general path chose for the same class, dtype and shape.
 _array_key = operator.attrgetter("__class__", "dtype", "shape")
 _TRACES = trace._stack
+# The classes ``lowerings.xla.Dispatch`` takes as arrays: NumPy's arrays and numeric
+# scalars, exactly (JAX would also take other objects with a dtype and a shape, which
+# the Function keys by value, or a subclass whose operators are not NumPy's).
+_DISPATCHED = frozenset([np.ndarray] + [np.dtype(c).type for c in "?bBhHiIlLqQefdFD"])
 
 
 def _keyed_by_spec(a) -> bool:
@@ -295,7 +299,7 @@ class Function:
         if self._jit_compile and self._simple and self.input_signature is None:
             from .lowerings.xla import Dispatch
 
-            self._xla = Dispatch()
+            self._xla = Dispatch(self._xla_concrete)
         self._concrete: list[ConcreteFunction] = []  # every trace, in order
         self._general: list[ConcreteFunction] = []  # those a key miss must still try
         self._pending: dict = {}  # key -> _Pending, traces under way
@@ -309,7 +313,8 @@ class Function:
     # --- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         xla = self._xla
-        if xla is not None and not (kwargs or _EAGER[0] or _TRACES.get()):
+        if xla is not None and not (kwargs or _EAGER[0] or _TRACES.get()) and \
+                _DISPATCHED.issuperset(map(type, args)):
             previous = xla.on()  # JAX's 64-bit mode, NumPy's dtypes (see lowerings.xla)
             try:
                 out = xla.jitted(*args)
@@ -353,31 +358,26 @@ class Function:
         return result
 
     def _xla_missed(self, args, error):
-        """A call that ``lowerings.xla.Dispatch`` did not run (``error``): trace the
-        graph for ``args`` and call again when the dispatch can run its program, else
-        the general path, for good (``Dispatch``'s rules)."""
-        from .lowerings.xla import Miss
-
-        xla = self._xla
-        if isinstance(error, StagingError):  # raised while lowering: without JAX's notes
-            raise StagingError(str(error)) from None
+        """A call that ``lowerings.xla.Dispatch`` did not run (``error``): the general
+        path from now on (``Dispatch``'s rules), or the error of the graph's trace."""
         if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
             raise error
-        if error.__class__ is Miss and error.untraced and len(args) == self._nparams:
-            key = tuple(map(arg_key, args))
-            concrete = self._cache.get(key) or self._lookup(args, key)
-            if xla is not None and xla.register(args, concrete._fn):
-                previous = xla.on()
-                try:
-                    return np.array(xla.jitted(*args))
-                except StagingError as again:
-                    raise StagingError(str(again)) from None
-                except Miss:
-                    pass
-                finally:
-                    xla.restore(previous)
         self._xla = None
+        if isinstance(error, StagingError):  # raised while lowering: without JAX's notes
+            raise StagingError(str(error)) from None
+        traced = getattr(error, "error", None)  # (a Dispatch miss: what the trace raised)
+        if traced is not None:
+            raise traced
         return self._call(args, {})
+
+    def _xla_concrete(self, args):
+        """The code of the concrete function for ``args`` (stand-ins of the arrays a call
+        passes), traced if there is none: ``Dispatch.resolve``, inside JAX's trace."""
+        if len(args) != self._nparams:
+            return None
+        key = tuple(map(arg_key, args))
+        concrete = self._cache.get(key) or self._lookup(args, key)
+        return concrete._fn
 
     def _callee(self):
         return converted(self.python_function) if self._autograph else self.python_function

@@ -846,14 +846,13 @@ def _plain(program, structure, nargs: int):
 
 
 class Miss(Exception):
-    """Raised out of ``Dispatch.jitted``'s trace: no inlinable program for these
-    arguments. ``untraced``: none traced yet for their dtypes and shapes (trace it and
-    call again); else the arguments are not arrays alone, or their program has effects
-    or several outputs (the Function's general path from now on)."""
+    """Raised out of ``Dispatch.jitted``'s trace: the arguments are not arrays alone, or
+    their program has effects or several outputs (``error`` None: the Function's general
+    path from now on); or tracing the graph for them raised ``error``."""
 
-    def __init__(self, untraced: bool):
+    def __init__(self, error=None):
         super().__init__()
-        self.untraced = untraced
+        self.error = error
 
 
 class Dispatch:
@@ -861,21 +860,24 @@ class Dispatch:
     is the cache of its signatures, with no Python lookup of ours on a call.
 
     ``jitted`` is called with the Function's arguments. On dtypes and shapes it has not
-    seen, JAX traces ``_inline``, which inlines the program of the concrete function the
-    Function traced for them (``register``: each program whose arguments are exactly
-    arrays and whose one output is an array, the kind ``_plain`` runs) — or raises
-    ``Miss`` (JAX caches nothing then). JAX's cache keys by each argument's dtype, shape
-    and weak type, as the Function's own key does for NumPy arrays; a Python number
-    (weakly typed), a Variable, a list or a string is not an array alone, so the first
-    such call turns the dispatch off and the Function looks its graphs up in Python.
-    Each program is compiled by XLA once, here (its concrete function's own ``jax.jit``
-    is used only when the concrete function is called directly).
+    seen, JAX traces ``_inline``, which inlines the program of the concrete function
+    that ``resolve`` (the Function's own lookup, tracing the graph if there is none)
+    gives for them: each program whose arguments are exactly arrays and whose one output
+    is an array (the kind ``_plain`` runs), compiled by XLA once, here (the concrete
+    function's own ``jax.jit`` is used only when it is called directly). JAX's cache keys
+    by each argument's dtype, shape and weak type, as the Function's own key does for
+    NumPy arrays; a Python number (weakly typed), a Variable, a list or a string is not
+    an array alone, nor is a program with effects the kind inlined here: the first such
+    call raises ``Miss`` and the Function looks its graphs up in Python from then on
+    (JAX keeps falling back to Python for a function whose trace raised once: the
+    dispatch is not used again).
     """
 
-    __slots__ = ("jitted", "on", "programs", "restore")
+    __slots__ = ("jitted", "on", "programs", "resolve", "restore")
 
-    def __init__(self):
+    def __init__(self, resolve):
         self.programs: dict = {}  # ((dtype, shape), ...) -> the program's function
+        self.resolve = resolve  # (stand-in arrays) -> a concrete function's code
         self.jitted = jax.jit(self._inline)
         self.on, self.restore = x64_on, x64_restore
 
@@ -883,24 +885,19 @@ class Dispatch:
         try:
             key = tuple([(x.dtype, x.shape) for x in inputs if not x.weak_type])
         except AttributeError:  # a list, a dict or None among the arguments
-            raise Miss(False) from None
+            raise Miss() from None
         if len(key) != len(inputs):  # a Python number
-            raise Miss(False)
+            raise Miss()
         program = self.programs.get(key)
         if program is None:
-            raise Miss(True)
+            try:  # stand-ins of no memory: arrays are keyed by dtype and shape alone
+                fn = self.resolve(tuple(np.broadcast_to(np.zeros((), d), s) for d, s in key))
+            except BaseException as error:  # noqa: BLE001 (the trace's own, raised by the caller)
+                raise Miss(error) from None
+            program = self.programs[key] = getattr(fn, "__autograph_inline__", None)
+        if program is None:
+            raise Miss()
         out = program(*inputs)
         if out.__class__ is Ragged:  # a buffer and a count: cut on the host (``_plain``)
-            raise Miss(False)
+            raise Miss()
         return out
-
-    def register(self, args, fn) -> bool:
-        """Let the dispatch run ``fn`` (a concrete function's code) for ``args``' dtypes
-        and shapes: True if ``fn``'s program can be inlined and ``args`` are NumPy arrays
-        alone (anything else must take the Function's general path)."""
-        program = getattr(fn, "__autograph_inline__", None)
-        if program is None or not all(
-                a.__class__ is np.ndarray or isinstance(a, np.generic) for a in args):
-            return False
-        self.programs[tuple((a.dtype, np.shape(a)) for a in args)] = program
-        return True
