@@ -201,6 +201,9 @@ def _rmatmul(self, other):
     return _tf_rmatmul(self, other)
 
 
+_SWAPPED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__"}
+
+
 def _numpy_promoting(name: str):
     """The operator ``name`` of a graph tensor, which computes in NumPy's dtype where
     TensorFlow refuses operands of two dtypes and converted code asks: ``1.0 * n`` for
@@ -209,7 +212,8 @@ def _numpy_promoting(name: str):
     becomes a ``Weak``, whose operators promote as NumPy does). Where TensorFlow
     computes (a float32 tensor and a NumPy float64 array: float32), its result stands."""
     tf_op = getattr(_Tensor, name)
-    swapped = name.replace("__r", "__", 1) if name.startswith("__r") else "__r" + name[2:]
+    swapped = _SWAPPED.get(name) or (
+        name.replace("__r", "__", 1) if name.startswith("__r") else "__r" + name[2:])
 
     def op(self, other):
         try:
@@ -266,3 +270,5 @@ SymbolicTensor.__rmatmul__ = _rmatmul
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
     for _side in (f"__{_name}__", f"__r{_name}__"):
         setattr(SymbolicTensor, _side, _numpy_promoting(_side))
+for _side in _SWAPPED:
+    setattr(SymbolicTensor, _side, _numpy_promoting(_side))
