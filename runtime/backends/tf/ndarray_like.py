@@ -12,11 +12,14 @@ code conversion made: ``staging.converted``), with ndarray's: a method is the Nu
 function of its name with the tensor first (``d.sum(axis=0)`` is ``np.sum(d,
 axis=0)``), run as ``numpy_twins`` runs NumPy calls on graph tensors (the function of
 ``tf.experimental.numpy``); ``.real``, ``.imag``, ``.T``, ``.size``, ``.itemsize``,
-``.nbytes`` are computed so. ``@`` with a vector operand is ``np.matmul``'s. A method
-that writes in place (``.sort()``, ``.fill()``) or needs the values (``.item()``,
-``.tolist()``) is a ``StagingError`` naming the line. Code autograph does not convert
-(TensorFlow's, Keras's) sees TensorFlow's tensors unchanged: the lookup happens only
-where a graph tensor lacks the attribute, and is answered only for converted code.
+``.nbytes`` are computed so. ``@`` with a vector operand is ``np.matmul``'s. An
+operator TensorFlow refuses for two dtypes (``counts + 1.7`` of int32 ``counts``)
+computes in NumPy's result dtype; where TensorFlow computes, its result stands. A
+method that writes in place (``.sort()``, ``.fill()``) or needs the values
+(``.item()``, ``.tolist()``), and NumPy asking for the values (``W[i]`` of a NumPy
+``W``: ``__array__``), are a ``StagingError`` naming the line. Code autograph does not
+convert (TensorFlow's, Keras's) sees TensorFlow's tensors unchanged: each of these
+looks at its caller's frame only where TensorFlow would refuse.
 """
 
 from __future__ import annotations
@@ -41,8 +44,7 @@ _IN_PLACE = {"sort": "x = np.sort(x)", "fill": "x = np.full_like(x, value)",
              "itemset": "x[index] = value", "resize": "x = np.resize(x, shape)",
              "setflags": "nothing (a tensor has no flags)"}
 # Methods that need the array's values, which a graph has only when it runs.
-_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "__array__",
-                     "view", "getfield", "byteswap", "flat", "ctypes", "base", "flags",
+_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "view", "getfield", "byteswap", "flat", "ctypes", "base", "flags",
                      "strides", "data"})
 
 
