@@ -33,6 +33,7 @@ import tensorflow.experimental.numpy as tnp
 from ...staging import converted
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
+from .numpy_twins import ARRAY_FIRST, numpy_call
 from .tensors import SymbolicTensor
 from .weak import Weak
 
@@ -44,24 +45,15 @@ _IN_PLACE = {"sort": "x = np.sort(x)", "fill": "x = np.full_like(x, value)",
              "itemset": "x[index] = value", "resize": "x = np.resize(x, shape)",
              "setflags": "nothing (a tensor has no flags)"}
 # Methods that need the array's values, which a graph has only when it runs.
-_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "view", "getfield", "byteswap", "flat", "ctypes", "base", "flags",
+_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "view",
+                     "getfield", "byteswap", "flat", "ctypes", "base", "flags",
                      "strides", "data"})
-
-
-# ndarray methods that are the NumPy function of the same name with the array first
-# (``a.compress(c)`` is ``np.compress(c, a)``: built below).
-_FUNCTIONS = frozenset(
-    name for name in dir(np.ndarray) if not name.startswith("_") and name not in _IN_PLACE
-    and name not in _VALUES and callable(getattr(np.ndarray, name))
-    and callable(getattr(np, name, None)))
 
 
 def _numpy_method(tensor, name: str):
     fn = getattr(np, name)
 
     def method(*args, **kwargs):
-        from .numpy_twins import numpy_call
-
         return numpy_call(fn, (tensor,) + args, kwargs)
 
     method.__name__ = name
@@ -113,8 +105,6 @@ def _size(tensor):
 
 def _compress(tensor):
     def compress(condition, axis=None):
-        from .numpy_twins import numpy_call
-
         return numpy_call(np.compress, (condition, tensor), {"axis": axis})
     return compress
 
@@ -164,7 +154,7 @@ def ndarray_method(tensor, name: str):
     attribute's value), or None where ndarray has no such method or attribute we run."""
     if name in _BUILT:
         return _BUILT[name](tensor)
-    if name in _FUNCTIONS:
+    if name in ARRAY_FIRST:
         return _numpy_method(tensor, name)
     if name in _IN_PLACE or name in _VALUES:
         raise _refused(tensor, name)
@@ -173,7 +163,7 @@ def ndarray_method(tensor, name: str):
 
 def _getattr(self, name):
     """A graph tensor's attribute it lacks: ndarray's, when converted code asks."""
-    if (name in _FUNCTIONS or name in _BUILT or name in _IN_PLACE or name in _VALUES) \
+    if (name in ARRAY_FIRST or name in _BUILT or name in _IN_PLACE or name in _VALUES) \
             and _from_converted_code():
         return ndarray_method(self, name)
     return _tf_getattr(self, name)
