@@ -193,7 +193,8 @@ def _rmatmul(self, other):
     return _tf_rmatmul(self, other)
 
 
-_SWAPPED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__"}
+_SWAPPED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__",
+            "__eq__": "__eq__", "__ne__": "__ne__"}
 
 
 def _numpy_promoting(name: str):
