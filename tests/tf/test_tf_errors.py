@@ -192,3 +192,14 @@ def test_tensorflow_errors_at_the_users_line():
         f"tensor returned, is a tf.Tensor, which has no ndarray attribute 'copy'; converted "
         f"code is given ndarray's, but code autograph does not convert asked for it here. Call "
         f"the NumPy function on it (np.copy(t)) in converted code, or use TensorFlow's op.")
+
+
+def compares(x, n):
+    return x == 0.5, x != 1.0, x < 1.5, 2.5 > x, x == n
+
+
+def test_comparisons_tensorflow_refuses_compare_in_numpys_dtype():
+    out = staged(compares, tf.constant([1, 2]), tf.constant(np.float32(1.0)))
+    want = compares(np.array([1, 2], np.int32), np.float32(1.0))
+    for s, w in zip(out, want):
+        assert s.dtype == tf.bool and np.array_equal(s.numpy(), w)

@@ -12,11 +12,14 @@ code conversion made: ``staging.converted``), with ndarray's: a method is the Nu
 function of its name with the tensor first (``d.sum(axis=0)`` is ``np.sum(d,
 axis=0)``), run as ``numpy_twins`` runs NumPy calls on graph tensors (the function of
 ``tf.experimental.numpy``); ``.real``, ``.imag``, ``.T``, ``.size``, ``.itemsize``,
-``.nbytes`` are computed so. ``@`` with a vector operand is ``np.matmul``'s. A method
-that writes in place (``.sort()``, ``.fill()``) or needs the values (``.item()``,
-``.tolist()``) is a ``StagingError`` naming the line. Code autograph does not convert
-(TensorFlow's, Keras's) sees TensorFlow's tensors unchanged: the lookup happens only
-where a graph tensor lacks the attribute, and is answered only for converted code.
+``.nbytes`` are computed so. ``@`` with a vector operand is ``np.matmul``'s. An
+operator TensorFlow refuses for two dtypes (``counts + 1.7`` of int32 ``counts``)
+computes in NumPy's result dtype; where TensorFlow computes, its result stands. A
+method that writes in place (``.sort()``, ``.fill()``) or needs the values
+(``.item()``, ``.tolist()``), and NumPy asking for the values (``W[i]`` of a NumPy
+``W``: ``__array__``), are a ``StagingError`` naming the line. Code autograph does not
+convert (TensorFlow's, Keras's) sees TensorFlow's tensors unchanged: each of these
+looks at its caller's frame only where TensorFlow would refuse.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import tensorflow.experimental.numpy as tnp
 from ...staging import converted
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
+from .numpy_twins import ARRAY_FIRST, numpy_call
 from .tensors import SymbolicTensor
 from .weak import Weak
 
@@ -41,25 +45,15 @@ _IN_PLACE = {"sort": "x = np.sort(x)", "fill": "x = np.full_like(x, value)",
              "itemset": "x[index] = value", "resize": "x = np.resize(x, shape)",
              "setflags": "nothing (a tensor has no flags)"}
 # Methods that need the array's values, which a graph has only when it runs.
-_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "__array__",
-                     "view", "getfield", "byteswap", "flat", "ctypes", "base", "flags",
+_VALUES = frozenset({"item", "tolist", "tobytes", "tofile", "dump", "dumps", "view",
+                     "getfield", "byteswap", "flat", "ctypes", "base", "flags",
                      "strides", "data"})
-
-
-# ndarray methods that are the NumPy function of the same name with the array first
-# (``a.compress(c)`` is ``np.compress(c, a)``: built below).
-_FUNCTIONS = frozenset(
-    name for name in dir(np.ndarray) if not name.startswith("_") and name not in _IN_PLACE
-    and name not in _VALUES and callable(getattr(np.ndarray, name))
-    and callable(getattr(np, name, None)))
 
 
 def _numpy_method(tensor, name: str):
     fn = getattr(np, name)
 
     def method(*args, **kwargs):
-        from .numpy_twins import numpy_call
-
         return numpy_call(fn, (tensor,) + args, kwargs)
 
     method.__name__ = name
@@ -111,8 +105,6 @@ def _size(tensor):
 
 def _compress(tensor):
     def compress(condition, axis=None):
-        from .numpy_twins import numpy_call
-
         return numpy_call(np.compress, (condition, tensor), {"axis": axis})
     return compress
 
@@ -162,7 +154,7 @@ def ndarray_method(tensor, name: str):
     attribute's value), or None where ndarray has no such method or attribute we run."""
     if name in _BUILT:
         return _BUILT[name](tensor)
-    if name in _FUNCTIONS:
+    if name in ARRAY_FIRST:
         return _numpy_method(tensor, name)
     if name in _IN_PLACE or name in _VALUES:
         raise _refused(tensor, name)
@@ -171,7 +163,7 @@ def ndarray_method(tensor, name: str):
 
 def _getattr(self, name):
     """A graph tensor's attribute it lacks: ndarray's, when converted code asks."""
-    if (name in _FUNCTIONS or name in _BUILT or name in _IN_PLACE or name in _VALUES) \
+    if (name in ARRAY_FIRST or name in _BUILT or name in _IN_PLACE or name in _VALUES) \
             and _from_converted_code():
         return ndarray_method(self, name)
     return _tf_getattr(self, name)
@@ -201,6 +193,10 @@ def _rmatmul(self, other):
     return _tf_rmatmul(self, other)
 
 
+_SWAPPED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__": "__le__",
+            "__eq__": "__eq__", "__ne__": "__ne__"}
+
+
 def _numpy_promoting(name: str):
     """The operator ``name`` of a graph tensor, which computes in NumPy's dtype where
     TensorFlow refuses operands of two dtypes and converted code asks: ``1.0 * n`` for
@@ -209,7 +205,8 @@ def _numpy_promoting(name: str):
     becomes a ``Weak``, whose operators promote as NumPy does). Where TensorFlow
     computes (a float32 tensor and a NumPy float64 array: float32), its result stands."""
     tf_op = getattr(_Tensor, name)
-    swapped = name.replace("__r", "__", 1) if name.startswith("__r") else "__r" + name[2:]
+    swapped = _SWAPPED.get(name) or (
+        name.replace("__r", "__", 1) if name.startswith("__r") else "__r" + name[2:])
 
     def op(self, other):
         try:
@@ -266,3 +263,5 @@ SymbolicTensor.__rmatmul__ = _rmatmul
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
     for _side in (f"__{_name}__", f"__r{_name}__"):
         setattr(SymbolicTensor, _side, _numpy_promoting(_side))
+for _side in _SWAPPED:
+    setattr(SymbolicTensor, _side, _numpy_promoting(_side))

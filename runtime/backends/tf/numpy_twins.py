@@ -18,6 +18,16 @@ from .weak import strong
 
 _LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "full_like"})
 
+# ndarray methods that are NumPy's function of the same name with the array first
+# (``a.sum(axis=0)`` is ``np.sum(a, axis=0)``): not ``reshape`` and ``transpose`` (which
+# take the shape as separate arguments too), ``compress`` (the condition comes first),
+# ``astype`` (NumPy 2's ``np.astype``, which tf.experimental.numpy lacks), nor the
+# methods that write into the array (``a.sort()``; ``np.sort(a)`` is a sorted copy).
+ARRAY_FIRST = frozenset(
+    name for name in dir(np.ndarray) if not name.startswith("_")
+    and callable(getattr(np.ndarray, name)) and callable(getattr(np, name, None))) - {
+    "reshape", "transpose", "compress", "astype", "sort", "partition", "put", "resize"}
+
 
 def _shape_only(args, kwargs) -> bool:
     """Only the first argument is a graph tensor, of a static shape: ``np.zeros_like(x)``
@@ -59,10 +69,10 @@ def numpy_call(fn, args, kwargs):
             f"(constants of the graph), when the tensor's value is not known yet. Draw random "
             f"numbers with tf.random (a tf.random.Generator), or draw them outside the "
             f"tf.function and pass them in.")
-    if isinstance(owner, np.ndarray):  # T.dot(w): the method of the array as a constant
-        from .ndarray_like import ndarray_method
-
-        twin = ndarray_method(tnp.asarray(owner), short)
+    if isinstance(owner, np.ndarray):  # T.dot(w): NumPy's function, the array first
+        if short in ARRAY_FIRST:
+            return numpy_call(getattr(np, short), (owner,) + tuple(args), kwargs)
+        twin = None
     elif isinstance(owner, np.ufunc):
         twin = _ufunc_method(owner, short)
     elif module.startswith("numpy"):
