@@ -64,9 +64,10 @@ from .tensors import (
 )
 
 
-def is_tracing() -> bool:
-    """True while ``torch.compile`` or ``torch.export`` traces (one flag read)."""
-    return torch.compiler.is_compiling()
+# True while ``torch.compile`` or ``torch.export`` traces (one flag read): PyTorch's own
+# function, not a wrapper of it, since every eager call of a converted function asks it
+# (``mode.staging``), and dynamo knows it (no guard on the flag it reads).
+is_tracing = torch.compiler.is_compiling
 
 
 # ---------------------------------------------------------------- types
