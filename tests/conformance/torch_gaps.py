@@ -10,9 +10,10 @@ _INT_WITH_FLOAT = ("NumPy code whose oracle runs on NumPy integer scalars: an in
                    "not say it stands for a NumPy scalar (the value is the same, the dtype is "
                    "eager PyTorch's)")
 _RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
-                  "make_fx (the traced mode) and dynamo (torch.compile) take no output of a "
-                  "type of ours; torch.export returns it as a list (tests/torch). Return "
-                  "np.stack(lst) or torch.stack(lst)")
+                  "make_fx (the traced mode) and dynamo (torch.compile: 'SourcelessBuilder.create "
+                  "does not know how to wrap Collected') take no output of a type of ours; "
+                  "torch.export returns it as a list (tests/torch). Return np.stack(lst) or "
+                  "torch.stack(lst)")
 
 _MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): eagerly NumPy's "
                "ValueError ('cannot assign 2 input values to the 3 output values where the mask "
