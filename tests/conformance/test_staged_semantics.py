@@ -257,3 +257,18 @@ def jumps_in_try_with_closure_in_staged_loop(a, b):
 def test_jumps_in_try_with_closure_in_staged_loop(backend):
     for a, b in ((6, -1), (3, 2), (4, 1)):
         backend.check(jumps_in_try_with_closure_in_staged_loop, np.int32(a), np.int32(b))
+
+
+def count_then_alias(x):
+    i = 0
+    while x > i:
+        i += 1
+    j = i
+    i += 1  # a Python int: j keeps its value
+    j *= 2
+    return i, j
+
+
+def test_an_in_place_operator_on_a_staged_python_number_leaves_its_aliases(backend):
+    backend.check(count_then_alias, np.float32(2.5))
+    backend.check(count_then_alias, np.float32(-1.0))

@@ -10,16 +10,19 @@ _INT_WITH_FLOAT = ("NumPy code whose oracle runs on NumPy integer scalars: an in
                    "not say it stands for a NumPy scalar (the value is the same, the dtype is "
                    "eager PyTorch's)")
 _RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
-                  "make_fx (the traced mode) and dynamo (torch.compile) take no output of a "
-                  "type of ours; torch.export returns it as a list (tests/torch). Return "
-                  "np.stack(lst) or torch.stack(lst)")
+                  "make_fx (the traced mode) and dynamo (torch.compile: 'SourcelessBuilder.create "
+                  "does not know how to wrap Collected') take no output of a type of ours; "
+                  "torch.export returns it as a list (tests/torch). Return np.stack(lst) or "
+                  "torch.stack(lst)")
 
-_MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): PyTorch's "
-               "RuntimeError (shape mismatch) where NumPy raises ValueError ('cannot assign 2 input "
-               "values to the 3 output values where the mask is true')")
+_MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): eagerly NumPy's "
+               "ValueError ('cannot assign 2 input values to the 3 output values where the mask "
+               "is true'); the counts are known only when the traced program runs, and a PyTorch "
+               "program's run-time checks raise RuntimeError: PyTorch's (shape mismatch)")
 _TENSOR_RESULTS = ("NumPy code calling an ndarray method on what a NumPy call returned "
-                   "(np.clip(x[m], 0.5, 1.5).astype(np.float32)): a NumPy call on a traced tensor "
-                   "returns a torch.Tensor, which has no .astype (an AttributeError while tracing)")
+                   "(np.clip(x[m], 0.5, 1.5).astype(np.float32)): the NumPy oracle has an array; "
+                   "eagerly on a tensor np.clip is Tensor.clip, and both eager PyTorch and the "
+                   "trace raise AttributeError ('Tensor' object has no attribute 'astype')")
 _VIEW_WRITES = ("a write through a view of a tensor (inner = dk[1:-1]; inner[0] = 5.0), even "
                 "outside any staged construct: the torch backend refuses it (an item write gives "
                 "the name a new tensor) where NumPy and eager PyTorch write the base too")

@@ -64,8 +64,9 @@ from .tensors import (
 )
 
 
-# True while ``torch.compile`` or ``torch.export`` traces: PyTorch's own test, bound
-# directly (every converted call runs it while torch is imported; dynamo folds it to True).
+# True while ``torch.compile`` or ``torch.export`` traces (one flag read): PyTorch's own
+# function, not a wrapper of it, since every eager call of a converted function asks it
+# (``mode.staging``), and dynamo knows it (no guard on the flag it reads).
 is_tracing = torch.compiler.is_compiling
 
 
