@@ -32,7 +32,7 @@ from autograph.runtime.staging.accumulate import LIST_TAKERS
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool", "divmod", "hasattr", "str", "repr",
-                             "format"})
+                             "format", "any", "all"})
 
 
 # Builtins that consume a generator expression: with a staged test, called through

@@ -2,7 +2,8 @@
 
     x is None        ->  ag__.is_none(x)
     x is not None    ->  ag__.is_not_none(x)
-    ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a local, idx a name or expression)
+    ab[idx]          ->  ag__.getitem(ab, idx, 'ab')   (ab a name, idx a name or expression)
+    self.ab[idx]     ->  ag__.getitem(self.ab, idx, 'self.ab')
     w[k, 1:]         ->  ag__.getitem(w, (k, slice(1, None, None)), 'w')
     [a, b][idx]      ->  ag__.getitem([a, b], idx, 'the list')
     ab[t][idx]       ->  ag__.getitem(ab[t], idx, 'ab[t]')
@@ -12,9 +13,12 @@
 the runtime (``runtime.choices``) answers both as Python does on Python values, and
 with a graph op where a value is staged: the run-time flag of a value that is None
 on some staged paths, a select among the stacked items of the list.
-Guarantees: only ``is None`` comparisons with one operator, and loads from local
-names (parameters included), their items (``ab[t]``) and list or tuple displays, indexed by a name or a
-computed expression (or a tuple of indexes holding one), are rewritten.
+Guarantees: only ``is None`` comparisons with one operator, and loads from names
+(locals, parameters, and the globals and closure variables a lookup table lives in:
+mpmath's ``small_trailing[n & 0xff]``), from attributes of names (SciPy's TOMS 748
+solver's ``self.ab[uix]``), from local names' items (``ab[t]``) and from list or tuple
+displays, indexed by a name or a computed expression (or a tuple of indexes holding
+one), are rewritten.
 """
 
 from __future__ import annotations
@@ -38,14 +42,17 @@ def _chooses(index) -> bool:
     return isinstance(index, _CHOOSERS)
 
 
-class StagedChoices(transformer.Base):
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.sequences = {
-            t.id for n in trees.walk_scope(ctx.fn_node.body) if isinstance(n, gast.Assign)
-            and isinstance(n.value, (gast.List, gast.Tuple)) for t in n.targets
-            if isinstance(t, gast.Name)}
+def _dotted(node):
+    """``self.ab`` of a name or a chain of attributes on one, else None."""
+    if isinstance(node, gast.Name):
+        return node.id
+    if isinstance(node, gast.Attribute):
+        owner = _dotted(node.value)
+        return None if owner is None else f"{owner}.{node.attr}"
+    return None
 
+
+class StagedChoices(transformer.Base):
     def visit_Expr(self, node):
         """``np.add(a, b, out=x)`` -> ``x = np.add(a, b, out=x)``: NumPy returns ``out``, so
         Python is unchanged, and a staged branch or loop now carries ``x``."""
@@ -86,19 +93,16 @@ class StagedChoices(transformer.Base):
         node = self.generic_visit(node)
         if not isinstance(node.ctx, gast.Load) or not _chooses(node.slice):
             return node
-        if isinstance(node.value, gast.Name) and (node.value.id in self.sequences
-                                                  or node.value.id in self.ctx.locals):
-            label = node.value.id
-        elif isinstance(node.value, (gast.List, gast.Tuple)):  # [a, b][i]
+        label = _dotted(node.value)  # a local, a global's lookup table, an attribute's list
+        if label is None and isinstance(node.value, (gast.List, gast.Tuple)):  # [a, b][i]
             label = "the " + type(node.value).__name__.lower()
-        elif item_of:
+        if label is None and item_of:  # tokens[t][beam]
             label = item_of
-        else:
+        if label is None:
             return node
         return templates.replace_expr("ag__.getitem(value, index, label)", value=node.value,
                                       index=item_assignments.index_expression(node.slice),
                                       label=templates.constant(label))
-        return node
 
 
 def transform(node, ctx) -> None:

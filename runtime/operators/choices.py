@@ -47,7 +47,7 @@ def getitem(seq, index, label: str = "the sequence"):
     if index.__class__ in (int, bool, slice):
         return seq[index]
     if seq.__class__ not in (list, tuple):
-        return read_item(seq, index)
+        return seq[index] if isinstance(seq, dict) else read_item(seq, index)
     backend = backend_of(index)
     if backend is None:
         return seq[index]

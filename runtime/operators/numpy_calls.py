@@ -6,7 +6,9 @@ every call of a callable of the ``numpy`` package (``np.sqrt``, ``np.linalg.norm
 import sqrt``, and a method of a NumPy array, ``T.dot``) goes through
 ``ag__.converted``, which gives ``routed(fn)``: with no staged value among the arguments (looking into lists,
 tuples and keyword values) that is ``fn`` itself, called as it is, so NumPy computes
-what it computes eagerly (a constant of the trace). With one, the backend of the
+what it computes eagerly (a constant of the trace). With one, a list or tuple of
+scalars among the positional arguments is first stacked (as NumPy's own conversion
+would make it an array), and the backend of the
 first staged argument decides (``Backend.numpy_call``): the NumPy engine's symbolic
 tensors implement NumPy's dispatch protocols, so there it is ``fn`` itself too; JAX
 tracers do not, and the JAX backend calls the ``jax.numpy`` function of the same
@@ -63,6 +65,7 @@ def routed(fn):
             backend = staged_leaf(kwargs.values())
         if backend is None:
             return fn(*args, **kwargs)
+        args = tuple(_stacked(a, backend) for a in args)
         return backend.numpy_call(fn, args, kwargs)
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", "numpy_function")
@@ -72,6 +75,19 @@ def routed(fn):
         _routed[fn] = call  # not a method of an object the cache would keep alive
     return call
 
+
+
+def _stacked(arg, backend):
+    """A list or tuple of scalars some of which are staged (``np.isfinite([fa, fb, fd])``),
+    as the array NumPy makes of it: NumPy's dispatch does not look into a list, so the
+    framework's ufunc would not see its staged items. Lists of arrays stay lists
+    (``np.concatenate([a, b])``: the framework's function takes the sequence)."""
+    if arg.__class__ not in (list, tuple) or not arg or staged_leaf(arg) is None:
+        return arg
+    if all(item.__class__ in (bool, int, float, complex) or getattr(item, "ndim", None) == 0
+           for item in arg):
+        return backend.numeric("numpy.asarray", (arg,), {})
+    return arg
 
 
 UNHANDLED = object()

@@ -9,11 +9,12 @@ SciPy (BSD-3-Clause, Copyright (c) 2001-2002 Enthought, Inc. 2003, SciPy Develop
 scikit-learn (BSD-3-Clause, Copyright (c) 2007-2026 The scikit-learn developers),
 statsmodels (BSD-3-Clause, Copyright (C) 2006, Jonathan E. Taylor; (c) 2006-2008 Scipy
 Developers; (c) 2009-2018 statsmodels Developers),
-NetworkX (BSD-3-Clause, Copyright (c) 2004-2025, NetworkX Developers) and NumPy
-(BSD-3-Clause, Copyright (c) 2005-2025, NumPy Developers) allow redistribution of
+NetworkX (BSD-3-Clause, Copyright (c) 2004-2025, NetworkX Developers), NumPy
+(BSD-3-Clause, Copyright (c) 2005-2025, NumPy Developers) and mpmath (BSD-3-Clause,
+Copyright (c) 2005-2023 Fredrik Johansson and mpmath contributors) allow redistribution of
 source with the copyright notice, the list of conditions and the disclaimer; those
 are in each project's LICENSE file, which this note points to. The CPython standard
-library pieces (colorsys, bisect) are under the PSF License Version 2, Copyright (c)
+library pieces (colorsys, bisect, statistics) are under the PSF License Version 2, Copyright (c)
 2001-2023 Python Software Foundation. ``our_words.py`` (the second round) copies no
 code: its routines are written in our own words after the library functions and
 textbook algorithms each one names.

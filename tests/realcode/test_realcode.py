@@ -175,6 +175,108 @@ BLOCKED.update({
 })
 
 
+# The third round (scipy_trust, numpy_lib, python_stdlib3, mpmath_intmath: real library
+# code copied verbatim, never converted before), on every backend.
+R3_NONE = ("None on some staged paths (check_termination's `return None`, hsv_to_rgb's "
+           "fall-off end): a graph's outputs are arrays (a StagingError)")
+R3_LIST_BRANCH = ("a list appended to in a staged branch only (its length would depend on "
+                  "the values: a StagingError)")
+R3_VALUE_SHAPE = ("a NumPy function whose output's shape depends on the values (np.nonzero, "
+                  "np.piecewise): compiled code has fixed shapes (a StagingError)")
+R3_INT_FLOAT = ("a variable that is an int on one staged path and a float on the other "
+                "(ratio = 1): PyTorch's cond needs one dtype (a StagingError)")
+R3_MAYBE_NONE_TRUTH = ("the truth of a value None on some staged paths (all(fs) while fe may "
+                       "still be None): a StagingError")
+R3_SORTED = ("sorted() of staged scalars: Python's sort asks each comparison for a bool "
+             "(the framework's error, naming the line on the NumPy engine and PyTorch)")
+R3_BIG_INT = ("a comparison with a Python int beyond int64 (bisect(powers, n) with "
+              "powers up to 1 << 299, x < 1 << 800): the framework's error")
+R3_LIST_WRITE = ("a list of staged scalars written into a NumPy array made in the function "
+                 "(Q[:, 0] = fvals[:]): NumPy asks for their values (naming the line)")
+R3_COMMON_TYPE = ("np.common_type of a traced array (NumPy's as_series): not staged (a "
+                  "TypeError naming the line; its except Exception no longer swallows it)")
+R3_TORCH_TRACE = ("NumPy code PyTorch's traced tensors do not take (ndarray.fill, .dot of a "
+                  "matrix and a vector, dtype.kind, a data-dependent guard): a StagingError "
+                  "naming the line")
+R3_TF_ITER = ("iterating over a graph tensor, or its truth (all(np.isfinite(fs)), a list of "
+              "tensors written into a NumPy array): TensorFlow's OperatorNotAllowedInGraphError, "
+              "not naming the line")
+R3_TF_NDARRAY = ("an ndarray method or attribute a tf.Tensor lacks (.dot, .size, dtype.kind, "
+                 ">>=, an index array): TensorFlow's AttributeError/TypeError, not naming the line")
+BLOCKED.update({
+    ('scipy.optimize._lsq.intersect_trust_region', 'jax'): (JAX_RAISE, 'if a == 0:'),
+    ('scipy.optimize._lsq.intersect_trust_region', 'torch'): (TORCH_RAISE, 'if a == 0:'),
+    ('scipy.optimize._lsq.solve_lsq_trust_region', 'torch'): (R3_TORCH_TRACE, 'p = -V.dot(uf / s)'),
+    ('scipy.optimize._lsq.solve_lsq_trust_region', 'tf'): (R3_TF_NDARRAY, "'SymbolicTensor' object has no attribute 'dot'"),
+    ('scipy.optimize._lsq.update_tr_radius', 'torch'): (R3_INT_FLOAT, 'if predicted_reduction > 0:'),
+    ('scipy.optimize._lsq.minimize_quadratic_1d', 'numpy'): (R3_LIST_BRANCH, 'if lb < extremum < ub:'),
+    ('scipy.optimize._lsq.minimize_quadratic_1d', 'numpy-xla'): (R3_LIST_BRANCH, 'if lb < extremum < ub:'),
+    ('scipy.optimize._lsq.minimize_quadratic_1d', 'jax'): (R3_LIST_BRANCH, 'if lb < extremum < ub:'),
+    ('scipy.optimize._lsq.minimize_quadratic_1d', 'torch'): (R3_LIST_BRANCH, 'if lb < extremum < ub:'),
+    ('scipy.optimize._lsq.minimize_quadratic_1d', 'tf'): (R3_LIST_BRANCH, 'if lb < extremum < ub:'),
+    ('scipy.optimize._lsq.step_size_to_bound', 'numpy-xla'): (R3_VALUE_SHAPE, 'non_zero = np.nonzero(s)'),
+    ('scipy.optimize._lsq.step_size_to_bound', 'jax'): (R3_VALUE_SHAPE, 'non_zero = np.nonzero(s)'),
+    ('scipy.optimize._lsq.step_size_to_bound', 'torch'): (R3_TORCH_TRACE, 'steps.fill(np.inf)'),
+    ('scipy.optimize._lsq.step_size_to_bound', 'tf'): (R3_TF_NDARRAY, 'Only integers, slices'),
+    ('scipy.optimize._lsq.check_termination', 'jax'): (R3_NONE, 'elif xtol_satisfied:'),
+    ('scipy.optimize._lsq.check_termination', 'torch'): (R3_NONE, 'elif xtol_satisfied:'),
+    ('scipy.optimize._lsq.check_termination', 'tf'): (R3_NONE, 'elif xtol_satisfied:'),
+    ('scipy.optimize._notclose', 'torch'): (R3_TORCH_TRACE, 'all(fs) and all(np.isfinite(fs)) and'),
+    ('scipy.optimize._notclose', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize._inverse_poly_zero', 'numpy'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
+    ('scipy.optimize._inverse_poly_zero', 'numpy-xla'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
+    ('scipy.optimize._inverse_poly_zero', 'jax'): (R3_LIST_WRITE, 'The numpy.ndarray conversion method __array__() was called o'),
+    ('scipy.optimize._inverse_poly_zero', 'torch'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
+    ('scipy.optimize._inverse_poly_zero', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy'): (R3_SORTED, 'return sorted([ta, tb])'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy-xla'): (R3_SORTED, 'return sorted([ta, tb])'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'jax'): (R3_SORTED, 'Attempted boolean conversion of traced array with shape bool'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'torch'): (R3_SORTED, 'return sorted([ta, tb])'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'tf'): (R3_TF_ITER, 'Using a symbolic `tf.Tensor` as a Python `bool` is not allow'),
+    ('numpy.i0', 'numpy-xla'): (R3_VALUE_SHAPE, 'return piecewise(x, [x <= 8.0], [_i0_1, _i0_2])'),
+    ('numpy.i0', 'jax'): (R3_VALUE_SHAPE, 'return piecewise(x, [x <= 8.0], [_i0_1, _i0_2])'),
+    ('numpy.i0', 'torch'): (R3_TORCH_TRACE, "if x.dtype.kind == 'c':"),
+    ('numpy.i0', 'tf'): (R3_TF_NDARRAY, "'DType' object has no attribute 'kind'"),
+    ('numpy.polynomial.polyutils.trimcoef', 'numpy'): (R3_COMMON_TYPE, 'dtype = np.common_type(*arrays)'),
+    ('numpy.polynomial.polyutils.trimcoef', 'numpy-xla'): (R3_COMMON_TYPE, 'dtype = np.common_type(*arrays)'),
+    ('numpy.polynomial.polyutils.trimcoef', 'jax'): (JAX_RAISE, 'raise ValueError("tol must be non-negative")'),
+    ('numpy.polynomial.polyutils.trimcoef', 'torch'): (TORCH_RAISE, 'raise ValueError("tol must be non-negative")'),
+    ('numpy.polynomial.polyutils.trimcoef', 'tf'): (R3_TF_NDARRAY, "SymbolicTensor object has no attribute 'size'. "),
+    ('numpy.polynomial.chebyshev.chebval', 'torch'): (R3_TORCH_TRACE, "if c.dtype.char in '?bBhHiIlLqQpP':"),
+    ('numpy.polynomial.chebyshev.chebval', 'tf'): (R3_TF_NDARRAY, "'DType' object has no attribute 'char'"),
+    ('colorsys.hsv_to_rgb', 'jax'): (R3_NONE, 'if i == 5:'),
+    ('colorsys.hsv_to_rgb', 'torch'): (R3_NONE, 'if i == 5:'),
+    ('colorsys.hsv_to_rgb', 'tf'): (R3_NONE, 'if i == 5:'),
+    ('mpmath.libmp.python_trailing', 'torch'): (R3_TORCH_TRACE, 'return small_trailing[low_byte]'),
+    ('mpmath.libmp.python_trailing', 'tf'): (R3_TF_NDARRAY, "unsupported operand type(s) for >>=: 'SymbolicTensor' and 'i"),
+    ('mpmath.libmp.python_bitcount', 'numpy'): (R3_BIG_INT, 'bc = bisect(powers, n)'),
+    ('mpmath.libmp.python_bitcount', 'numpy-xla'): (R3_BIG_INT, 'bc = bisect(powers, n)'),
+    ('mpmath.libmp.python_bitcount', 'torch'): (R3_BIG_INT, 'bc = bisect(powers, n)'),
+    ('mpmath.libmp.python_bitcount', 'tf'): (R3_BIG_INT, 'Python int too large to convert to C long'),
+    ('mpmath.libmp.isqrt_small_python', 'numpy'): (R3_BIG_INT, 'bc = bisect(powers, n)'),
+    ('mpmath.libmp.isqrt_small_python', 'numpy-xla'): (R3_BIG_INT, 'bc = bisect(powers, n)'),
+    ('mpmath.libmp.isqrt_small_python', 'jax'): (R3_BIG_INT, 'An overflow was encountered while parsing an argument to a j'),
+    ('mpmath.libmp.isqrt_small_python', 'torch'): (R3_BIG_INT, 'if x < _1_800:'),
+    ('mpmath.libmp.isqrt_small_python', 'tf'): (R3_BIG_INT, 'Python int too large to convert to C long'),
+    ('mpmath.libmp.moebius', 'numpy'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
+    ('mpmath.libmp.moebius', 'numpy-xla'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
+    ('mpmath.libmp.moebius', 'jax'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
+    ('mpmath.libmp.moebius', 'torch'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
+    ('mpmath.libmp.moebius', 'tf'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
+
+})
+
+
 class KnownBlocker(Exception):
     """The pair failed with the first blocker its table entry names."""
 

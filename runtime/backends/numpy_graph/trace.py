@@ -179,7 +179,9 @@ def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, eff
     result = infer(kind, target, args, kwargs, inputs, data_dependent)
     weak = weak_result or any(v.weak for v in inputs)
     outputs: list[Value] = []
-    tree = _result_tree(result, state.graph, outputs, weak)
+    # A NumPy function's Python scalar result depends on the values too (np.allclose,
+    # np.array_equal): a value of the graph, not the stand-ins' answer.
+    tree = _result_tree(result, state.graph, outputs, weak or kind == "call")
     op = Op(kind, target, args, kwargs, outputs, tree, source=user_source(), effect=effect)
     state.append(op)
     return wrap(tree, state)

@@ -175,6 +175,20 @@ _ALIASES.update({"require": _require, "asfortranarray": tnp.asarray, "round": ro
                  "nonzero": lambda a: tuple(tnp.nonzero(a))})
 
 
+def _isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """NumPy's ``isclose``: where a value is infinite, close only to itself (``tnp``'s
+    formula alone says ``isclose(1.0, inf)``: ``inf <= inf``)."""
+    dtype = tnp.result_type(a, b, 1.0)
+    a, b = tnp.asarray(a, dtype), tnp.asarray(b, dtype)
+    finite = tnp.isfinite(a) & tnp.isfinite(b)
+    close = tnp.where(finite, tnp.abs(a - b) <= atol + rtol * tnp.abs(b), a == b)
+    return close | (tnp.isnan(a) & tnp.isnan(b)) if equal_nan else close
+
+
+_ALIASES.update({"isclose": _isclose,
+                 "allclose": lambda *args, **kwargs: tnp.all(_isclose(*args, **kwargs))})
+
+
 def _shape(x):
     """``np.shape``: a tuple, its dimensions unknown while tracing as scalar tensors."""
     dims = x.shape.as_list()
