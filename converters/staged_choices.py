@@ -16,7 +16,7 @@ on some staged paths, a select among the stacked items of the list.
 Guarantees: only ``is None`` comparisons with one operator, and loads from names
 (locals, parameters, and the globals and closure variables a lookup table lives in:
 mpmath's ``small_trailing[n & 0xff]``), from attributes of names (SciPy's TOMS 748
-solver's ``self.ab[uix]``), from local names' items (``ab[t]``) and from list or tuple
+solver's ``self.ab[uix]``), from their items (``ab[t]``) and from list or tuple
 displays, indexed by a name or a computed expression (or a tuple of indexes holding
 one), are rewritten.
 """
@@ -66,12 +66,12 @@ class StagedChoices(transformer.Base):
                 return templates.replace("name = call", name=keyword.value.id, call=call)
         return node
 
-    def _local_root(self, node) -> bool:
-        """Whether ``node`` indexes a local name (``tokens[t]``, ``w[i][j]``)."""
+    @staticmethod
+    def _named_root(node) -> bool:
+        """Whether ``node`` indexes a name or an attribute of one (``tokens[t]``, ``w[i][j]``)."""
         while isinstance(node, gast.Subscript):
             node = node.value
-        return isinstance(node, gast.Name) and (node.id in self.sequences
-                                                or node.id in self.ctx.locals)
+        return _dotted(node) is not None
 
     def _is_numpy(self, func) -> bool:
         return call_trees.library_of(func, self.ctx) == "numpy"
@@ -88,7 +88,7 @@ class StagedChoices(transformer.Base):
     def visit_Subscript(self, node):
         # an item of a local's item (tokens[t][beam]), named as written, before the
         # inner subscript is rewritten
-        item_of = isinstance(node.value, gast.Subscript) and self._local_root(node.value) \
+        item_of = isinstance(node.value, gast.Subscript) and self._named_root(node.value) \
             and ast.unparse(trees.to_ast(node.value))
         node = self.generic_visit(node)
         if not isinstance(node.ctx, gast.Load) or not _chooses(node.slice):
