@@ -375,3 +375,39 @@ def test_an_item_written_into_a_list_a_staged_loop_appended_to(backend):
                     f"appended to 'lst' a number of items known only at run time, so the graph "
                     f"holds them stacked. Here: append the new value instead, or build the list "
                     f"again after the loop.")
+
+
+def view_written_in_loop_in_try(v, n):
+    acc = v[0] * 0.0
+    w = v[1:]
+    try:
+        for i in range(n):
+            acc -= w[0]
+            v -= 1.0
+    except ZeroDivisionError:
+        v -= 0.5
+    return acc
+
+
+def iterate_and_write_in_try(v, n):
+    acc = v[0] * 0.0
+    try:
+        for e in v:
+            v[2] = 10.0
+            acc += e
+    except ZeroDivisionError:
+        v -= 0.5
+    return acc
+
+
+def test_loop_writes_inside_a_staged_try(backend):
+    """The same two loops inside a ``try`` whose handler writes the array too (there the
+    array is a nonlocal of the try's body): refused, where they returned stale values."""
+    if backend.engine != "numpy":
+        return  # the NumPy engine's arrays are written in place
+    text = backend.staging_error(view_written_in_loop_in_try, np.arange(4.0), np.int64(2))
+    assert "the body writes into 'v' in place, and 'w' holds the same array" in text
+    text = backend.staging_error(iterate_and_write_in_try, np.arange(4.0), np.int64(2))
+    assert text.startswith(f"for loop at {backend.at(iterate_and_write_in_try, 'for e in v:')}: "
+                           f"the body writes into 'v', the array the loop iterates over, in a "
+                           f"way the graph cannot follow")

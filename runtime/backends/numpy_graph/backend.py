@@ -244,17 +244,21 @@ class GraphBackend(Backend):
 
     def check_loop_writes(self, carry, handles, n_items: int) -> None:
         block = handles[-1][0]
-        for label, before, spec in zip(carry.labels, carry.before, carry.specs):
+        befores = list(carry.before) + list(carry.side.before)  # (side: nonlocal names)
+        for label, before, spec in zip(carry.labels, befores, carry.specs):
             if before.__class__ is not Tensor or spec.__class__ is not staging.Slot \
                     or not before._value.shape:  # (0-d: maybe a NumPy scalar, rebound)
                 continue
             k = spec.index
             if not writes.written_in_block(block, block.params[n_items + k], block.results[k]):
                 continue
-            root = _memory_of(before)
-            # (another carried name too: inside the body the two are separate arrays)
-            held = holders.stale(lambda h: h.__class__ is Tensor and _memory_of(h) is root,
-                                 skip=frozenset({label}))
+            # the array's memory: its base's value (a staged try hands its body new
+            # handles of the same values); another carried name counts too (inside the
+            # body the two are separate arrays)
+            root = _memory_of(before)._value
+            held = holders.stale(
+                lambda h: h.__class__ is Tensor and _memory_of(h)._value is root,
+                skip=frozenset({label}))
             if held is not None:
                 from .messages import loop_write_shared
 
@@ -410,10 +414,15 @@ def _iterated_write(carry, seq, block, n_items):
     when the body writes into it (``writes.written_in_block``), else None."""
     if seq.__class__ is not Tensor:
         return None
-    for j, (before, spec) in enumerate(zip(carry.before, carry.specs)):
+    befores = list(carry.before) + list(carry.side.before)  # (side: nonlocal names)
+    for j, (before, spec) in enumerate(zip(befores, carry.specs)):
         if before is seq and spec.__class__ is staging.Slot:
             k = spec.index
             if writes.written_in_block(block, block.params[n_items + k], block.results[k]):
+                if j >= len(carry.before):  # not a value the body is given: refused
+                    from .messages import iterated_array_rebound
+
+                    raise iterated_array_rebound(carry.labels[j], carry.where_fn)
                 return j
     return None
 

@@ -175,14 +175,16 @@ def argument_item_object(function_name: str, name: str, value) -> StagingError:
 
 
 def iterated_array_rebound(name: str, body) -> StagingError:
-    """A ``for`` over an array that its body both writes into and rebinds."""
+    """A ``for`` over an array that its body writes into, where the loop cannot read the
+    written items (the body also rebinds the array, or holds it as a nonlocal)."""
     from ...staging.errors import where
 
     return StagingError(
         f"for loop at {where(body)}: the body writes into '{name}', the array the loop "
-        f"iterates over, and also gives '{name}' a new array; eagerly the loop keeps "
-        f"iterating over the old one. Iterate over a copy (for e in {name}.copy():), or "
-        f"over the indices (for i in range(len({name})):).")
+        f"iterates over, in a way the graph cannot follow (it also gives '{name}' a new "
+        f"array, or the loop is inside a staged try); eagerly each iteration reads the "
+        f"array as the iterations before it left it. Iterate over the indices (for i in "
+        f"range(len({name})): e = {name}[i]), or over a copy (for e in {name}.copy():).")
 
 
 def loop_write_shared(construct: str, body, name: str, other: str) -> StagingError:
