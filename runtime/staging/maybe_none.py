@@ -369,7 +369,7 @@ def pair_values(label: str, t, f, backend):
     if label.startswith("the return value") and not backend.returns_none_at_run_time:
         return t, f
     if (t.__class__ is UnboundOnSomePaths) != (f.__class__ is UnboundOnSomePaths):
-        paired = pair_unbound(label, t, f, backend)  # unassigned on the paths one side took
+        paired = pair_unbound(label, t, f, backend, True)  # unassigned where one side was
         if paired is not None:
             return paired
     maybe = NoneOnSomePaths
@@ -395,15 +395,17 @@ def _as_maybe(side, other, name, backend) -> NoneOnSomePaths:
     return NoneOnSomePaths(False, side, name)
 
 
-def pair_unbound(label: str, t, f, backend):
+def pair_unbound(label: str, t, f, backend, none_ok: bool = False):
     """``Backend.pair_unbound``: ``t`` and ``f``, one of them ``Undefined`` (or an
     UnboundOnSomePaths), as UnboundOnSomePaths on both sides, where the backend raises
     at run time and an assigned side is an array, a number or a value None on some
-    paths; else None (the StagingError)."""
+    paths (or None, ``none_ok``: beside an UnboundOnSomePaths, whose values the join
+    pairs in turn); else None (the StagingError)."""
     if not backend.raises_at_run_time:
         return None
     for other in (t, f):
-        if other.__class__ not in (Undefined, UnboundOnSomePaths) and not _valued(other, backend):
+        if other.__class__ not in (Undefined, UnboundOnSomePaths) and not _valued(
+                other, backend) and not (none_ok and other is None):
             return None
 
     def side(x, other):
