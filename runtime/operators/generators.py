@@ -25,6 +25,7 @@ from ..staging import errors
 from ..staging.backend import backend_of
 from .control_flow import if_stmt
 from .expressions import and_cond, not_, or_cond
+from . import numeric_builtins
 from .numeric_builtins import bool_
 from ..staging.raises import check_not_handled
 
@@ -151,3 +152,38 @@ def _raise_unless(found) -> None:
         return ()
 
     if_stmt(not_(found), none_found, None, (), ())
+
+
+def _truth_of_items(fn):
+    """``any(items)``/``all(items)`` of a list, tuple or array that may hold staged
+    items (SciPy's ``all(fs) and all(np.isfinite(fs))``): Python's short-circuit over the
+    Python items, then the backend's or/and of the staged ones (``generators``). A
+    Python item of a list of scalars that decides the result decides it wherever it
+    stands (``all([fa, fb, None])`` is False): the truth of the others changes nothing."""
+    decided = fn is any  # the result one item's truth decides
+
+    def staged(iterable):
+        if iterable.__class__ in (list, tuple) and all(
+                getattr(item, "ndim", 0) == 0 for item in iterable):
+            for item in iterable:  # a Python item that decides it, wherever it stands
+                if backend_of(item) is None and bool(item) is decided:
+                    return decided
+        return generator_call(fn, iterable, _always, _itself, False)
+
+    staged.__name__ = staged.__qualname__ = f"{fn.__name__}_"
+    staged.__wrapped__ = fn
+    return staged
+
+
+def _always(item) -> bool:
+    return True
+
+
+def _itself(item):
+    return item
+
+
+# What converted code calls for ``any``/``all`` (``call_trees`` routes them through
+# ``ag__.converted``): registered here, where the generator machinery lives.
+numeric_builtins._STAGED[any] = _truth_of_items(any)
+numeric_builtins._STAGED[all] = _truth_of_items(all)

@@ -135,41 +135,6 @@ def warn_(message, category=None, stacklevel=1, source=None, **kwargs):
 
 
 _STAGED[warnings.warn] = warn_
-
-
-def _truth_of_items(fn):
-    """``any(items)``/``all(items)`` of a list, tuple or array that may hold staged
-    items (SciPy's ``all(fs) and all(np.isfinite(fs))``): Python's short-circuit over the
-    Python items, then the backend's or/and of the staged ones (``generators``). A
-    Python item of a list of scalars that decides the result decides it wherever it
-    stands (``all([fa, fb, None])`` is False): the truth of the others changes nothing."""
-    decided = fn is any  # the result one item's truth decides
-
-    def staged(iterable):
-        from .generators import generator_call
-
-        if iterable.__class__ in (list, tuple) and all(
-                getattr(item, "ndim", 0) == 0 for item in iterable):
-            for item in iterable:  # a Python item that decides it, wherever it stands
-                if backend_of(item) is None and bool(item) is decided:
-                    return decided
-        return generator_call(fn, iterable, _always, _itself, False)
-
-    staged.__name__ = staged.__qualname__ = f"{fn.__name__}_"
-    staged.__wrapped__ = fn
-    return staged
-
-
-def _always(item) -> bool:
-    return True
-
-
-def _itself(item):
-    return item
-
-
-_STAGED[any] = _truth_of_items(any)
-_STAGED[all] = _truth_of_items(all)
 _STAGED.update({str: formatting.str_, repr: formatting.repr_, format: formatting.format_})
 
 

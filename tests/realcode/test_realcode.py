@@ -122,9 +122,8 @@ BLOCKED.update({
 # torch.compile(fullgraph=True) and tf.function of the second round's cases (slow pairs).
 TORCH_RAISE = ("a raise in a staged branch (a compiled PyTorch program cannot raise when it "
                "runs: a StagingError naming the line)")
-TORCH_OUTPUT = ("dynamo refuses the converted function's result ('Unsupported output type for "
-                "nonstrict_trace-ed function'): a value NumPy calls left is not a plain tensor "
-                "(PyTorch's error, not naming the line)")
+TORCH_TRACED = ("NumPy code PyTorch's traced tensors do not take: a StagingError naming the "
+                "line (dynamo said 'Unsupported output type for nonstrict_trace-ed function')")
 TORCH_NUMPY = ("a NumPy array meeting a traced tensor: NumPy asks for its values (a "
                "StagingError naming the line)")
 TF_SETITEM = ("an item assignment with a tuple index (phi[1, 1] = ...): refused (a StagingError "
@@ -139,10 +138,11 @@ BLOCKED.update({
          "a data-dependent value (GuardOnDataDependentSymNode, not naming the line)",
          "GuardOnDataDependentSymNode"),
     ("after statsmodels.levinson_durbin", "torch"):
-        (TORCH_OUTPUT, "Unsupported output type for nonstrict_trace-ed function"),
+        (TORCH_TRACED + ": a negative slice step, acov[1:k][::-1]", "step must be greater than zero"),
     ("after sklearn.stable_cumsum", "torch"):
-        (TORCH_OUTPUT, "Unsupported output type for nonstrict_trace-ed function"),
-    ("hampel", "torch"): (TORCH_OUTPUT, "Unsupported output type for nonstrict_trace-ed function"),
+        (TORCH_TRACED + ": np.cumsum(arr, dtype=np.float64) in torch._numpy",
+         "'getset_descriptor' object has no attribute '_scalar_type'"),
+    ("hampel", "torch"): (TORCH_TRACED + ": x.copy()", "has no attribute 'copy'"),
     ("after filterpy.KalmanFilter", "torch"):
         (TORCH_NUMPY, ".numpy() is not supported for tensor subclasses"),
     ("after numpy.interp", "torch"): (TORCH_NUMPY, ".numpy() is not supported for tensor subclasses"),
