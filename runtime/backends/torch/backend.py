@@ -772,8 +772,8 @@ class TorchBackend(backends.Backend):
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
+                _refuse_argument_write(target)
                 _refuse_shared_write(target)
-            if isinstance(target, torch.Tensor):
                 new = target.clone()
             else:  # a NumPy array: a tensor of its values stands for it (NUMPY_ARRAY)
                 new = as_tensor(target)
@@ -902,6 +902,20 @@ def _write(target: torch.Tensor, index, value) -> None:
         indexing.write(target, index, as_tensor(value, target.dtype))
     else:
         target[index] = value
+
+
+def _refuse_argument_write(target) -> None:
+    """A write inside a staged construct into an argument of a converted function (or a
+    view of one): the construct writes into a copy, which the caller's tensor would
+    never see (a silent wrong value): a ``StagingError`` naming the argument."""
+    from ...staging.arg_writes import cannot_write, written_argument
+
+    root = target._base if target._base is not None else target
+    written = written_argument(target, depth=3) or (
+        written_argument(root, depth=3) if root is not target else None)
+    if written is not None:
+        raise cannot_write("torch.compile and torch.export", written,
+                           "a staged if or loop writes into a copy of it")
 
 
 def _refuse_shared_write(target) -> None:
