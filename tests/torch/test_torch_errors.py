@@ -6,6 +6,9 @@ not inside dynamo's "Unsupported output type for nonstrict_trace-ed function".""
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -39,21 +42,32 @@ def test_compile_fullgraph_raises_the_staging_error_itself():
     assert info.value.__suppress_context__  # not shown inside dynamo's errors
 
 
-def branch_only_too(x):
-    if x.sum() > 0:
-        y = x + 1
-    return y
-
-
-def test_compile_without_fullgraph_raises_the_staging_error_too():
+def test_compile_without_fullgraph_raises_the_staging_error_too(tmp_path):
     """``fullgraph=False``: dynamo may go on past a region that fails, but an error the
-    user's code raised while it traces is the user's: the StagingError itself."""
-    torch._dynamo.reset()  # a frame dynamo gave up on earlier in the process runs eagerly
-    compiled = torch.compile(ag.convert(branch_only_too), backend="aot_eager")
-    with pytest.raises(ag.StagingError) as info:
-        compiled(torch.ones(3))
-    line = inspect.getsourcelines(branch_only_too)[1] + 1
-    assert str(info.value) == _EXPECTED.replace(f":{_LINE} ", f":{line} ")
+    user's code raised while it traces is the user's: the StagingError itself. Run in a
+    process of its own: in a process where dynamo already gave up on frames (the rest of
+    the suite), it may run the function eagerly, where this input takes the branch."""
+    script = textwrap.dedent("""
+        import torch
+        import autograph as ag
+
+        def branch_only_too(x):
+            if x.sum() > 0:
+                y = x + 1
+            return y
+
+        compiled = torch.compile(ag.convert(branch_only_too), backend="aot_eager")
+        try:
+            compiled(torch.ones(3))
+        except ag.StagingError as error:
+            print(type(error).__name__, str(error))
+    """)
+    path = tmp_path / "without_fullgraph.py"  # a file: ag.convert reads the source
+    path.write_text(script)
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    expected = _EXPECTED.replace(f"{__file__}:{_LINE} ", f"{path}:6 ")
+    assert out.stdout.strip() == f"StagingError {expected}"
 
 
 @pytest.mark.parametrize("strict", [False, True], ids=["nonstrict", "strict"])
