@@ -10,6 +10,11 @@ engine) gets a new value, which the enclosing loop or branch then carries.
 Only plain local names are rewritten: rebinding a global or a closure variable
 would change what the name refers to.
 
+An item of an item of a local, ``x[i][j] = v`` (or ``x[i][j] += v``), becomes
+``x = ag__.setitem_path(x, (i, j), v)`` (``ag__.augitem_path(x, (i, j), '+=', v)``): Python
+writes into what ``x[i]`` gives, which a staged array gives as a new value, so the runtime
+writes the updated item back into ``x`` wherever eager code writes through a view.
+
 An assignment with several targets, or with a tuple or list target, one of them
 an item of a local (``xs[j], xs[j + 1] = xs[j + 1], xs[j]``), is first split
 so that Python's order is kept where each item becomes its own statement: the
@@ -45,11 +50,28 @@ class ItemAssignments(transformer.Base):
             and target.value.id in self.ctx.locals
         )
 
+    def _nested_local_target(self, target):
+        """The indexes of ``name[i][j]...`` (two or more, outermost first) of a local
+        ``name``; None for any other target."""
+        keys = []
+        while isinstance(target, gast.Subscript):
+            keys.append(target.slice)
+            target = target.value
+        if len(keys) < 2 or not isinstance(target, gast.Name) or target.id not in self.ctx.locals:
+            return None
+        return target.id, [index_expression(k) for k in reversed(keys)]
+
     def visit_Assign(self, node):
-        if any(self._local_target(n) for t in node.targets for n in trees.walk(t)) and (
+        if any(self._local_target(n) or self._nested_local_target(n)
+               for t in node.targets for n in trees.walk(t)) and (
                 len(node.targets) > 1 or isinstance(node.targets[0], (gast.Tuple, gast.List))):
             return self.visit_block(self._split(node))
         node = self.generic_visit(node)
+        nested = self._nested_local_target(node.targets[0])
+        if nested is not None:
+            return templates.replace(
+                "name = ag__.setitem_path(name, keys, value)", name=nested[0],
+                keys=gast.Tuple(elts=nested[1], ctx=gast.Load()), value=node.value)
         if not self._local_target(node.targets[0]):
             return node
         target = node.targets[0]
@@ -66,6 +88,11 @@ class ItemAssignments(transformer.Base):
                 name=node.target.id, value=node.value)
             new[0].shown_as = node  # to_code shows what the user wrote
             return new
+        nested = self._nested_local_target(node.target)
+        if nested is not None:
+            return templates.replace(
+                f"name = ag__.augitem_path(name, keys, {_AUG_OPS[type(node.op)]!r}, value)",
+                name=nested[0], keys=gast.Tuple(elts=nested[1], ctx=gast.Load()), value=node.value)
         if not self._local_target(node.target):
             return node
         target = node.target

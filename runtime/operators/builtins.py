@@ -18,7 +18,7 @@ from ..staging import accumulate, backend as backends, errors, holders
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
-from .choices import read_item
+from .choices import getitem as choices_getitem, read_item
 
 
 def range_(*args):
@@ -151,6 +151,73 @@ def augitem(target, index, op: str, value):
             raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {got!r} to "
                             f"{was!r} with casting rule 'same_kind'")
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
+
+
+def setitem_path(target, keys, value):
+    """``target[k1]...[kn] = value`` (``keys`` outermost first); returns the updated target.
+
+    Python writes into what ``target[k1]...[kn-1]`` gives: the object itself for a list
+    or dict item, a view for an array read with a basic index (integers, slices), a copy
+    for an advanced one (a mask, an integer array), where the write is lost. Every level
+    is read, the last written with ``setitem``; where that gave a new value (a staged
+    array's functional update) it goes back up level by level as long as eager code
+    would have written through a view, and stops where eager code wrote into a copy.
+    """
+    holders = _holders(target, keys)
+    return _write_back(target, holders, keys, setitem(holders[-1], keys[-1], value))
+
+
+def augitem_path(target, keys, op: str, value):
+    """``target[k1]...[kn] op= value``; returns the updated target (``setitem_path``)."""
+    holders = _holders(target, keys)
+    return _write_back(target, holders, keys, augitem(holders[-1], keys[-1], op, value))
+
+
+def _holders(target, keys) -> list:
+    """``[target, target[k1], target[k1][k2], ...]``, up to the item the last key indexes.
+    A NumPy array's view is read as a copy (written back into the array by
+    ``_write_back``): a staged value written into the view itself would be refused, as
+    the array it views keeps the old contents."""
+    holders = [target]
+    for key in keys[:-1]:
+        holder = holders[-1]
+        item = choices_getitem(holder, key)
+        if holder.__class__ is np.ndarray and item.__class__ is np.ndarray and item.base is not None:
+            item = item.copy()
+        holders.append(item)
+    return holders
+
+
+def _write_back(target, holders, keys, new):
+    for level in range(len(keys) - 2, -1, -1):
+        holder, item = holders[level], holders[level + 1]
+        if new is item and backend_of(new) is None and holder.__class__ is not np.ndarray:
+            return target  # a Python container's item, updated in place: Python's own
+        if not _through_a_view(holder, keys[level]):
+            return target  # eager code wrote into a copy, and lost the write
+        # (a staged array's item may be updated in place without being a view the
+        # backend tracks: written back wherever eager code writes through a view)
+        new = setitem(holder, keys[level], new)
+    return new
+
+
+def _through_a_view(holder, key) -> bool:
+    """Whether ``holder[key]`` gives what ``holder`` holds (a Python container's item) or a
+    view of it (an array read with a basic index), rather than a copy."""
+    if not is_array(holder) and backend_of(holder) is None:
+        return True
+    return all(_basic(k) for k in (key if key.__class__ is tuple else (key,)))
+
+
+def _basic(key) -> bool:
+    if key is None or key is Ellipsis or key.__class__ in (int, slice, np.intp) or \
+            isinstance(key, np.integer):
+        return True
+    backend = backend_of(key)
+    if backend is None:
+        return False  # a list, a NumPy array (even a 0-d one), a bool: advanced
+    aval = backend.aval(key)  # a staged integer scalar stands for a NumPy integer
+    return aval is not None and aval.shape == () and aval.dtype.kind in "iu"
 
 
 def _numpy_dtype(backend, value) -> np.dtype:
