@@ -18,7 +18,7 @@ from ..staging import accumulate, backend as backends, errors, holders
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
-from .choices import getitem as choices_getitem, read_item
+from .choices import basic_index, getitem as choices_getitem, read_item
 
 
 def range_(*args):
@@ -91,6 +91,7 @@ def setitem(target, index, value):
         return target
     if is_array(target):
         check_staged_write(target)
+    holders.refuse_numpy_view_write(target)
     return backend.setitem(target, index, value)
 
 
@@ -204,20 +205,7 @@ def _write_back(target, holders, keys, new):
 def _through_a_view(holder, key) -> bool:
     """Whether ``holder[key]`` gives what ``holder`` holds (a Python container's item) or a
     view of it (an array read with a basic index), rather than a copy."""
-    if not is_array(holder) and backend_of(holder) is None:
-        return True
-    return all(_basic(k) for k in (key if key.__class__ is tuple else (key,)))
-
-
-def _basic(key) -> bool:
-    if key is None or key is Ellipsis or key.__class__ in (int, slice, np.intp) or \
-            isinstance(key, np.integer):
-        return True
-    backend = backend_of(key)
-    if backend is None:
-        return False  # a list, a NumPy array (even a 0-d one), a bool: advanced
-    aval = backend.aval(key)  # a staged integer scalar stands for a NumPy integer
-    return aval is not None and aval.shape == () and aval.dtype.kind in "iu"
+    return (not is_array(holder) and backend_of(holder) is None) or basic_index(key)
 
 
 def _numpy_dtype(backend, value) -> np.dtype:
@@ -241,6 +229,7 @@ def augassign(target, op: str, value):
         aval = backend.aval(target)
         if aval is not None and aval.weak:  # it stands for a Python number, which no
             return _PURE[op](target, value)  # operator changes in place (j = i; i += 1)
+        holders.refuse_numpy_view_write(target)
         backend.check_in_place(target)
     elif target.__class__ is np.ndarray and (backend := backend_of(value)) is not None \
             and backend.writes_into_numpy:

@@ -118,6 +118,38 @@ def refuse_copied(target, under: str, kind: type = object) -> None:
         refuse_shared_in_place(shares, under, f"a staged {word} gave it a copy")
 
 
+# id(staged item) -> (a weak reference to it, the NumPy array it is NumPy's view of)
+_numpy_views: dict = {}
+
+
+def note_numpy_view(item, array) -> None:
+    """``item = array[i]`` with a staged ``i``: NumPy gives a view of the concrete
+    ``array``, so a write through ``item`` changes ``array`` eagerly; under a trace it
+    gives ``item`` alone a new value (``refuse_numpy_view_write``)."""
+    key = id(item)
+    _numpy_views[key] = (weakref.ref(item, lambda _, key=key: _numpy_views.pop(key, None)), array)
+
+
+def refuse_numpy_view_write(target) -> None:
+    """A ``StagingError`` if ``target`` is a view ``note_numpy_view`` saw and a name that
+    holds its NumPy array may be read after the write (it would keep the old contents)."""
+    entry = _numpy_views.get(id(target))
+    if entry is None or entry[0]() is not target:
+        return
+    array = entry[1]
+    if stale(lambda v: v is array) is not None:
+        raise numpy_view_write(user_location())
+
+
+def numpy_view_write(location: str) -> errors.StagingError:
+    return errors.StagingError(
+        f"the write at {location} goes into a view of a NumPy array taken with a staged "
+        f"index (row = a[i]; row += v): NumPy writes into the array, but under a trace the "
+        f"array's name cannot see a write made through another name. Write through the "
+        f"array itself (a[i] += v), or copy the view (row = a[i].copy()) if the two should "
+        f"not share.")
+
+
 def rebinds(value) -> bool:
     """True if the converted statement running assigns a name that holds ``value`` now
     (``x = np.add(a, b, out=x)``): the new value it computes reaches that name."""

@@ -84,3 +84,33 @@ NEGATIVE = np.array([-1.0, -2.0, 0.5], np.float32)
                                 dict_of_arrays])
 def test_an_item_of_an_item(backend, fn, x):
     backend.numpy_code().check(fn, x)
+
+
+def row_alias_in_a_loop(x):
+    a = np.zeros((3, 2), np.float32)
+    i = 0
+    while a.sum() < x.sum() and i < 5:
+        row = a[i % 3]
+        row += 1.0
+        i += 1
+    return a + x.sum()
+
+
+def row_alias_staged_index(x):
+    a = np.zeros((3, 2), np.float32)
+    row = a[np.argmax(x) % 2]
+    row += x[0]
+    return a + x.sum()
+
+
+@pytest.mark.parametrize("fn", [row_alias_in_a_loop, row_alias_staged_index])
+def test_a_view_taken_with_a_staged_index_is_written_or_refused(backend, fn):
+    """``row = a[i]; row += v`` with a staged ``i``: NumPy writes into ``a``. A backend
+    that cannot give ``a`` the write refuses with a StagingError; none may return ``a``
+    unchanged."""
+    import autograph as ag
+
+    try:
+        backend.numpy_code().check(fn, POSITIVE)
+    except ag.StagingError as error:
+        assert "row += " in str(error)

@@ -26,7 +26,7 @@ from ...staging.backend import Backend
 from ...staging.state import Aval
 from . import maybe_none, messages, numeric, raising, rows, trace, writes
 from .ir import Block, Op, Value
-from .tensor import Tensor, has_mask
+from .tensor import Tensor, has_mask, is_view
 
 
 class GraphRange:
@@ -333,7 +333,10 @@ class GraphBackend(Backend):
         """``target[index]``: an array made while tracing (``c = np.arange(4.0) / 4``),
         indexed by a tensor, is a constant of the graph's op."""
         if isinstance(target, np.ndarray):
-            return trace.record("getitem", None, (target, index), data_dependent=has_mask(index))
+            result = trace.record("getitem", None, (target, index), data_dependent=has_mask(index))
+            if result.__class__ is Tensor and is_view(index, result):
+                result._view = (target, index)  # NumPy's view: a write through it is refused
+            return result
         return target[index]
 
     def setitem(self, target, index, value):

@@ -156,6 +156,14 @@ def view_write(source) -> StagingError:
         f"(inner = a[1:-1].copy()) if the two should not share.")
 
 
+def numpy_view_write(source) -> StagingError:
+    """A write through ``row = a[i]`` (``i`` a symbolic tensor) of a NumPy array ``a``
+    (the staging core's text, ``holders.numpy_view_write``)."""
+    from ...staging.holders import numpy_view_write as core
+
+    return core(_at(source)[len(" at "):] or "?")
+
+
 def argument_resized(function_name: str, name: str, kind: str, before: int, after: int) -> StagingError:
     """A trace changed the length (or keys) of a list or dict the caller passed."""
     what = "keys" if kind == "dict" else "length"

@@ -162,7 +162,7 @@ class Tensor:
     # --- indexing ---------------------------------------------------------------------
     def __getitem__(self, index):
         result = record("getitem", None, (self, index), data_dependent=has_mask(index))
-        if result.__class__ is Tensor and _basic(index) and (result.ndim or _has_ellipsis(index)):
+        if result.__class__ is Tensor and is_view(index, result):
             result._view = (self, index)
             self._views = [r for r in self._views or () if r() is not None]
             self._views.append(weakref.ref(result))
@@ -177,6 +177,8 @@ class Tensor:
         self._value = value
         if self._view is not None:
             base, index = self._view
+            if base.__class__ is not Tensor:  # a NumPy array: its name cannot be rebound here
+                raise messages.numpy_view_write(user_source())
             if not base._updatable():
                 raise messages.view_write(user_source())
             base._value = setitem(base, index, self)._value
@@ -314,14 +316,24 @@ def _qual(func) -> str:
 
 def _basic(index) -> bool:
     """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
-    unless ints pick one element (a scalar, a copy)."""
+    unless ints pick one element (a scalar, a copy). A symbolic integer scalar is an int
+    here (a loop counter, ``np.argmax``'s NumPy integer): ``row = a[i]; row += 1`` writes
+    into ``a`` as eagerly. (Eager NumPy copies for a 0-d integer *array* index, which
+    the graph does not tell from a NumPy integer.)"""
     for item in index if index.__class__ is tuple else (index,):
+        if item.__class__ is Tensor and not item._value.shape and item._value.dtype.kind in "iu":
+            continue
         if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
             return False
         if item.__class__ is slice and any(b is not None and b.__class__ is not int
                                            for b in (item.start, item.stop, item.step)):
             return False
     return True
+
+
+def is_view(index, result: "Tensor") -> bool:
+    """Whether ``array[index]``, giving ``result``, is NumPy's view of the array."""
+    return _basic(index) and bool(result.ndim or _has_ellipsis(index))
 
 
 def _has_ellipsis(index) -> bool:
