@@ -176,15 +176,17 @@ def augitem_path(target, keys, op: str, value):
 
 def _holders(target, keys) -> list:
     """``[target, target[k1], target[k1][k2], ...]``, up to the item the last key indexes.
-    A NumPy array's view is read as a copy (written back into the array by
-    ``_write_back``): a staged value written into the view itself would be refused, as
-    the array it views keeps the old contents."""
+    A view (of a NumPy array, or of a staged one) is read as a copy, which
+    ``_write_back`` writes back: a staged write into the view itself would be refused
+    where the array it views is read later."""
     holders = [target]
     for key in keys[:-1]:
         holder = holders[-1]
         item = choices_getitem(holder, key)
         if holder.__class__ is np.ndarray and item.__class__ is np.ndarray and item.base is not None:
             item = item.copy()
+        elif (backend := backend_of(item)) is not None and basic_index(key):
+            item = backend.numpy_call(np.copy, (item,), {})  # (not a view a backend tracks)
         holders.append(item)
     return holders
 
@@ -196,8 +198,6 @@ def _write_back(target, holders, keys, new):
             return target  # a Python container's item, updated in place: Python's own
         if not _through_a_view(holder, keys[level]):
             return target  # eager code wrote into a copy, and lost the write
-        # (a staged array's item may be updated in place without being a view the
-        # backend tracks: written back wherever eager code writes through a view)
         new = setitem(holder, keys[level], new)
     return new
 
