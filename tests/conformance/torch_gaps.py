@@ -9,12 +9,6 @@ _INT_WITH_FLOAT = ("NumPy code whose oracle runs on NumPy integer scalars: an in
                    "default float dtype (float32) where NumPy gives float64; the traced tensor does "
                    "not say it stands for a NumPy scalar (the value is the same, the dtype is "
                    "eager PyTorch's)")
-_RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
-                  "make_fx (the traced mode) and dynamo (torch.compile: 'SourcelessBuilder.create "
-                  "does not know how to wrap Collected') take no output of a type of ours; "
-                  "torch.export returns it as a list (tests/torch). Return np.stack(lst) or "
-                  "torch.stack(lst)")
-
 _MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): eagerly NumPy's "
                "ValueError ('cannot assign 2 input values to the 3 output values where the mask "
                "is true'); the counts are known only when the traced program runs, and a PyTorch "
@@ -35,8 +29,6 @@ TORCH_XFAIL = {
         "eager PyTorch raises TypeError (NumPy defers to the tensor, which declines), as "
         "test_array_state.py::test_in_place_operator_gives_a_numpy_array_a_staged_value pins "
         "for torch: the two cases ask opposite things of one statement",
-    'test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]':
-        _RETURNED_LIST,
     'test_loop_accumulation.py::test_van_der_corput_verbatim[torch]':
         _INT_WITH_FLOAT,
     'test_mask_writes.py::test_a_count_that_does_not_match[torch]':

@@ -500,11 +500,15 @@ class TorchBackend(backends.Backend):
     def check_in_place(self, value) -> None:
         """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``
         returned it for another name (``return i`` in a branch), that name holds a copy
-        here and the same tensor eagerly: refused if it is read later."""
+        here and the same tensor eagerly: refused if it is read later. Inside a staged
+        construct's body it changes a copy (``_Swapping``): refused where the tensor is an
+        argument of the converted function, whose caller would never see the change."""
         if isinstance(value, torch.Tensor):
             from ...staging import holders
 
             holders.refuse_copied(value, "torch.compile and torch.export", torch.Tensor)
+            if _bodies.depth:
+                _refuse_argument_write(value, "in-place operator")
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
@@ -904,7 +908,7 @@ def _write(target: torch.Tensor, index, value) -> None:
         target[index] = value
 
 
-def _refuse_argument_write(target) -> None:
+def _refuse_argument_write(target, what: str = "item assignment") -> None:
     """A write inside a staged construct into an argument of a converted function (or a
     view of one): the construct writes into a copy, which the caller's tensor would
     never see (a silent wrong value): a ``StagingError`` naming the argument."""
@@ -915,7 +919,7 @@ def _refuse_argument_write(target) -> None:
         written_argument(root, depth=3) if root is not target else None)
     if written is not None:
         raise cannot_write("torch.compile and torch.export", written,
-                           "a staged if or loop writes into a copy of it")
+                           "a staged if or loop writes into a copy of it", what)
 
 
 def _refuse_shared_write(target) -> None:
