@@ -540,7 +540,11 @@ class TorchBackend(backends.Backend):
         def region(module, training, *args, **kwargs):
             return converted(module, *args, **kwargs)
 
+        from . import region_sizes
+
+        region_sizes.install()
         region = torch._dynamo.nonstrict_trace(region)
+        region_sizes.regions.add(id(region))  # kept alive by forward below
 
         def forward(*args, **kwargs):
             return region(obj, obj.training, *args, **kwargs)
@@ -865,11 +869,13 @@ def _mark_nonstrict(fn) -> None:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables import TorchInGraphFunctionVariable
 
-    from . import dynamo_errors, strict_export
+    from . import dynamo_errors, region_sizes, strict_export
 
     strict_export.repair()  # strict torch.export of a non-strict region fails in 2.13
     dynamo_errors.install()  # a StagingError reaches the user unwrapped
+    region_sizes.install()  # a size only the region uses is its own (x[x > 1].sum())
     key = id(fn)
+    region_sizes.regions.add(key)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)
     # torch.compile(fn) inlines a function this map calls in-graph, so the call of
@@ -879,6 +885,7 @@ def _mark_nonstrict(fn) -> None:
     rules[marker] = TorchInGraphFunctionVariable
 
     def forget() -> None:
+        region_sizes.regions.discard(key)
         trace_rules._allowed_callable_ids.remove(key)
         trace_rules._nonstrict_trace_callable_ids.remove(key)
         rules.pop(marker, None)
