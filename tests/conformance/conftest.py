@@ -605,7 +605,7 @@ TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the
         "while_with_and", "while_loops", "for_loops", "reversed_traced_range")) + tuple(
         f"{name}.py::" for name in ("test_closures", "test_conformance_smoke",
                                     "test_global_lookup_tables", "test_guarded_iterations",
-                                    "test_inplace_state", "test_none_compared",
+                                    "test_none_compared",
                                     "test_try_handler_state")),
 }
 from torch_gaps import TORCH_XFAIL, TORCH_MODE_XFAIL  # noqa: E402  tests/conformance/torch_gaps.py
