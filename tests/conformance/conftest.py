@@ -375,6 +375,22 @@ class Torch(Backend):
         converted = ag.convert(fn)
         return self._staged(lambda *args: converted(*args))
 
+    def check_in_default_float(self, fn, *args):
+        """NumPy code whose integers meet a Python float (``r / scale``), staged on the
+        tensors that stand for its NumPy integers: PyTorch's operator, whose result has
+        PyTorch's default float dtype (float32) where NumPy's integer scalars give float64,
+        as eager PyTorch computes it (which cannot run the code: it has no ``divmod`` of
+        tensors). The NumPy oracle's values, in float32."""
+        def in_float32(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(in_float32(v) for v in value)
+            if isinstance(value, (np.floating, np.ndarray)) and value.dtype == np.float64:
+                return value.astype(np.float32)
+            return value
+
+        expected = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        self.assert_same(in_float32(expected), self.staged(fn, *args))
+
     def _staged(self, call):
         torch = self.torch
         if self.mode == "traced":
