@@ -7,7 +7,9 @@ three ways, interleaved:
 * ``autograph + compile``: ``torch.compile(ag.convert(f), fullgraph=True)``;
 * ``hand-written + compile``: the same algorithm written with ``torch.while_loop`` /
   ``torch.cond`` (what a PyTorch user writes today), under the same ``torch.compile``;
-* ``eager``: the plain function, op by op (``bool(tensor)`` decides each step).
+* ``eager``: the plain function, op by op (``bool(tensor)`` decides each step);
+* ``autograph eager``: ``ag.convert(f)`` called without compiling (the issue's "~1x the
+  original in eager PyTorch": its tensor conditions decide as ``bool(tensor)`` does).
 
 Compiles use ``backend="aot_eager"``: an inductor compile costs 25-85 s per function on
 a 2-core machine. The compile time of both compiled contestants (first call, including
@@ -32,7 +34,7 @@ try:
 except ImportError:  # reported as missing by run()
     torch = None
 
-COLUMNS = ["autograph + compile", "hand-written + compile", "eager"]
+COLUMNS = ["autograph + compile", "hand-written + compile", "eager", "autograph eager"]
 
 # ------------------------------------------------------------ workloads (plain Python)
 
@@ -117,7 +119,7 @@ def run(quick: bool = False, skip=()) -> Table:
         "compile rows: the first call (dynamo, AOTAutograd with backend=\"aot_eager\"), "
         "one sample. Ratios above 1: the contestant is slower than autograph + compile.",
         COLUMNS, [("hand-written + compile", "autograph + compile"),
-                  ("eager", "autograph + compile")],
+                  ("eager", "autograph + compile"), ("autograph eager", "eager")],
     )
     missing = contestants.status("PyTorch", skip)
     if missing:
@@ -132,12 +134,12 @@ def run(quick: bool = False, skip=()) -> Table:
         converted, written = _compile(ag.convert(plain)), _compile(by_hand)
         compile_times = {"autograph + compile": Stats((_first_call(converted, arg),)),
                          "hand-written + compile": Stats((_first_call(written, arg),)),
-                         "eager": "n/a"}
+                         "eager": "n/a", "autograph eager": "n/a"}
         expected = plain(arg).numpy()
         for fn in (converted, written):
             np.testing.assert_allclose(fn(arg).numpy(), expected, rtol=1e-5)
         calls = {"autograph + compile": converted, "hand-written + compile": written,
-                 "eager": plain}
+                 "eager": plain, "autograph eager": ag.convert(plain)}
         samplers = {name: per_call(functools.partial(fn, arg), budget)
                     for name, fn in calls.items()}
         table.add(label, interleave(samplers, repeats))
@@ -145,4 +147,6 @@ def run(quick: bool = False, skip=()) -> Table:
         table.check(f"autograph within 1.1x of hand-written on {label}",
                     table.ratio(label, "autograph + compile", "hand-written + compile"),
                     lambda r: r <= 1.1)
+        table.check(f"converted code in eager PyTorch within 1.1x of the original on {label}",
+                    table.ratio(label, "autograph eager", "eager"), lambda r: r <= 1.1)
     return table

@@ -86,8 +86,9 @@ def user_location() -> str:
     return f"{where[0]}:{where[1]}" + (f" (`{text}`)" if text else "")
 
 
-def cannot_write(backend_name: str, written: Written, why: str) -> errors.StagingError:
+def cannot_write(backend_name: str, written: Written, why: str,
+                 what: str = "item assignment") -> errors.StagingError:
     return errors.StagingError(
-        f"item assignment at {user_location()}: '{written.name}' is an argument of "
+        f"{what} at {user_location()}: '{written.name}' is an argument of "
         f"{written.function}(), and {why}, so under {backend_name} the write cannot reach the "
         f"caller's array. Return the updated array instead (and assign it in the caller).")

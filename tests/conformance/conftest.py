@@ -375,15 +375,40 @@ class Torch(Backend):
         converted = ag.convert(fn)
         return self._staged(lambda *args: converted(*args))
 
+    def check_in_default_float(self, fn, *args):
+        """NumPy code whose integers meet a Python float (``r / scale``), staged on the
+        tensors that stand for its NumPy integers: PyTorch's operator, whose result has
+        PyTorch's default float dtype (float32) where NumPy's integer scalars give float64,
+        as eager PyTorch computes it (which cannot run the code: it has no ``divmod`` of
+        tensors). The NumPy oracle's values, in float32."""
+        def in_float32(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(in_float32(v) for v in value)
+            if isinstance(value, (np.floating, np.ndarray)) and value.dtype == np.float64:
+                return value.astype(np.float32)
+            return value
+
+        expected = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        self.assert_same(in_float32(expected), self.staged(fn, *args))
+
     def _staged(self, call):
         torch = self.torch
         if self.mode == "traced":
             from torch.fx.experimental.proxy_tensor import make_fx
 
-            def run(*tensors):
+            from torch.utils import _pytree
+
+            def run(*tensors):  # outputs flattened and rebuilt, as torch.export does
+                spec = []
+
+                def flat(*tensors):
+                    leaves, tree = _pytree.tree_flatten(call(*tensors))
+                    spec.append(tree)
+                    return leaves
+
                 with torch.compiler._compile_session_context():
-                    graph = make_fx(call, tracing_mode="fake")(*tensors)
-                return graph(*tensors)
+                    graph = make_fx(flat, tracing_mode="fake")(*tensors)
+                return _pytree.tree_unflatten(graph(*tensors), spec[0])
             return run
         if self.mode == "compiled":  # on its own code object: dynamo caches per code object
             fresh = type(call)(call.__code__.replace(), call.__globals__, call.__name__,
@@ -434,6 +459,48 @@ class TorchExportedStrict(Torch):
     """Strict ``torch.export.export`` (dynamo reads the converted code)."""
 
     mode = "exported-strict"
+
+
+class TorchExplained(Torch):
+    """The issue's acceptance for code whose conditions are Python values: the case's
+    function, its NumPy scalars given as Python numbers (its conditions then Python values;
+    its arrays stay tensors), converted and read by ``torch._dynamo.explain`` between two
+    tensor operations of the caller's: one graph, no break. Explained once per function
+    and argument types (dynamo costs ~1 s a function); the value is the converted call's,
+    run eagerly on the same arguments, against the original's."""
+
+    mode = "explained"
+
+    def split(self, args):
+        return tuple(a.item() if _is_array_arg(a) and np.ndim(a) == 0 else
+                     self.asarray(a) if _is_array_arg(a) else a for a in args)
+
+    def stage(self, fn, args, kwargs):
+        converted = ag.convert(fn)
+        key = (fn, tuple(type(a) for a in args), tuple(sorted(kwargs)))
+        if key not in _EXPLAINED:
+            _EXPLAINED.add(key)
+            explained = _explain(converted, args, kwargs)
+            assert (explained.graph_count, explained.break_reasons) == (1, []), \
+                [str(reason.reason) for reason in explained.break_reasons]
+        return lambda: converted(*args, **kwargs)
+
+
+_EXPLAINED: set = set()
+
+
+def _explain(converted, args, kwargs):
+    """``torch._dynamo.explain`` of ``converted(*args, **kwargs)`` called between two
+    tensor operations of the caller's (a graph break inside it then splits the caller's
+    graph in two, whatever ``converted`` computes)."""
+    import torch
+
+    def caller(t, *args, **kwargs):
+        t = t + 1
+        out = converted(*args, **kwargs)
+        return t * 2, out
+
+    return torch._dynamo.explain(caller)(torch.ones(2), *args, **kwargs)
 
 
 def _user_error(error: BaseException) -> BaseException:
@@ -522,7 +589,8 @@ class Tensorflow(Backend):
 
 BACKENDS = {"numpy": NumpyEngine, "numpy-xla": NumpyXla, "jax": Jax, "torch": Torch,
             "torch-compile": TorchCompiled, "torch-export": TorchExported,
-            "torch-export-strict": TorchExportedStrict, "tensorflow": Tensorflow}
+            "torch-export-strict": TorchExportedStrict, "torch-explain": TorchExplained,
+            "tensorflow": Tensorflow}
 
 # The torch backend runs the whole suite but these files, and what it cannot do is an
 # expected failure (strict: a case that starts passing fails the suite), with the reason.
@@ -538,11 +606,23 @@ _CONSTRUCTS = ("test_constructs.py::test_conditionals[sign-", "test_constructs.p
                "test_constructs.py::test_for_loops[traced_range-")
 _LISTS = ("test_loop_accumulation.py::test_a_while_with_a_data_dependent_stop",
           "test_loop_accumulation.py::test_an_rnn_collects_its_states")
+_MASKS = ("test_mask_writes.py::test_a_mask_over_rows",  # sizes only the region uses
+          "test_mask_writes.py::test_a_count_that_does_not_match")
 TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the backend)
-    "torch-compile": ("test_conformance_smoke.py::",) + _CONSTRUCTS + _LISTS,
+    "torch-compile": ("test_conformance_smoke.py::",) + _CONSTRUCTS + _LISTS + _MASKS,
     "torch-export": ("test_conformance_smoke.py::test_collatz",
                      "test_conformance_smoke.py::test_assert_message") + _CONSTRUCTS + _LISTS,
     "torch-export-strict": ("test_conformance_smoke.py::test_collatz", _LISTS[0]),
+    # every construct, called with Python values (TorchExplained); not yet the cases
+    # whose converted function takes None or a NumPy array, or returns None, a str or a
+    # NumPy value: a non-strict region takes and gives tensors and Python numbers only
+    "torch-explain": tuple(f"test_constructs.py::test_{name}" for name in (
+        "conditionals", "and_or_not", "short_circuit", "python_and_staged", "collatz",
+        "while_with_and", "while_loops", "for_loops", "reversed_traced_range")) + tuple(
+        f"{name}.py::" for name in ("test_closures", "test_conformance_smoke",
+                                    "test_global_lookup_tables", "test_guarded_iterations",
+                                    "test_none_compared",
+                                    "test_try_handler_state")),
 }
 from torch_gaps import TORCH_XFAIL, TORCH_MODE_XFAIL  # noqa: E402  tests/conformance/torch_gaps.py
 

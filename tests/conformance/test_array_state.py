@@ -465,7 +465,13 @@ def test_writes_into_traced_arrays_reach_every_name(backend, fn, holder, line):
 
 def test_writes_nothing_else_reads_are_staged(backend):
     assert _numpy_oracle(backend, rows_updated_in_a_loop, np.ones((3, 2), F), np.int32(2)) is None
-    assert _numpy_oracle(backend, copy_written, XS) is None
+    refused = _numpy_oracle(backend, copy_written, XS)
+    if backend.engine == "torch":  # ndarray.copy: a tensor has no such method
+        assert refused.startswith(
+            f"PyTorch could not trace the line at {backend.at(copy_written, 'inner = d[1:].copy()')}"
+            f": AttributeError: 'FakeTensor' object has no attribute 'copy'. ")
+        return
+    assert refused is None
 
 
 def test_a_staged_value_written_into_an_aliased_numpy_array(backend):

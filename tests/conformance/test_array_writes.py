@@ -423,3 +423,28 @@ def test_a_staged_if_writing_into_an_argument(backend):
     text = backend.staging_error(write_argument_under_a_staged_if, np.zeros(3), np.ones(2))
     assert f"item assignment at {backend.at(write_argument_under_a_staged_if, 'v[0] = -1.0')}" \
            f": 'v' is an argument of write_argument_under_a_staged_if()" in text
+
+
+def subtract_from_argument_under_a_staged_if(v, x):
+    if np.sum(x) > 0:
+        v -= x
+    return v * 1.0
+
+
+def test_a_staged_if_changing_an_argument_in_place(backend):
+    """``v -= x`` changes a PyTorch tensor in place (eagerly the caller's tensor too):
+    the staged if changes a copy, so PyTorch refuses, naming the argument (a fuzz
+    finding: the caller's tensor was left as it was). NumPy's in-place operator is
+    staged state of the NumPy engine; JAX's and TensorFlow's arrays are immutable, where
+    ``-=`` gives the name a new array eagerly too."""
+    fn = subtract_from_argument_under_a_staged_if
+    if backend.engine != "torch":  # each call on arrays of its own (the eager one writes)
+        backend.assert_same(backend.eager(fn, np.zeros(2), np.ones(2)),
+                            backend.staged(fn, np.zeros(2), np.ones(2)))
+        return
+    text = backend.staging_error(fn, np.zeros(2), np.ones(2))
+    assert text.startswith(
+        f"in-place operator at {backend.at(subtract_from_argument_under_a_staged_if, 'v -= x')}"
+        f": 'v' is an argument of subtract_from_argument_under_a_staged_if(), and a staged if "
+        f"or loop writes into a copy of it, so under torch.compile and torch.export the write "
+        f"cannot reach the caller's array.")

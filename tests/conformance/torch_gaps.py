@@ -4,47 +4,13 @@ them ``xfail(strict=True)`` on torch only (keys: ``file::test`` for every case o
 traced mode's id), so a case that starts passing fails the suite until it is taken off
 this list. ``TORCH_MODE_XFAIL`` adds what fails in one of the other modes only."""
 
-_INT_WITH_FLOAT = ("NumPy code whose oracle runs on NumPy integer scalars: an integer tensor with a "
-                   "Python float (r / scale, denom *= base) is PyTorch's operator, which gives its "
-                   "default float dtype (float32) where NumPy gives float64; the traced tensor does "
-                   "not say it stands for a NumPy scalar (the value is the same, the dtype is "
-                   "eager PyTorch's)")
-_RETURNED_LIST = ("a list a staged loop collected, of a run-time length, returned as it is: "
-                  "make_fx (the traced mode) and dynamo (torch.compile: 'SourcelessBuilder.create "
-                  "does not know how to wrap Collected') take no output of a type of ours; "
-                  "torch.export returns it as a list (tests/torch). Return np.stack(lst) or "
-                  "torch.stack(lst)")
-
-_MASK_COUNT = ("a masked write whose count does not match (y[x > 0] = x[x > 1]): eagerly NumPy's "
-               "ValueError ('cannot assign 2 input values to the 3 output values where the mask "
-               "is true'); the counts are known only when the traced program runs, and a PyTorch "
-               "program's run-time checks raise RuntimeError: PyTorch's (shape mismatch)")
-_TENSOR_RESULTS = ("NumPy code calling an ndarray method on what a NumPy call returned "
-                   "(np.clip(x[m], 0.5, 1.5).astype(np.float32)): the NumPy oracle has an array; "
-                   "eagerly on a tensor np.clip is Tensor.clip, and both eager PyTorch and the "
-                   "trace raise AttributeError ('Tensor' object has no attribute 'astype')")
-_VIEW_WRITES = ("a write through a view of a tensor (inner = dk[1:-1]; inner[0] = 5.0), even "
-                "outside any staged construct: the torch backend refuses it (an item write gives "
-                "the name a new tensor) where NumPy and eager PyTorch write the base too")
 
 TORCH_XFAIL = {
-    'test_array_state.py::test_writes_nothing_else_reads_are_staged[torch]':
-        "copy_written calls .copy() on a tensor (NumPy's method, which eager PyTorch lacks too: the NumPy-oracle test's own); rows_updated_in_a_loop passes",
     'test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]':
         "acc += x * i with acc a NumPy array and x the tensor argument: the NumPy oracle adds, "
         "eager PyTorch raises TypeError (NumPy defers to the tensor, which declines), as "
         "test_array_state.py::test_in_place_operator_gives_a_numpy_array_a_staged_value pins "
         "for torch: the two cases ask opposite things of one statement",
-    'test_loop_accumulation.py::test_a_list_of_run_time_length_is_returned[torch]':
-        _RETURNED_LIST,
-    'test_loop_accumulation.py::test_van_der_corput_verbatim[torch]':
-        _INT_WITH_FLOAT,
-    'test_mask_writes.py::test_a_count_that_does_not_match[torch]':
-        _MASK_COUNT,
-    'test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection[torch]':
-        _TENSOR_RESULTS,
-    'test_numeric_methods.py::test_divmod_in_a_staged_loop[torch]':
-        _INT_WITH_FLOAT,
     'test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]':
         "refused where eager PyTorch computes: 'a = b' in a staged loop's body, then 'a -= c' after it: eagerly a and b are one tensor, which the in-place operator changes for both; the loop's output is a copy, so the operator is the StagingError of an in-place operator on a copy another name reads later (holders.refuse_copied)",
 }

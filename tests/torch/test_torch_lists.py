@@ -196,3 +196,37 @@ def test_a_returned_list_comes_back_as_a_list_from_export():
         assert type(out) is list and len(out) == len(eager)
         for (x, k), (e_x, e_k) in zip(out, eager):
             assert float(x) == float(e_x) and int(k) == e_k
+
+
+def collects(x, n):
+    seen = []
+    while n > 0:
+        ag.set_loop_options(maximum_iterations=5)
+        seen.append(x)
+        x = x + 1.5
+        n = n - 1
+    return seen
+
+
+@pytest.mark.parametrize("how", ["compile", "strict export"])
+def test_a_returned_list_is_refused_where_dynamo_compiles(how):
+    """Dynamo's graph returns a fixed number of tensors: a list of a run-time length
+    returned from it is the StagingError (not dynamo's "Unsupported"), naming the loop."""
+    import inspect
+
+    converted = ag.convert(collects)
+    args = (torch.tensor(1.5), torch.tensor(3))
+    with pytest.raises(ag.StagingError) as info:
+        if how == "compile":
+            torch.compile(converted, fullgraph=True, backend="aot_eager")(*args)
+        else:
+            torch.export.export(_Program(converted), args, strict=True)
+    lines, first = inspect.getsourcelines(collects)
+    line = first + [s.strip() for s in lines].index("while n > 0:")
+    assert str(info.value) == (
+        f"'seen', a list the staged loop at {inspect.getsourcefile(collects)}:{line} "
+        f"(`while n > 0:`) appended to a number of items known only at run time, is returned "
+        f"from the function torch.compile (or strict torch.export) compiles, whose graph "
+        f"returns a fixed number of tensors, not a list of a run-time length. Return "
+        f"torch.stack(lst) (np.stack(lst): its items as one tensor) instead; non-strict "
+        f"torch.export returns the list.")

@@ -50,6 +50,44 @@ def test_gate_compiled_fullgraph_both_branches():
         torch.testing.assert_close(c(x), Gate.forward(m, x))
 
 
+def test_hooks_of_a_converted_module_run_compiled():
+    """A forward hook registered before or after ``ag.convert`` sees the converted
+    forward's output, eagerly and compiled."""
+    torch.manual_seed(0)
+    m = Gate()
+    seen = []
+    m.register_forward_hook(lambda module, args, out: seen.append(out.sum().item()))
+    ag.convert(m)
+    m.register_forward_pre_hook(lambda module, args: (args[0] * 2,))
+    c = compiled(m)
+    for x in (X_POS, X_NEG):
+        expected = Gate.forward(m, x * 2)
+        torch.testing.assert_close(c(x), expected)
+        torch.testing.assert_close(m(x), expected)
+    assert len(seen) == 4 and seen[0] == pytest.approx(seen[1])
+
+
+class Checked(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 100:
+            x = x / 2
+        assert x.min() > 0, "x must stay positive"
+        return x + 1
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["nonstrict", "strict"])
+def test_a_staged_assert_is_checked_when_the_exported_program_runs(strict):
+    """A staged assert is ``torch._assert_async``: the exported program checks it on each
+    run (PyTorch's RuntimeError carrying the message; eagerly Python's AssertionError)."""
+    m = ag.convert(Checked())
+    program = torch.export.export(m, (X_POS,), strict=strict).module()
+    torch.testing.assert_close(program(X_POS * 50), Checked.forward(m, X_POS * 50))
+    with pytest.raises(AssertionError, match="x must stay positive"):
+        m(X_NEG)
+    with pytest.raises(RuntimeError, match="x must stay positive"):
+        program(X_NEG)
+
+
 @pytest.mark.parametrize("strict", [False, True], ids=["nonstrict", "strict"])
 def test_gate_exported_holds_the_cond(strict, tmp_path):
     torch.manual_seed(0)

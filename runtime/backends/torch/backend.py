@@ -500,11 +500,15 @@ class TorchBackend(backends.Backend):
     def check_in_place(self, value) -> None:
         """``i += 1`` changes the tensor in place, as eagerly; but where a staged ``if``
         returned it for another name (``return i`` in a branch), that name holds a copy
-        here and the same tensor eagerly: refused if it is read later."""
+        here and the same tensor eagerly: refused if it is read later. Inside a staged
+        construct's body it changes a copy (``_Swapping``): refused where the tensor is an
+        argument of the converted function, whose caller would never see the change."""
         if isinstance(value, torch.Tensor):
             from ...staging import holders
 
             holders.refuse_copied(value, "torch.compile and torch.export", torch.Tensor)
+            if _bodies.depth:
+                _refuse_argument_write(value, "in-place operator")
 
     def entry_point(self, fn) -> None:
         """Mark converted ``fn`` (or a module's converted ``forward``) as a non-strict
@@ -536,7 +540,11 @@ class TorchBackend(backends.Backend):
         def region(module, training, *args, **kwargs):
             return converted(module, *args, **kwargs)
 
+        from . import region_sizes
+
+        region_sizes.install()
         region = torch._dynamo.nonstrict_trace(region)
+        region_sizes.regions.add(id(region))  # kept alive by forward below
 
         def forward(*args, **kwargs):
             return region(obj, obj.training, *args, **kwargs)
@@ -861,11 +869,13 @@ def _mark_nonstrict(fn) -> None:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables import TorchInGraphFunctionVariable
 
-    from . import dynamo_errors, strict_export
+    from . import dynamo_errors, region_sizes, strict_export
 
     strict_export.repair()  # strict torch.export of a non-strict region fails in 2.13
     dynamo_errors.install()  # a StagingError reaches the user unwrapped
+    region_sizes.install()  # a size only the region uses is its own (x[x > 1].sum())
     key = id(fn)
+    region_sizes.regions.add(key)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)
     # torch.compile(fn) inlines a function this map calls in-graph, so the call of
@@ -875,6 +885,7 @@ def _mark_nonstrict(fn) -> None:
     rules[marker] = TorchInGraphFunctionVariable
 
     def forget() -> None:
+        region_sizes.regions.discard(key)
         trace_rules._allowed_callable_ids.remove(key)
         trace_rules._nonstrict_trace_callable_ids.remove(key)
         rules.pop(marker, None)
@@ -904,7 +915,7 @@ def _write(target: torch.Tensor, index, value) -> None:
         target[index] = value
 
 
-def _refuse_argument_write(target) -> None:
+def _refuse_argument_write(target, what: str = "item assignment") -> None:
     """A write inside a staged construct into an argument of a converted function (or a
     view of one): the construct writes into a copy, which the caller's tensor would
     never see (a silent wrong value): a ``StagingError`` naming the argument."""
@@ -915,7 +926,7 @@ def _refuse_argument_write(target) -> None:
         written_argument(root, depth=3) if root is not target else None)
     if written is not None:
         raise cannot_write("torch.compile and torch.export", written,
-                           "a staged if or loop writes into a copy of it")
+                           "a staged if or loop writes into a copy of it", what)
 
 
 def _refuse_shared_write(target) -> None:

@@ -17,11 +17,12 @@ Inside a loop body a row is read and written with ``index_select``/``index_copy`
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import torch
 from torch._guards import detect_fake_mode
 
-from ...staging import accumulate
+from ...staging import accumulate, errors
 from ...staging.state import fill
 
 
@@ -95,6 +96,14 @@ def collected_call(fn, args, kwargs):
 
 
 def _flatten(collected: accumulate.Collected):
+    if _dynamo_region_output():
+        raise errors.StagingError(
+            f"{errors.subject(collected.label)}, a list the staged loop at {collected.where} "
+            f"appended to a number of items known only at run time, is returned from the "
+            f"function torch.compile (or strict torch.export) compiles, whose graph returns a "
+            f"fixed number of tensors, not a list of a run-time length. Return "
+            f"torch.stack(lst) (np.stack(lst): its items as one tensor) instead; non-strict "
+            f"torch.export returns the list.")
     return [*collected.prefix, *collected.rows], (len(collected.prefix), collected)
 
 
@@ -108,6 +117,20 @@ def _unflatten(children, context):
         n = rows[0].shape[0]
         return prefix + [fill(collected.template, [r[i] for r in rows]) for i in range(n)]
     return collected.with_items(prefix, rows)
+
+
+def _dynamo_region_output() -> bool:
+    """Is dynamo flattening what a converted function (a ``nonstrict_trace`` region)
+    returned? It then needs a spec of a fixed structure and our list's own type, neither
+    of which a list of a run-time length gives (PyTorch 2.13: ``flat_apply_capture``)."""
+    frame = sys._getframe(2)
+    for _ in range(12):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "flat_apply_capture" and "_dynamo" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 torch.utils._pytree.register_pytree_node(accumulate.Collected, _flatten, _unflatten)

@@ -1,0 +1,78 @@
+"""Sizes a converted function makes that only it uses, under ``torch.compile``.
+
+Dynamo runs a converted function (a non-strict region, ``backend.entry_point``) on
+fake tensors through ``flat_apply``, then asks every unbacked size made meanwhile
+(``x[x > 1]``'s length, a ``nonzero``, an ``.item()``) to be a size of one of the
+region's outputs, so that its graph can bind it: a size that only the region's own
+computation uses (``x[x > 1].sum()``) fails the compile with PyTorch 2.13's
+``PendingUnbackedSymbolNotFound``. ``install`` wraps ``flat_apply``'s implementation:
+after one of our regions runs, the sizes it made that none of its outputs carries are
+its own, and dynamo no longer waits for them (those an output carries it still binds).
+"""
+
+from __future__ import annotations
+
+import functools
+
+_INSTALLED = "_autograph_keeps_region_sizes"
+regions: set = set()  # ids of the functions autograph marks as non-strict regions
+
+
+def install() -> None:
+    """Wrap ``flat_apply``'s implementation once (a no-op where PyTorch lacks it)."""
+    import importlib
+
+    try:  # the module (the package's attribute of that name is the operator)
+        module = importlib.import_module("torch._higher_order_ops.flat_apply")
+    except ImportError:
+        return
+    impl = getattr(module, "impl", None)
+    if impl is None or getattr(impl, _INSTALLED, False):
+        return
+
+    @functools.wraps(impl)
+    def wrapper(func, in_spec, flat_args, checked_output):
+        env = _shape_env(flat_args) if _ours(func) else None
+        if env is None:
+            return impl(func, in_spec, flat_args, checked_output)
+        pending = env.pending_fresh_unbacked_symbols
+        before = len(pending)
+        out = impl(func, in_spec, flat_args, checked_output)
+        if len(pending) > before:
+            from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+            from torch.utils import _pytree
+
+            carried = free_unbacked_symbols(_pytree.tree_leaves(out))
+            pending[before:] = [s for s in pending[before:] if s in carried]
+        return out
+
+    setattr(wrapper, _INSTALLED, True)
+    module.impl = wrapper
+
+
+def _ours(func) -> bool:
+    from torch.utils import _pytree
+
+    if isinstance(func, _pytree.TreeSpec):
+        try:
+            func = _pytree._retrieve_constant(func)
+        except Exception:  # noqa: BLE001 - not a constant holder: not ours
+            return False
+    func = getattr(func, "func", func)  # a _ConstantFunction holds it,
+    func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
+    cells = getattr(func, "__closure__", None) or ()  # closes over it
+    return id(func) in regions or any(id(_contents(c)) in regions for c in cells)
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _shape_env(flat_args):
+    from torch._guards import detect_fake_mode
+
+    mode = detect_fake_mode(tuple(flat_args))
+    return None if mode is None else mode.shape_env
