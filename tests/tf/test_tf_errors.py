@@ -204,3 +204,41 @@ def test_comparisons_tensorflow_refuses_compare_in_numpys_dtype():
     want = compares(np.array([1, 2], np.int32), np.float32(1.0))
     for s, w in zip(out, want):
         assert s.dtype == tf.bool and np.array_equal(s.numpy(), w)
+
+
+# -- a converted try passes TensorFlow's refusals on (``messages.tracing_error``)
+
+
+@ag.do_not_convert
+def as_float(t):
+    return float(t[0])
+
+
+@ag.do_not_convert
+def as_array(t):
+    return np.asarray(t) * 2
+
+
+@ag.do_not_convert
+def read_back(t):
+    return t.numpy()
+
+
+def guarded(helper):
+    def fn(x):
+        try:
+            y = helper(x)
+        except Exception:  # noqa: BLE001 - eagerly the handler does not run
+            y = x * 0.0 - 7.0
+        return y
+    return fn
+
+
+@pytest.mark.parametrize("helper", [as_float, as_array, read_back])
+def test_a_handler_does_not_catch_tensorflows_refusals(helper):
+    fn = guarded(helper)
+    assert not np.array_equal(fn(tf.constant(X)), X * 0.0 - 7.0)  # eagerly: the helper's value
+    with pytest.raises(Exception) as refused:  # noqa: B017 - TensorFlow's or ours
+        out = staged(fn, tf.constant(X))
+        pytest.fail(f"the handler ran: {out!r}")
+    assert "the handler ran" not in str(refused.value)

@@ -167,20 +167,16 @@ class TfBackend(backends.Backend):
         return isinstance(value, (SymbolicTensor, Weak))
 
     def explain_error(self, error, location):
-        """TensorFlow's error while it traced the user's line at ``location`` (``messages``
-        words each): NumPy asked a graph tensor for its values, ``MatMul`` was given a
-        vector, a graph tensor lacks an ndarray attribute that code autograph does not
-        convert asked for."""
+        """TensorFlow's error while it traced the user's line at ``location`` said there
+        (``messages.explained``: NumPy asked a graph tensor for its values, ``MatMul`` was
+        given a vector, a graph tensor lacks an ndarray attribute that code autograph
+        does not convert asked for)."""
         return None if location == "?" else messages.explained(error, location)
 
     def trace_failure(self, error) -> bool:
-        # bool() of a graph tensor, NumPy asking one for its values, and a NumPy array
-        # method a graph tensor does not have (x.item()).
-        return isinstance(error, tf.errors.OperatorNotAllowedInGraphError) or (
-            isinstance(error, NotImplementedError)
-            and str(error).startswith("Cannot convert a symbolic")) or (
-            isinstance(error, AttributeError)
-            and isinstance(getattr(error, "obj", None), SymbolicTensor))
+        # bool() of a graph tensor, NumPy asking one for its values, an attribute a graph
+        # tensor lacks (x.item(), x.numpy()): ``messages.tracing_error`` classifies them
+        return messages.tracing_error(error) in messages.STAGED_ONLY
 
     # -- primitives
 
