@@ -320,6 +320,22 @@ def builtin_calls(xs):
     return dict(first=xs), len(xs), list(range(len(xs)))
 
 
+def return_in_a_tf_range_loop(x, n):
+    for i in tf.range(n):
+        if x[i] > 2:
+            return i
+    return -1
+
+
+def break_in_an_unrolled_loop(t):
+    s = 0
+    for v in [1, 2, 3]:  # a Python list: unrolled, its break staged
+        if t < v:
+            break
+        s += v
+    return s
+
+
 def _ds(x):
     return tf.data.Dataset.from_tensor_slices(_int(x))
 
@@ -343,16 +359,23 @@ def more_cases():
     yield collects_row_digits, lambda: (_int([[1, 2], [3, 4]]),)
     yield collects_row_digits, lambda: (_ds([[0, 5, 6]]),)
     yield dict_items_only, lambda: (0, _int(6))
+    for x in ([1, 3, 5], [1, 1, 1]):
+        yield return_in_a_tf_range_loop, lambda x=x: (_int(x), _int(3))
+    for t in (2, 5):
+        yield break_in_an_unrolled_loop, lambda t=t: (_int(t),)
 
 
 # Where TensorFlow's AutoGraph (2.21) fails and ours computes eager's value: it does not
 # convert for/else and while/else (it runs the function as it is, and bool() of a graph
-# tensor fails), and a Python list appended to in a loop over a tensor leaks the loop's
+# tensor fails), a return in a tf.range loop under a tensor if and a tensor break in an
+# unrolled Python loop are its NotImplementedError, and a Python list appended to in a loop over a tensor leaks the loop's
 # tensors out of its graph (InaccessibleTensorError, a ValueError: its answer is a
 # TensorArray, which ours refuses below).
 THEY_FAIL = {for_else: tf.errors.OperatorNotAllowedInGraphError,
              while_else: tf.errors.OperatorNotAllowedInGraphError,
-             collects_row_digits: ValueError}
+             collects_row_digits: ValueError,
+             return_in_a_tf_range_loop: NotImplementedError,
+             break_in_an_unrolled_loop: NotImplementedError}
 
 
 def _eager(args):
