@@ -71,7 +71,7 @@ class Backend:
     raises_at_run_time = False
     # Does a raise's message made at run time show an array as NumPy's str() does? Under
     # tf.function TensorFlow's string ops make it, which lay arrays out otherwise ("[0 1]"
-    # for NumPy's "[0. 1.]"): a StagingError there (docs/tensorflow.rst).
+    # for NumPy's "[0. 1.]"): a StagingError there (docs/backends.rst).
     shows_arrays_in_messages = True
     # How StagingError texts name the framework's compiler and its compiled code.
     compiler, framework = "", ""
@@ -486,7 +486,7 @@ class Tensorflow(Backend):
     def returned_list(self, fn, name: str, loop: str) -> str:
         # a tf.function's outputs are tensors in a structure fixed when it traces: a list
         # whose length the run decides has none (stacking it would turn eager's list into
-        # a tensor, whose == and + are elementwise): a documented refusal (docs/tensorflow.rst)
+        # a tensor, whose == and + are elementwise): a documented refusal (docs/backends.rst)
         return (f"'{name}', a list the staged loop at {self.at(fn, loop)} appended to a number "
                 f"of items known only at run time, is returned from the tf.function, which "
                 f"returns tensors, not a list of a run-time length. Return np.stack(lst) (its "
