@@ -268,12 +268,39 @@ def enumerates_and_writes(x):
     return acc, v
 
 
+def writes_in_and_before_a_branch(x, n):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for e in v:
+        v[1] = 7.0
+        if n > 0:
+            v[3] = 1.0
+        acc += e
+    return acc
+
+
+def rebinds_in_a_branch(x, n):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for e in v:
+        v[1] = 7.0
+        if n > 0:
+            v = v * 2.0
+        acc += e
+    return acc
+
+
 def test_a_loop_over_the_array_its_body_writes(capfd):
     x = np.arange(1.0, 5.0)
     acc, v = staged(enumerates_and_writes, tf.constant(x))
     assert capfd.readouterr().out == "item 1\nitem 2\nitem 4\nitem 8\n"  # once per item
     want_acc, want_v = enumerates_and_writes(x.copy())
     assert float(acc) == want_acc and np.array_equal(v.numpy(), want_v)
+    for n in (1, -1):
+        got = staged(writes_in_and_before_a_branch, tf.constant(x), tf.constant(n))
+        assert float(got) == writes_in_and_before_a_branch(x.copy(), n)
+    assert refusal(rebinds_in_a_branch, tf.constant(x), tf.constant(1)).startswith(
+        f"for loop at {at(rebinds_in_a_branch, 'for e in v:')}: the body writes into 'v'")
     assert refusal(writes_then_rebinds, tf.constant(x)) == (
         f"for loop at {at(writes_then_rebinds, 'for e in v:')}: the body writes into 'v', the "
         f"array the loop iterates over, in a way the graph cannot follow (it also gives 'v' "

@@ -187,8 +187,7 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
     def read_live(k, *s):
         row = tf.gather(strong(s[live]), strong(k))
         after = tuple(body((k + iterable.start, row) if counted else row, *s))
-        new = after[live]
-        if new is not s[live] and watch.root(new) is not s[live] and not _joined(new):
+        if not _written(after[live], s[live], watch):
             raise errors.iterated_array_rebound(staging.label_of(names, live), body)
         return after
 
@@ -206,12 +205,27 @@ def for_stmt(backend, iterable, body, state, names, extra_test, shared):
         items.Writes.current = before
 
 
-def _joined(x) -> bool:
-    """``x`` is what a staged ``if`` gave (an output of its ``If`` op): a write in one of
-    its branches, taken for one."""
-    while isinstance(x, tf.Tensor) and x.op.type == "Identity" and x.op.inputs:
-        x = x.op.inputs[0]
-    return isinstance(x, tf.Tensor) and x.op.type in ("If", "StatelessIf")
+def _written(new, old, watch) -> bool:
+    """``new`` is ``old`` or ``old`` with items written (``watch``), also where a staged
+    ``if`` joined them: each branch of its ``If`` op gave ``old`` or a write into it."""
+    while new is not old and watch.root(new) is not old:
+        if not isinstance(new, tf.Tensor) or not new.op.inputs:
+            return False
+        op = new.op
+        if op.type == "Identity":
+            new = op.inputs[0]
+            continue
+        if op.type not in ("If", "StatelessIf") or not hasattr(op, "_true_graph"):
+            return False
+        for graph in (op._true_graph, op._false_graph):
+            inner = {id(i): e for e, i in zip(graph.external_captures, graph.internal_captures)}
+            out = graph.outputs[new.value_index]
+            while out.op.type == "Identity" and id(out) not in inner and out.op.inputs:
+                out = out.op.inputs[0]
+            if not _written(inner.get(id(out), out), old, watch):  # (a capture: its outer)
+                return False
+        return True
+    return True
 
 
 _REBUILD = object()
