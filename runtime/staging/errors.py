@@ -265,3 +265,15 @@ def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
         f"another case than it takes on arrays. Test the dtype or shape instead "
         f"(np.issubdtype(x.dtype, np.floating), x.ndim == 0), or match outside the staged function."
     )
+
+
+def iterated_array_rebound(name: str, body) -> StagingError:
+    """A ``for`` over an array that its body writes into, where the loop cannot read the
+    written items (the body also rebinds the array, or holds it as a nonlocal): the NumPy
+    engine's and TensorFlow's words."""
+    return StagingError(
+        f"for loop at {where(body)}: the body writes into '{name}', the array the loop "
+        f"iterates over, in a way the graph cannot follow (it also gives '{name}' a new "
+        f"array, or the loop is inside a staged try); eagerly each iteration reads the "
+        f"array as the iterations before it left it. Iterate over the indices (for i in "
+        f"range(len({name})): e = {name}[i]), or over a copy (for e in {name}.copy():).")

@@ -69,6 +69,10 @@ class Backend:
     # Does the staged program raise Python's exception when it runs (a TypeError where a
     # value None on some paths is used, an UnboundLocalError), or is it a StagingError?
     raises_at_run_time = False
+    # Does a raise's message made at run time show an array as NumPy's str() does? Under
+    # tf.function TensorFlow's string ops make it, which lay arrays out otherwise ("[0 1]"
+    # for NumPy's "[0. 1.]"): a StagingError there (docs/backends.rst).
+    shows_arrays_in_messages = True
     # How StagingError texts name the framework's compiler and its compiled code.
     compiler, framework = "", ""
     # ag.print in a staged program prints at every execution; False where the backend
@@ -101,6 +105,12 @@ class Backend:
         """The refusal of a list a staged loop appends to an unbounded number of times,
         where the backend collects lists in buffers of a bound known when the loop starts
         (None where it pads them, or collects them with a run-time length)."""
+        return None
+
+    def returned_list(self, fn, name: str, loop: str):
+        """The refusal of the list ``name`` a staged loop (at ``loop``) appended to a
+        run-time number of items, returned from the staged function, where the framework's
+        function returns only arrays (None where the list comes back)."""
         return None
 
     def asarray(self, value):
@@ -526,6 +536,7 @@ class Tensorflow(Backend):
     name = "tensorflow"
     compiler, framework = "tf.function", "TensorFlow"
     raises_at_run_time = True  # an assertion: InvalidArgumentError (``check_raises``)
+    shows_arrays_in_messages = False
     pads_lists = False  # np.stack(lst) of a run-time count has a run-time first dimension
     eager_runs_numpy = False
     ndarray_api = False
@@ -538,6 +549,15 @@ class Tensorflow(Backend):
 
     def asarray(self, value):
         return self.tf.constant(value)
+
+    def returned_list(self, fn, name: str, loop: str) -> str:
+        # a tf.function's outputs are tensors in a structure fixed when it traces: a list
+        # whose length the run decides has none (stacking it would turn eager's list into
+        # a tensor, whose == and + are elementwise): a documented refusal (docs/backends.rst)
+        return (f"'{name}', a list the staged loop at {self.at(fn, loop)} appended to a number "
+                f"of items known only at run time, is returned from the tf.function, which "
+                f"returns tensors, not a list of a run-time length. Return np.stack(lst) (its "
+                f"items as one tensor) instead.")
 
     def stage(self, fn, args, kwargs):
         run, arrays = _over_arrays(fn, args, kwargs)

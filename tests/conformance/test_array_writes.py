@@ -296,7 +296,7 @@ def test_a_loop_reads_the_items_its_body_wrote(backend):
     (NumPy iterates an array by index): a staged loop over an array its body writes
     into reads the written items (found by the differential fuzzer: the NumPy engine
     read the array as it was before the loop)."""
-    if backend.engine != "numpy":  # open: reported to the lead (session 9, hfuzz)
+    if backend.engine not in ("numpy", "tensorflow"):  # open: reported to the lead (session 9)
         pytest.xfail("the staged for reads the items of the array as it was before the loop")
     numpy_code = backend.numpy_code()
     for n in (1, -1):

@@ -204,3 +204,106 @@ def test_comparisons_tensorflow_refuses_compare_in_numpys_dtype():
     want = compares(np.array([1, 2], np.int32), np.float32(1.0))
     for s, w in zip(out, want):
         assert s.dtype == tf.bool and np.array_equal(s.numpy(), w)
+
+
+# -- a converted try passes TensorFlow's refusals on (``messages.tracing_error``)
+
+
+@ag.do_not_convert
+def as_float(t):
+    return float(t[0])
+
+
+@ag.do_not_convert
+def as_array(t):
+    return np.asarray(t) * 2
+
+
+@ag.do_not_convert
+def read_back(t):
+    return t.numpy()
+
+
+def guarded(helper):
+    def fn(x):
+        try:
+            y = helper(x)
+        except Exception:  # noqa: BLE001 - eagerly the handler does not run
+            y = x * 0.0 - 7.0
+        return y
+    return fn
+
+
+@pytest.mark.parametrize("helper", [as_float, as_array, read_back])
+def test_a_handler_does_not_catch_tensorflows_refusals(helper):
+    fn = guarded(helper)
+    assert not np.array_equal(fn(tf.constant(X)), X * 0.0 - 7.0)  # eagerly: the helper's value
+    with pytest.raises(Exception) as refused:  # noqa: B017 - TensorFlow's or ours
+        out = staged(fn, tf.constant(X))
+        pytest.fail(f"the handler ran: {out!r}")
+    assert "the handler ran" not in str(refused.value)
+
+
+# -- a staged for over an array its body writes into reads the written items (NumPy's
+# iteration by index); where the body also rebinds the array, the refusal names it
+
+
+def writes_then_rebinds(x):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for e in v:
+        v[1] = 7.0
+        v = v * 2.0
+        acc += e
+    return acc
+
+
+def enumerates_and_writes(x):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for i, e in enumerate(v, 1):
+        ag.print("item", e)
+        v[i % 4] = e * 2.0
+        acc += e * i
+    return acc, v
+
+
+def writes_in_and_before_a_branch(x, n):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for e in v:
+        v[1] = 7.0
+        if n > 0:
+            v[3] = 1.0
+        acc += e
+    return acc
+
+
+def rebinds_in_a_branch(x, n):
+    v = np.array(x)
+    acc = v[0] * 0.0
+    for e in v:
+        v[1] = 7.0
+        if n > 0:
+            v = v * 2.0
+        acc += e
+    return acc
+
+
+def test_a_loop_over_the_array_its_body_writes(capfd):
+    x = np.arange(1.0, 5.0)
+    acc, v = staged(enumerates_and_writes, tf.constant(x))
+    assert capfd.readouterr().out == "item 1\nitem 2\nitem 4\nitem 8\n"  # once per item
+    want_acc, want_v = enumerates_and_writes(x.copy())
+    assert float(acc) == want_acc and np.array_equal(v.numpy(), want_v)
+    for n in (1, -1):
+        got = staged(writes_in_and_before_a_branch, tf.constant(x), tf.constant(n))
+        assert float(got) == writes_in_and_before_a_branch(x.copy(), n)
+    assert refusal(rebinds_in_a_branch, tf.constant(x), tf.constant(1)).startswith(
+        f"for loop at {at(rebinds_in_a_branch, 'for e in v:')}: the body writes into 'v'")
+    assert refusal(writes_then_rebinds, tf.constant(x)) == (
+        f"for loop at {at(writes_then_rebinds, 'for e in v:')}: the body writes into 'v', the "
+        f"array the loop iterates over, in a way the graph cannot follow (it also gives 'v' "
+        f"a new array, or the loop is inside a staged try); eagerly each iteration reads the "
+        f"array as the iterations before it left it. Iterate over the indices (for i in "
+        f"range(len(v)): e = v[i]), or over a copy (for e in v.copy():).")

@@ -132,6 +132,8 @@ def test_model_save_load_and_export_keep_both_branches(tmp_path):
     x, _ = _data()
     inputs = [x, -x]  # the branch each takes depends on the weights: one each way
     model = ag.convert(Saveable())
+    config = tf.keras.utils.serialize_keras_object(model)  # Keras's own, as unconverted
+    assert config == tf.keras.utils.serialize_keras_object(Saveable(name=model.name))
     before = [model(v).numpy() for v in inputs]
     model.save(tmp_path / "m.keras")
     loaded = ag.convert(tf.keras.models.load_model(tmp_path / "m.keras"))

@@ -179,3 +179,124 @@ def test_a_model_of_many_small_layers():
     graph_model = ag.convert(eager_model)
     graph_model.call = tf.function(graph_model.call, autograph=False)
     np.testing.assert_allclose(graph_model(input_data).numpy(), expected.numpy(), rtol=1e-6)
+
+
+# -- seed 000: a function that builds its constants and a variable (its `A` a typo)
+
+
+def mul():
+    a = tf.constant([[10, 10], [11., 1.]])
+    x = tf.constant([[1., 0.], [0., 1.]])
+    b = tf.Variable(12.)
+    y = tf.matmul(A, x) + b  # noqa: F821 - the seed's typo: a NameError both ways
+    return y
+
+
+def test_the_seeds_mul_as_written_raises_its_name_error():
+    for fn in (mul, staged(mul)):
+        with pytest.raises(NameError, match="name 'A' is not defined"):
+            fn()
+
+
+# -- seed 001: a tf.Variable made in the function; its three fixes
+
+
+def makes_a_variable():
+    a = tf.constant([[10, 10], [11., 1.]])
+    x = tf.constant([[1., 0.], [0., 1.]])
+    b = tf.Variable(12.)
+    y = tf.matmul(a, x) + b
+    print("PRINT: ", y)
+    tf.print("TF-PRINT: ", y)
+    return y
+
+
+def test_a_variable_made_on_every_call_fails_as_under_tensorflows_autograph(capfd):
+    np.testing.assert_array_equal(makes_a_variable().numpy(), [[22., 22.], [23., 13.]])
+    capfd.readouterr()
+    for graph in (tf.function(makes_a_variable), staged(makes_a_variable)):
+        with pytest.raises(ValueError, match="tf.function only supports singleton "
+                                             "tf.Variables created on the first call"):
+            graph()
+        assert capfd.readouterr().out == 'PRINT:  Tensor("add:0", shape=(2, 2), dtype=float32)\n'
+
+
+_b = None
+
+
+def made_once_global():
+    a = tf.constant([[10, 10], [11., 1.]])
+    x = tf.constant([[1., 0.], [0., 1.]])
+    global _b
+    if _b is None:
+        _b = tf.Variable(12.)
+    return tf.matmul(a, x) + _b
+
+
+class MadeOnce:
+    def __init__(self):
+        self._b = None
+
+    def __call__(self):
+        a = tf.constant([[10, 10], [11., 1.]])
+        x = tf.constant([[1., 0.], [0., 1.]])
+        if self._b is None:
+            self._b = tf.Variable(12.)
+        return tf.matmul(a, x) + self._b
+
+
+def counts(b):
+    b.assign_add(1)
+    return b
+
+
+def test_a_variable_made_once_or_passed_in():
+    global _b
+    _b = None
+    for fn in (staged(made_once_global), tf.function(ag.convert(MadeOnce()), autograph=False)):
+        for _ in range(2):
+            np.testing.assert_array_equal(fn().numpy(), [[22., 22.], [23., 13.]])
+    b = tf.Variable(0)
+    g = staged(counts)
+    assert [int(g(b)) for _ in range(3)] == [1, 2, 3]
+
+
+# -- seed 002: a decorated function, a callable made a Function, a whole model
+
+
+def constants(x):
+    a = tf.constant([[2.0], [3.0]])
+    b = tf.constant(4.0)
+    return a + b
+
+
+def callable_func(a, b):
+    return tf.matmul(a, b)
+
+
+def test_decorated_and_callable_functions():
+    same(constants(2), staged(constants)(2))
+    a1, b1 = tf.constant([[1.0, 2.0]]), tf.constant([[2.0], [3.0]])
+    got = staged(callable_func)(a1, b1)
+    same(callable_func(a1, b1), got)
+    np.testing.assert_array_equal(got.numpy(), [[8.0]])
+
+
+def test_the_model_itself_made_a_function():
+    input_data = tf.random.uniform([6, 28, 28], seed=2)
+    eager_model = SequentialModel(num_layers=2)
+    expected = eager_model(input_data)
+    graph_model = tf.function(ag.convert(eager_model), autograph=False)
+    np.testing.assert_allclose(graph_model(input_data).numpy(), expected.numpy(), rtol=1e-6)
+
+
+def test_concrete_signatures_as_tensorflows():
+    def poly_func(a):
+        return a
+
+    ours, theirs = staged(poly_func), tf.function(poly_func)
+    for g in (ours, theirs):
+        for v in (tf.constant(1), tf.constant(1.1), tf.constant("a")):
+            g(v)
+    assert ours.pretty_printed_concrete_signatures() == \
+        theirs.pretty_printed_concrete_signatures()

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...staging.errors import StagingError
+from ...staging.errors import StagingError, iterated_array_rebound  # noqa: F401
 from .ir import source_line, source_text
 
 
@@ -180,19 +180,6 @@ def argument_item_object(function_name: str, name: str, value) -> StagingError:
         f"autograph.function '{function_name}': the trace put {type(value).__name__} into "
         f"'{name}', an item of an argument the caller holds; a graph writes numbers and "
         f"arrays into its arguments, nothing else. Return the value instead.")
-
-
-def iterated_array_rebound(name: str, body) -> StagingError:
-    """A ``for`` over an array that its body writes into, where the loop cannot read the
-    written items (the body also rebinds the array, or holds it as a nonlocal)."""
-    from ...staging.errors import where
-
-    return StagingError(
-        f"for loop at {where(body)}: the body writes into '{name}', the array the loop "
-        f"iterates over, in a way the graph cannot follow (it also gives '{name}' a new "
-        f"array, or the loop is inside a staged try); eagerly each iteration reads the "
-        f"array as the iterations before it left it. Iterate over the indices (for i in "
-        f"range(len({name})): e = {name}[i]), or over a copy (for e in {name}.copy():).")
 
 
 def loop_write_shared(construct: str, body, name: str, other: str) -> StagingError:

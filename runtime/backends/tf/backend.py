@@ -167,20 +167,16 @@ class TfBackend(backends.Backend):
         return isinstance(value, (SymbolicTensor, Weak))
 
     def explain_error(self, error, location):
-        """TensorFlow's error while it traced the user's line at ``location`` (``messages``
-        words each): NumPy asked a graph tensor for its values, ``MatMul`` was given a
-        vector, a graph tensor lacks an ndarray attribute that code autograph does not
-        convert asked for."""
+        """TensorFlow's error while it traced the user's line at ``location`` said there
+        (``messages.explained``: NumPy asked a graph tensor for its values, ``MatMul`` was
+        given a vector, a graph tensor lacks an ndarray attribute that code autograph
+        does not convert asked for)."""
         return None if location == "?" else messages.explained(error, location)
 
     def trace_failure(self, error) -> bool:
-        # bool() of a graph tensor, NumPy asking one for its values, and a NumPy array
-        # method a graph tensor does not have (x.item()).
-        return isinstance(error, tf.errors.OperatorNotAllowedInGraphError) or (
-            isinstance(error, NotImplementedError)
-            and str(error).startswith("Cannot convert a symbolic")) or (
-            isinstance(error, AttributeError)
-            and isinstance(getattr(error, "obj", None), SymbolicTensor))
+        # bool() of a graph tensor, NumPy asking one for its values, an attribute a graph
+        # tensor lacks (x.item(), x.numpy()): ``messages.tracing_error`` classifies them
+        return messages.tracing_error(error) in messages.STAGED_ONLY
 
     # -- primitives
 
@@ -244,11 +240,10 @@ class TfBackend(backends.Backend):
         return rewrap(out, avals)
 
     def while_loop(self, test, body, init) -> list:
-        if not init:
-            raise errors.StagingError(
-                "while loop on a staged condition carries no tensor: its condition cannot "
-                "change between iterations. Assign the variables the condition reads in the "
-                "loop body.")
+        if not init:  # the condition reads state the body changes in place (a tf.Variable)
+            tf.while_loop(lambda i: test()[0], lambda i: (body(), i + 1)[1],
+                          [tf.constant(0)], **loops.while_options())
+            return []
         avals = body.avals  # the carry's (None where set_loop_options' shape_invariants say)
         out = while_op.build(test, body, [strong(x) for x in init], invariants(avals),
                              **loops.while_options())
@@ -293,6 +288,18 @@ class TfBackend(backends.Backend):
 
     def show(self, value, conversion):
         return messages.show(value, conversion)  # a raise shows the run-time value
+
+    def settle(self, label, before, after):
+        """A ``tf.TensorArray`` as a loop variable is refused, naming what to write: a
+        staged loop here carries tensors, and a Python list it appends to is collected
+        in the graph (TensorFlow's AutoGraph's own answer is the TensorArray)."""
+        if isinstance(before, tf.TensorArray) or isinstance(after, tf.TensorArray):
+            raise errors.StagingError(
+                f"loop at {user_location()}: {errors.subject(label)} is a tf.TensorArray, "
+                f"which autograph's staged loops do not carry. Append to a Python list in the "
+                f"loop (lst.append(x)) and stack it after the loop (np.stack(lst) or "
+                f"tf.stack(lst)): autograph collects its items in the graph.")
+        return None
 
     def pair_values(self, label, t, f):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag

@@ -27,6 +27,7 @@ import numpy as np
 import tensorflow as tf
 
 from ...staging.errors import StagingError
+from .tensors import SymbolicTensor
 from .weak import Weak
 
 # text ``show`` gave -> (value, conversion); the latest showing of a text wins
@@ -269,7 +270,6 @@ def _refused(what: str, conversion: str, spec: bool = False) -> _Unshowable:
 
 _MATMUL_RANK = re.compile(r"Shape must be rank 2 but is rank (\d+) for '\{\{node [^}]*\}\} = "
                           r"(?:Batch)?MatMul")
-_NO_ATTRIBUTE = re.compile(r"^'?SymbolicTensor'? object has no attribute '(\w+)'")
 
 
 def needs_values(location: str) -> StagingError:
@@ -299,22 +299,45 @@ def asked_for_values(error: BaseException) -> bool:
     return False
 
 
+STAGED_ONLY = frozenset({"truth value", "values", "attribute"})
+"""The kinds of ``tracing_error`` raised only because a value is a graph tensor: eagerly
+the same line goes on (``TfBackend.trace_failure``)."""
+
+
+def tracing_error(error: BaseException):
+    """Which of TensorFlow's refusals while it traces ``error`` is, or None:
+    "truth value" (``bool()`` of a graph tensor: ``OperatorNotAllowedInGraphError``),
+    "values" (NumPy asked a graph tensor for its values, ``asked_for_values``),
+    "attribute" (an attribute a graph tensor lacks, as ``.numpy`` or ndarray's
+    ``.copy``), "matmul" (TensorFlow's MatMul given an operand not a matrix: eagerly an
+    error too). The one classifier behind ``trace_failure`` and ``explained``."""
+    if isinstance(error, tf.errors.OperatorNotAllowedInGraphError):
+        return "truth value"
+    if asked_for_values(error):
+        return "values"
+    if isinstance(error, AttributeError) and isinstance(getattr(error, "obj", None),
+                                                         SymbolicTensor):
+        return "attribute"
+    if isinstance(error, ValueError) and _MATMUL_RANK.search(str(error)):
+        return "matmul"
+    return None
+
+
 def explained(error: BaseException, location: str):
     """The StagingError for TensorFlow's ``error`` raised while tracing the user's line
     at ``location``, where NumPy code meets a graph tensor; None for another error."""
-    text = str(error)
-    if asked_for_values(error):
+    kind = tracing_error(error)
+    if kind == "values":
         return needs_values(location)
-    found = _MATMUL_RANK.search(text) if isinstance(error, ValueError) else None
-    if found is not None:
+    if kind == "matmul":
         return StagingError(
             f"matrix product at {location}: TensorFlow's MatMul (tf.matmul, and @ outside code "
-            f"autograph converts) takes matrices, and an operand has rank {found.group(1)}. "
-            f"Write np.matmul(a, b) or a @ b in converted code (a vector operand is NumPy's "
-            f"there), or tf.linalg.matvec(m, v) / tf.tensordot(u, v, 1).")
-    found = _NO_ATTRIBUTE.match(text) if isinstance(error, AttributeError) else None
-    if found is not None and hasattr(np.ndarray, found.group(1)):
-        name = found.group(1)
+            f"autograph converts) takes matrices, and an operand has rank "
+            f"{_MATMUL_RANK.search(str(error)).group(1)}. Write np.matmul(a, b) or a @ b in "
+            f"converted code (a vector operand is NumPy's there), or tf.linalg.matvec(m, v) / "
+            f"tf.tensordot(u, v, 1).")
+    if kind == "attribute" and hasattr(np.ndarray, error.name):
+        name = error.name
         return StagingError(
             f".{name} of a graph tensor at {location}: under tf.function a NumPy array a "
             f"staged construct wrote, or what a NumPy call on a graph tensor returned, is a "
