@@ -63,6 +63,10 @@ class Backend:
     # Does the rest of a Python ``range`` loop whose break turned staged run as one loop
     # (its item a staged int), or as one staged ``if`` per item (``control_flow``)?
     stages_range_rest = True
+    # Does the backend's staged ``for`` over an array its body writes into read the items
+    # the earlier iterations wrote (the NumPy engine, from its graph), or does the loop
+    # read them from the carried array by index (``staging.iterated``)?
+    follows_iterated_writes = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""

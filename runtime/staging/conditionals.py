@@ -20,7 +20,7 @@ import collections
 import weakref
 from typing import Optional
 
-from . import errors, raises as staged_raise, returns as staged_return
+from . import errors, iterated, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
 from .kept import note_copies, refill, same_objects
@@ -338,6 +338,9 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     note_copies(result[:k], [r["values"] for r in records if r["raised"] is None],
                 [r.get("given", ()) for r in records if r["raised"] is None])
     side.put(result[n:k])
+    if iterated.watching():  # (the array a loop iterates, written: staging.iterated)
+        iterated.joined([r["given"] for r in records if r["raised"] is None], result[:n],
+                        written)
     inplace.put(entries, result[k:])
     kept = [r["kept"] for r in records if r["raised"] is None and "kept" in r]
     return tuple(refill(state[i], v) if kept and all(i < len(k) and k[i] for k in kept) else v

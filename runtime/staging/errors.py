@@ -265,3 +265,14 @@ def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
         f"another case than it takes on arrays. Test the dtype or shape instead "
         f"(np.issubdtype(x.dtype, np.floating), x.ndim == 0), or match outside the staged function."
     )
+
+
+
+def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
+    """A loop over an array its body writes into (or rebinds), where the staged code cannot
+    say which items the later iterations read (``staging.iterated``); ``what`` the body did."""
+    return StagingError(
+        f"{construct} at {where(fn)}: {what}; eagerly each iteration reads that array as the "
+        f"iterations before it left it, and here the loop cannot tell which array it reads. "
+        f"Iterate over the indices (for i in range(len(v)): e = v[i]), or over a copy "
+        f"(for e in v.copy():).")

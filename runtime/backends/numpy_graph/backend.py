@@ -91,6 +91,7 @@ class GraphBackend(Backend):
     # a staged raise is a flag the graph raises on when it runs; the boundary gives back
     # None and strings staged conditions chose (``staging.maybe_none``, ``maybe_none``)
     raises_at_run_time = returns_none_at_run_time = True
+    follows_iterated_writes = True  # from the loop body's graph (``_iterated_write``)
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, _OWNED)
