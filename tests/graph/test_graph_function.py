@@ -40,7 +40,9 @@ def test_arrays_key_by_dtype_and_shape():
     f(np.array(3.0))
     f(np.ones(2, np.float32))
     f(np.ones(3))
-    assert f.experimental_get_tracing_count() == 4
+    # a NumPy scalar and a 0-d array are traced apart: an in-place operator changes the
+    # array for the caller and rebinds the scalar (tests/conformance/test_zero_d_arguments)
+    assert f.experimental_get_tracing_count() == 5
 
 
 def test_outputs_keep_their_structure_and_are_arrays():
