@@ -4,6 +4,8 @@ import numpy as np
 
 import autograph as ag
 
+from python_values import Scale
+
 
 def test_python_function_and_kwargs():
     def f(x, scale=2.0, *, shift=0):
@@ -89,16 +91,6 @@ def test_the_fast_path_of_array_calls_keeps_every_check():
     """A call whose arguments are all arrays is looked up by class, dtype and shape; an
     object that has a dtype and a shape but is a Python value is still keyed by its
     value, a Variable by its dtype and shape, and an input_signature still checks."""
-
-    class Scale:  # a dtype and a shape, yet a Python value: its graph fixes ``k``
-        def __init__(self, k):
-            self.k, self.dtype, self.shape = k, np.dtype(np.float64), ()
-
-        def __eq__(self, other):
-            return isinstance(other, Scale) and other.k == self.k
-
-        def __hash__(self):
-            return hash(self.k)
 
     @ag.function
     def scaled(x, s):
