@@ -288,6 +288,11 @@ class Backend:
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
 
+    def chose(self, result, first, second, took_second) -> None:
+        """``result`` is ``second`` where ``took_second``, else ``first`` (``min``/``max``
+        chose it): a backend that keeps whether a value is a Python number on each path
+        notes it (the NumPy engine's ``python_chosen``)."""
+
     def numpy_call(self, fn, args, kwargs):
         """``fn(*args, **kwargs)``: a NumPy function called from staged code with a staged
         argument of this backend (``numpy_calls``). By default as it is, for staged values

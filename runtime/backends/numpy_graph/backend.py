@@ -378,6 +378,12 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f, self)  # None or a string on one side
 
+    def chose(self, result, first, second, took_second) -> None:
+        if result.__class__ is Tensor and not result._value.shape:
+            from .python_chosen import chosen
+
+            chosen(result, first, second, took_second)
+
     def raise_where(self, flag, exc):
         raising.raise_where(flag, exc)
 
