@@ -14,7 +14,7 @@ from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..staging import accumulate, backend as backends, errors, holders
+from ..staging import accumulate, backend as backends, errors, holders, iterated
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
@@ -39,8 +39,21 @@ def range_(*args):
 def enumerate_(iterable, start=0):
     backend = backend_of(iterable)
     if backend is None:
+        if iterable.__class__ is np.ndarray and iterable.ndim and backends.tracing_now():
+            return ArrayEnumerate(iterable, start)
         return enumerate(iterable, start)
     return backend.enumerate_(iterable, start)
+
+
+class ArrayEnumerate(enumerate):
+    """``enumerate`` of a NumPy array while tracing: a Python loop over it reads each
+    item when its iteration starts, from the array as the body's writes left it
+    (``control_flow.for_loop``, ``staging.iterated``)."""
+
+    def __new__(cls, array, start=0):
+        self = super().__new__(cls, array, start)
+        self.array, self.start = array, start
+        return self
 
 
 def zip_(*iterables, strict=False):
@@ -92,7 +105,10 @@ def setitem(target, index, value):
     if is_array(target):
         check_staged_write(target)
     holders.refuse_numpy_view_write(target)
-    return backend.setitem(target, index, value)
+    result = backend.setitem(target, index, value)
+    if iterated.watching():  # (the array a loop iterates, written: staging.iterated)
+        iterated.wrote(target, result)
+    return result
 
 
 def _select_into(backend, items: list, index, value) -> list:
@@ -231,6 +247,10 @@ def augassign(target, op: str, value):
             return _PURE[op](target, value)  # operator changes in place (j = i; i += 1)
         holders.refuse_numpy_view_write(target)
         backend.check_in_place(target)
+        if iterated.watching():  # (the array a loop iterates: staging.iterated)
+            result = _IN_PLACE[op](target, value)
+            iterated.wrote(target, result, in_place=not backend.writes_into_numpy)
+            return result
     elif target.__class__ is np.ndarray and (backend := backend_of(value)) is not None \
             and backend.writes_into_numpy:
         return augitem(target, Ellipsis, op, value)

@@ -36,10 +36,13 @@ from __future__ import annotations
 
 import sys
 
-from ..staging import loop_options, raises as staged_raise
-from ..staging.backend import backend_of
+import numpy as np
+
+from ..staging import iterated, loop_options, raises as staged_raise
+from ..staging.backend import backend_of, tracing_now
 from ..staging.conditionals import stage_if
-from ..staging.loops import stage_while
+from ..staging.loops import StagedEnumerate, StagedZip, stage_while
+from .builtins import ArrayEnumerate
 
 
 def branch(cond, body, orelse, names, shared=None, dead=(), leaves=((), ())):
@@ -205,16 +208,38 @@ def for_loop(iterable, body, state, names, extra_test=None, shared=None, options
     if backend is not None:
         loop.state = _stage_for(backend, iterable, body, state, names, extra_test, shared,
                                 options)
-    elif extra_test is None:
+        return loop
+    if iterable.__class__ is np.ndarray and iterable.ndim and iterable.flags.writeable \
+            and tracing_now() is not None:
+        iterable = _watched_items(iterable, body, state, names)
+    elif iterable.__class__ is ArrayEnumerate and iterable.array.flags.writeable:
+        iterable = enumerate(_watched_items(iterable.array, body, state, names), iterable.start)
+    if extra_test is None:
         loop._items = iter(iterable)
     else:
         loop._items = _for_items(loop, iterable, body, names, extra_test, shared)
     return loop
 
 
+def _watched_items(array, body, state, names):
+    """The items of a NumPy array a Python loop iterates while tracing, each read when its
+    iteration starts from the array as the body's writes left it (``staging.iterated``:
+    a write under a staged condition gives the array's new contents to a staged value)."""
+    label = next((n for n, s in zip(names, state) if s is array), "the iterated array")
+    watch = iterated.start(array, label, body)
+    try:
+        for k in range(len(array)):
+            yield watch.current[k]
+    finally:
+        iterated.stop(watch)
+
+
 def _stage_for(backend, iterable, body, state, names, extra_test, shared, options):
     """A staged ``for``, built with its ``options`` current; ``maximum_iterations``
     below the iterable's static length stops it there (a counter carried last)."""
+    carried = [] if backend.follows_iterated_writes else _carried_arrays(iterable, state)
+    if carried:
+        iterable, body = _over_indices(backend, iterable, body, state, carried, names)
     with loop_options.building(options):
         bound = (options or {}).get("maximum_iterations")
         shape = getattr(iterable, "shape", None)
@@ -225,6 +250,80 @@ def _stage_for(backend, iterable, body, state, names, extra_test, shared, option
         out = backend.for_stmt(iterable, _counting(body, True), tuple(state) + (0,),
                                _with_counter(names, state), counted_test, shared)
         return out[:-1]
+
+
+def _carried_arrays(iterable, state) -> list:
+    """The indices in ``state`` of the arrays a staged loop's items come from (the
+    iterable, or what an ``enumerate``/``zip`` of it takes): names the body assigns."""
+    if iterable.__class__ in (range, list, tuple):
+        return []
+    ids = {id(a) for a in _sources(iterable)}
+    return [j for j, value in enumerate(state) if id(value) in ids]
+
+
+def _sources(iterable) -> list:
+    if isinstance(iterable, StagedEnumerate):
+        return _sources(iterable.iterable)
+    if isinstance(iterable, StagedZip):
+        return [a for it in iterable.iterables for a in _sources(it)]
+    return [iterable]
+
+
+def _over_indices(backend, iterable, body, state, carried, names):
+    """A staged ``for`` over arrays its body assigns (``carried``: their slots in the
+    state), as a loop over indices whose items are read from the carried arrays: eagerly
+    each iteration reads the array as the iterations before it left it. Writes into them
+    are followed (``staging.iterated``); a body that gives the name another array, which
+    eager iteration would not see, is refused."""
+    sources = _sources(iterable)
+    if any(getattr(backend.aval(a), "shape", None) in (None, ()) for a in sources):
+        return iterable, _refusing_writes(body, carried, names, follow=False)
+    slot_of = {id(state[j]): j for j in carried}
+
+    def item(it, k, s):
+        if isinstance(it, StagedEnumerate):
+            return (it.start + k, item(it.iterable, k, s))
+        if isinstance(it, StagedZip):
+            return tuple(item(i, k, s) for i in it.iterables)
+        j = slot_of.get(id(it))
+        return backend.getitem(it if j is None else s[j], k)
+
+    n = min(backend.len_(a) for a in sources)
+    watched = _refusing_writes(body, carried, names, follow=True)
+
+    def run(k, *s):
+        return watched(item(iterable, k, s), *s)
+
+    run.__wrapped__ = body
+    return backend.range_(0, n, 1), run
+
+
+def _refusing_writes(body, carried, names, follow: bool):
+    """``body`` with each carried iterated array watched (``staging.iterated``). With
+    ``follow`` (the items are read from the carried array) a write it cannot follow, or
+    another array given to the name, is a ``StagingError``; without, any write is."""
+    def run(item, *s):
+        watches = [iterated.start(s[j], names[j], body) for j in carried]
+        try:
+            out = body(item, *s)
+        finally:
+            for w in watches:
+                iterated.stop(w)
+        for w, j in zip(watches, carried):
+            if out[j] is s[j] and not w.written:
+                continue
+            if follow and out[j] is w.current:
+                continue
+            raise w.refusal(
+                "the body gives {name}, the array the loop iterates over, a value that is "
+                "not that array as written (another array, or one a staged loop or try in "
+                "the body made)" if follow else "the body writes into {name}, the array the "
+                "loop iterates over, and the loop cannot read its items from the written "
+                "array")
+        return out
+
+    run.__wrapped__ = body
+    return run
 
 
 def _for_items(loop, iterable, body, names, extra_test, shared):

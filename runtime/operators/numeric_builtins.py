@@ -64,6 +64,10 @@ def _builtin(name: str):
         backend = staged_leaf(args) if name in ("min", "max") else first_backend(args)
         if backend is None:
             return original(*args, **kwargs)
+        if name in ("min", "max"):
+            items = python_min_max(name, args, kwargs)
+            if items is not None:
+                return _chosen(backend, name, items)
         if name == "divmod":  # Python's floor division and modulo: the arrays' operators
             x, y = args
             return x // y, x % y
@@ -72,6 +76,27 @@ def _builtin(name: str):
     staged.__name__ = staged.__qualname__ = f"{name}_"
     staged.__wrapped__ = original
     return staged
+
+
+def _chosen(backend, name: str, items: list):
+    """``min``/``max`` of several items, one of them staged: Python's choice, item by
+    item (the first unless the next compares below it: the first of equal items, 0.0
+    before -0.0, a NaN first stays, one after is passed over), with the chosen item's
+    kind (``Backend.chose``), where the frameworks' minimum would give -0.0 or NaN."""
+    best = items[0]
+    for item in items[1:]:
+        if backend_of(best) is None and backend_of(item) is None:
+            best = BUILTINS[name](best, item)
+            continue
+        took = item < best if name == "min" else item > best
+        aval = backend.aval(took)
+        if aval is not None and aval.shape:  # as eagerly: the truth of an array
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
+        chosen = backend.numpy_call(np.where, (took, item, best), {})
+        backend.chose(chosen, best, item, took)
+        best = chosen
+    return best
 
 
 def _other_iterable(value) -> bool:

@@ -33,7 +33,7 @@ from .arg_writes import GENERATED, user_location
 from .state import is_node, items, remake
 
 
-def _base(array: np.ndarray) -> np.ndarray:
+def base_of(array: np.ndarray) -> np.ndarray:
     """The array that owns ``array``'s memory (itself if it owns it)."""
     while isinstance(array.base, np.ndarray):
         array = array.base
@@ -76,7 +76,7 @@ class ReadByValue:
 def may_change(array) -> bool:
     """``array`` is a NumPy array whose memory some array can write (its own or its
     base's): what a staged op must read by value."""
-    return isinstance(array, np.ndarray) and _base(array).flags.writeable
+    return isinstance(array, np.ndarray) and base_of(array).flags.writeable
 
 
 def in_converted_code(frame) -> bool:
@@ -95,7 +95,7 @@ class Arrays:
         self.bases: dict = {}  # id(base) -> (base, copy of its contents before)
 
     def add(self, array: np.ndarray) -> None:
-        base = _base(array)
+        base = base_of(array)
         if id(base) not in self.bases:
             self.bases[id(base)] = (base, np.array(base, copy=True, subok=False))
 
@@ -110,7 +110,7 @@ class Arrays:
 
     def written(self, x, changed: set) -> bool:
         """``x`` is an array a body wrote into (through it or through a view)."""
-        return bool(changed) and is_array(x) and id(_base(x)) in changed
+        return bool(changed) and is_array(x) and id(base_of(x)) in changed
 
     def touches(self, value, changed: set) -> bool:
         """Some leaf of ``value`` (a state) is an array a body wrote into."""
@@ -176,10 +176,10 @@ def check_carried(value, label: str, construct: str, where_fn) -> None:
 
 
 def _refuse_sharing(target, where: str, what: str) -> None:
-    base = _base(target)
+    base = base_of(target)
     for _, _, frame in _frames(sys._getframe(2)):
         for name, value in frame.f_locals.items():
-            if value is not target and is_array(value) and _base(value) is base:
+            if value is not target and is_array(value) and base_of(value) is base:
                 raise errors.StagingError(
                     f"{where}: {what}; but '{name}' shares its memory (a view of it, or the "
                     f"array it views) and would keep the old contents. Write through one of "

@@ -63,6 +63,10 @@ class Backend:
     # Does the rest of a Python ``range`` loop whose break turned staged run as one loop
     # (its item a staged int), or as one staged ``if`` per item (``control_flow``)?
     stages_range_rest = True
+    # Does the backend's staged ``for`` over an array its body writes into read the items
+    # the earlier iterations wrote (the NumPy engine, from its graph), or does the loop
+    # read them from the carried array by index (``staging.iterated``)?
+    follows_iterated_writes = False
 
     def owns_type(self, cls: type) -> bool:
         """True if values of ``cls`` are this backend's staged values."""
@@ -283,6 +287,11 @@ class Backend:
         """``min``/``max``/``abs``/``round``/``int``/``float``/``bool``, ``math.<f>``,
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
+
+    def chose(self, result, first, second, took_second) -> None:
+        """``result`` is ``second`` where ``took_second``, else ``first`` (``min``/``max``
+        chose it): a backend that keeps whether a value is a Python number on each path
+        notes it (the NumPy engine's ``python_chosen``)."""
 
     def numpy_call(self, fn, args, kwargs):
         """``fn(*args, **kwargs)``: a NumPy function called from staged code with a staged

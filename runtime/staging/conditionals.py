@@ -20,7 +20,7 @@ import collections
 import weakref
 from typing import Optional
 
-from . import errors, raises as staged_raise, returns as staged_return
+from . import errors, iterated, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
 from .kept import note_copies, refill, same_objects
@@ -290,6 +290,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
                 out, shared_now = _narrow(out, known), _narrow(shared_now, known)
             record["n"] = len(out)
             record["kept"] = same_objects(out, state)
+            record["kept_shared"] = same_objects(shared_now, side.before)
             record["written"] = written = inplace.arrays.changed()  # arrays written into
             record["values"] = [copy_tree(inplace.arrays.now(v, written))
                                 for v in out + shared_now]
@@ -337,7 +338,14 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     n, k = t["n"], t["n"] + len(side.names)
     note_copies(result[:k], [r["values"] for r in records if r["raised"] is None],
                 [r.get("given", ()) for r in records if r["raised"] is None])
-    side.put(result[n:k])
+    # a list or dict every branch changed in place (or left alone) is that same object,
+    # as for the state below: the caller's list an argument name holds, say
+    kept_shared = [r["kept_shared"] for r in records if r["raised"] is None and "kept_shared" in r]
+    side.put(tuple(refill(side.before[i], v) if kept_shared and all(k[i] for k in kept_shared)
+                   else v for i, v in enumerate(result[n:k])))
+    if iterated.watching():  # (the array a loop iterates, written: staging.iterated)
+        iterated.joined([r["given"] for r in records if r["raised"] is None], result[:n],
+                        written)
     inplace.put(entries, result[k:])
     kept = [r["kept"] for r in records if r["raised"] is None and "kept" in r]
     return tuple(refill(state[i], v) if kept and all(i < len(k) and k[i] for k in kept) else v

@@ -277,3 +277,13 @@ def iterated_array_rebound(name: str, body) -> StagingError:
         f"array, or the loop is inside a staged try); eagerly each iteration reads the "
         f"array as the iterations before it left it. Iterate over the indices (for i in "
         f"range(len({name})): e = {name}[i]), or over a copy (for e in {name}.copy():).")
+
+
+def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
+    """A loop over an array its body writes into (or rebinds), where the staged code cannot
+    say which items the later iterations read (``staging.iterated``); ``what`` the body did."""
+    return StagingError(
+        f"{construct} at {where(fn)}: {what}; eagerly each iteration reads that array as the "
+        f"iterations before it left it, and here the loop cannot tell which array it reads. "
+        f"Iterate over the indices (for i in range(len(v)): e = v[i]), or over a copy "
+        f"(for e in v.copy():).")

@@ -17,7 +17,8 @@ import operator
 
 from typing import Callable, NamedTuple
 
-from . import accumulate, errors, loop_options, raises as staged_raise, returns as staged_return
+from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
+               returns as staged_return)
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
 from .kept import note_loop_copies, refill, same_objects
@@ -176,6 +177,8 @@ class Carry:
         a list or dict the body updated in place is that same object (``kept``)."""
         values = self._enter(flat, final=True)
         result = tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
+        if iterated.watching():  # (an array a loop around iterates: staging.iterated)
+            iterated.looped(self.before + self.side.before, values, self.construct)
         note_loop_copies(result + tuple(self.side.get()), self.before + self.side.before,
                          self.last)
         return result
@@ -202,9 +205,11 @@ class Carry:
                 shared_now = tuple(self.side.get())
                 self.last = out + shared_now  # eagerly maybe the very objects after the loop
                 changes = self.inplace.changes(shared_now)
-                self.inplace.arrays.check_unreached(self.inplace.arrays.changed(),
-                                                    set(self.labels), self.construct,
+                written = self.inplace.arrays.changed()
+                self.inplace.arrays.check_unreached(written, set(self.labels), self.construct,
                                                     self.where_fn)
+                if iterated.watching():  # (an array a loop around iterates: staging.iterated)
+                    iterated.written_in_place(written, self.construct)
                 values = list(out) + list(shared_now) + [
                     changes.get(e, MISSING) for e in self.entries]
                 dyn = self._fit(values, [e for e in changes if e not in self.entries])

@@ -15,6 +15,8 @@ import pytest
 
 import autograph as ag
 
+from python_values import Scale
+
 DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float16, np.float32, np.float64,
           np.complex64]
 SCALARS = [True, 3, -2, 2.5, 1j]
@@ -356,19 +358,6 @@ def test_calls_dispatch_through_one_jax_jit_per_function():
     assert f.experimental_get_tracing_count() == 2
     assert f._xla.jitted._cache_size() == 2
     assert all(c._fn.__autograph_xla__._cache_size() == 0 for c in f._concrete)
-
-    class Scale:  # a dtype and a shape (JAX would take it for an array), yet a Python value
-        def __init__(self, k):
-            self.k, self.dtype, self.shape = k, np.dtype(np.float64), ()
-
-        def __eq__(self, other):
-            return isinstance(other, Scale) and other.k == self.k
-
-        def __hash__(self):
-            return hash(self.k)
-
-        def __mul__(self, other):
-            return self.k * other
 
     np.testing.assert_array_equal(f(x, 1.5), scale(x, 1.5))  # a Python number: by value
     np.testing.assert_array_equal(f(Scale(3.0), y), scale(Scale(3.0), y))

@@ -91,6 +91,7 @@ class GraphBackend(Backend):
     # a staged raise is a flag the graph raises on when it runs; the boundary gives back
     # None and strings staged conditions chose (``staging.maybe_none``, ``maybe_none``)
     raises_at_run_time = returns_none_at_run_time = True
+    follows_iterated_writes = True  # from the loop body's graph (``_iterated_write``)
 
     def owns_type(self, cls: type) -> bool:
         return issubclass(cls, _OWNED)
@@ -237,18 +238,32 @@ class GraphBackend(Backend):
     def check_in_place(self, target) -> None:
         """``v op= x`` on a tensor a staged branch cannot update in place (made before
         the branch): only ``v`` gets the new value, so an alias read later is refused. (A
-        0-d one may stand for a NumPy scalar, which the operator rebinds: left alone.)"""
-        if target.__class__ is Tensor and target._value.shape and not target._updatable():
-            holders.refuse_shared_in_place(lambda h: h is target, "autograph.function",
-                                           "a staged branch gives only that name the new array")
+        0-d one other than an argument's 0-d array may stand for a NumPy scalar, which the
+        operator rebinds: left alone.) A value a staged condition chose among a 0-d
+        argument array and others (``t = n or 4``) is refused: eagerly the operator
+        changes the argument on the paths that chose it."""
+        if target.__class__ is not Tensor:
+            return
+        graph = trace.current().graph
+        if target._value.shape or target._value.id in graph.zero_d_arrays:
+            if not target._updatable():
+                holders.refuse_shared_in_place(
+                    lambda h: h is target, "autograph.function",
+                    "a staged branch gives only that name the new array")
+        elif graph.zero_d_arrays:
+            chosen = _chosen_argument(target._value, graph)
+            if chosen is not None:
+                from .messages import zero_d_argument_chosen
+
+                raise zero_d_argument_chosen(holders.rebound_name(), chosen.name)
 
     def check_loop_writes(self, carry, handles, n_items: int) -> None:
         block = handles[-1][0]
         befores = list(carry.before) + list(carry.side.before)  # (side: nonlocal names)
         for label, before, spec in zip(carry.labels, befores, carry.specs):
-            if before.__class__ is not Tensor or spec.__class__ is not staging.Slot \
-                    or not before._value.shape:  # (0-d: maybe a NumPy scalar, rebound)
-                continue
+            if before.__class__ is not Tensor or spec.__class__ is not staging.Slot or not (
+                    before._value.shape or before._value.id in trace.current().graph.zero_d_arrays):
+                continue  # (another 0-d value may be a NumPy scalar, which is rebound)
             k = spec.index
             if not writes.written_in_block(block, block.params[n_items + k], block.results[k]):
                 continue
@@ -366,6 +381,12 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f, self)  # None or a string on one side
 
+    def chose(self, result, first, second, took_second) -> None:
+        if result.__class__ is Tensor and not result._value.shape:
+            from .python_chosen import chosen
+
+            chosen(result, first, second, took_second)
+
     def raise_where(self, flag, exc):
         raising.raise_where(flag, exc)
 
@@ -410,6 +431,24 @@ def _memory_of(t: Tensor) -> Tensor:
     while t._view is not None:
         t = t._view[0]
     return t
+
+
+def _chosen_argument(value, graph, depth: int = 0):
+    """The 0-d argument array (a Value of ``graph.zero_d_arrays``) a staged ``if`` (or
+    and/or, a ternary) may have chosen as ``value``, else None."""
+    if value.id in graph.zero_d_arrays:
+        return value
+    op = value.op
+    if op is None or op.kind != "cond" or depth > 8:
+        return None
+    i = next((k for k, out in enumerate(op.outputs) if out is value), None)
+    for block in op.blocks.values():
+        results = block.results or ()
+        if i is not None and i < len(results) and results[i].__class__ is value.__class__:
+            found = _chosen_argument(results[i], graph, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _iterated_write(carry, seq, block, n_items):

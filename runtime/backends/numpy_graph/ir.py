@@ -132,6 +132,8 @@ class Graph:
         self.outputs: Any = None  # nested structure with Values at the leaves
         self.captured: list = []  # Variable objects read or written by the graph
         self.signature = None  # set by the tracer: the ``ArgSpec`` the graph was traced for
+        # the inputs that are 0-d NumPy arrays (mutable), not NumPy scalars: ids of Values
+        self.zero_d_arrays: set = set()
         self._next_id = 0
 
     def new_value(self, dtype, shape, weak=False, const=None, name=None) -> Value:

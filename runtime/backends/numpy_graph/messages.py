@@ -144,6 +144,19 @@ def _computed_at(value):
     return op.source if op is not None else None
 
 
+def zero_d_argument_chosen(name: str, argument: str) -> StagingError:
+    """An in-place operator on a value a staged condition chose, that is a 0-d argument
+    array on some paths (``t = n or 4; t += t``)."""
+    from ...staging.arg_writes import user_location
+
+    return StagingError(
+        f"in-place operator at {user_location()}: '{name}' is the 0-d array argument "
+        f"'{argument}' on the paths where a staged condition chose it, and eagerly the "
+        f"operator changes that array for the caller there; a graph cannot tell which array "
+        f"the operator changes. Write the operator out ({name} = {name} + v: a new array), "
+        f"or pass a NumPy scalar (np.float64, np.int64) if the argument is not to change.")
+
+
 def view_write(source) -> StagingError:
     """A write into an array or a view of it (``inner = a[1:-1]``) inside a staged branch
     or loop, where the other was made outside it: NumPy's view and base share memory,

@@ -43,13 +43,10 @@ def _min_max(name, args, kwargs):
             raise TypeError(f"{name}() of a {only.ndim}-d array compares its rows as Python "
                             f"bools; use np.{name} or an explicit axis instead.")
         return getattr(np, name)(only)
-    pair = np.minimum if name == "min" else np.maximum
+    pair = np.minimum if name == "min" else np.maximum  # (``numeric_builtins`` pairs them)
     best = items[0]
     for item in items[1:]:
-        if best.__class__ is not Tensor and item.__class__ is not Tensor:
-            best = numeric_builtins.BUILTINS[name](best, item)
-        else:
-            best = pair(best, item)
+        best = pair(best, item)
     return best
 
 

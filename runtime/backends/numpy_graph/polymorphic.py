@@ -184,8 +184,10 @@ def arg_key(a):
         return (a.dtype, a.shape)
     if cls in _PY_STATIC:
         return (cls, a)
-    if isinstance(a, (np.ndarray, np.generic)):
-        return (a.dtype, np.shape(a))
+    if isinstance(a, np.generic):  # a NumPy scalar: immutable, where a 0-d array is not
+        return (a.dtype, (), "scalar")
+    if isinstance(a, np.ndarray):
+        return (a.dtype, a.shape)
     if cls is TensorSpec:
         return (a.dtype, a.shape)
     if isinstance(a, Variable):
@@ -211,6 +213,12 @@ _TRACES = trace._stack
 # scalars, exactly (JAX would also take other objects with a dtype and a shape, which
 # the Function keys by value, or a subclass whose operators are not NumPy's).
 _DISPATCHED = frozenset([np.ndarray] + [np.dtype(c).type for c in "?bBhHiIlLqQefdFD"])
+
+
+def _not_zero_d_array(a) -> bool:
+    """Not a 0-d NumPy array: its graph differs from a NumPy scalar's (an in-place
+    operator changes it), which ``lowerings.xla.Dispatch`` (JAX's keys) cannot tell apart."""
+    return a.__class__ is not np.ndarray or a.ndim > 0
 
 
 def _keyed_by_spec(a) -> bool:
@@ -314,7 +322,7 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         xla = self._xla
         if xla is not None and not (kwargs or _EAGER[0] or _TRACES.get()) and \
-                _DISPATCHED.issuperset(map(type, args)):
+                _DISPATCHED.issuperset(map(type, args)) and all(map(_not_zero_d_array, args)):
             previous = xla.on()  # JAX's 64-bit mode, NumPy's dtypes (see lowerings.xla)
             try:
                 out = xla.jitted(*args)
@@ -499,10 +507,12 @@ class Function:
         graph = Graph(self._name)
         state = trace.TraceState(graph, self, first_trace=not self._concrete)
         layout, traced = [], []
-        for name, spec in zip(self._param_names, specs):
+        for i, (name, spec) in enumerate(zip(self._param_names, specs)):
             leaves: list = []
             traced.append(_placeholder(spec, _safe_name(name), "", leaves, state))
             layout.append(leaves)
+            if args is not None and i < len(args):
+                _note_zero_d_arrays(args[i], traced[-1], graph)
         token = trace.push(state)
         try:
             with backends.tracing_with(BACKEND), tracing(), \
@@ -891,6 +901,19 @@ def _placeholder(spec, name, access, leaves, state):
         return {k: _placeholder(v, f"{name}_{_key_name(k)}", f"{access}[{k!r}]", leaves, state)
                 for k, v in spec.items()}
     return spec
+
+
+def _note_zero_d_arrays(arg, traced, graph) -> None:
+    """Note the 0-d NumPy arrays among an argument's leaves (``graph.zero_d_arrays``):
+    an in-place operator changes them for the caller, where it rebinds a NumPy scalar."""
+    if arg.__class__ is np.ndarray and not arg.shape and traced.__class__ is Tensor:
+        graph.zero_d_arrays.add(traced._value.id)
+    elif arg.__class__ in (tuple, list) and traced.__class__ is arg.__class__:
+        for a, t in zip(arg, traced):
+            _note_zero_d_arrays(a, t, graph)
+    elif arg.__class__ is dict and traced.__class__ is dict:
+        for k in arg.keys() & traced.keys():
+            _note_zero_d_arrays(arg[k], traced[k], graph)
 
 
 def _key_name(key) -> str:

@@ -890,8 +890,11 @@ class Dispatch:
             raise Miss()
         program = self.programs.get(key)
         if program is None:
-            try:  # stand-ins of no memory: arrays are keyed by dtype and shape alone
-                fn = self.resolve(tuple(np.broadcast_to(np.zeros((), d), s) for d, s in key))
+            try:  # stand-ins of no memory: arrays are keyed by dtype and shape alone; a
+                # 0-d one is a NumPy scalar (the Function never dispatches 0-d arrays here:
+                # an in-place operator changes them, and JAX keys them as it keys scalars)
+                fn = self.resolve(tuple(np.broadcast_to(np.zeros((), d), s) if s else
+                                        np.zeros((), d)[()] for d, s in key))
             except BaseException as error:  # noqa: BLE001 (the trace's own, raised by the caller)
                 raise Miss(error) from None
             program = self.programs[key] = getattr(fn, "__autograph_inline__", None)
