@@ -24,6 +24,7 @@ registers itself with ``set_converter``.
 from __future__ import annotations
 
 import functools
+import linecache
 import os
 import sys
 import sysconfig
@@ -183,7 +184,9 @@ def _resolve(f):
         if _converter is not None:
             _functions[f] = (f.__code__, _AS_IS if result is f else _kept(f, result))
         return result
-    if isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
+    if isinstance(f, type) and _converted_init(f):
+        result = _constructor(f)
+    elif isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
         result = _STAGED_TWINS.get(f, f)
     elif isinstance(f, types.BuiltinFunctionType) or not callable(f):
         return f  # a builtin method of some object (``d.get``): caching it would keep the object alive
@@ -203,6 +206,37 @@ def _resolve(f):
     except TypeError:  # unhashable callable
         pass
     return result
+
+
+def _converted_init(cls) -> bool:
+    """Whether calling ``cls`` runs an ``__init__`` conversion changes: a user's class
+    whose metaclass constructs as ``type`` does (``Enum`` and the like construct their
+    own way) and whose ``__init__`` is a function conversion rewrote (a library's, and
+    a dataclass's generated one, are run as they are)."""
+    init = getattr(cls, "__init__", None)
+    if type(cls).__call__ is not type.__call__ or init.__class__ is not types.FunctionType:
+        return False
+    filename = init.__code__.co_filename
+    if filename.startswith("<") and not linecache.getlines(filename):
+        return False  # made by exec (a dataclass's, attrs'): no source, called as it is
+    return converted(init) is not init
+
+
+def _constructor(cls):
+    """What converted code calls for ``cls``: what ``type.__call__`` does (``__new__``,
+    then ``__init__`` of the object's class if ``__new__`` made one of ``cls``), with the
+    converted ``__init__``, so that a constructor's validation and branches on staged
+    arguments stage as a method's do (statistics.NormalDist's ``if sigma < 0.0: raise``)."""
+    def construct(*args, **kwargs):
+        obj = cls.__new__(cls, *args, **kwargs)
+        if isinstance(obj, cls):
+            converted(type(obj).__init__)(obj, *args, **kwargs)
+        return obj
+
+    construct.__name__ = cls.__name__
+    construct.__qualname__ = cls.__qualname__
+    construct.__wrapped__ = cls
+    return construct
 
 
 def _callee(fn):
