@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional, TypeVar
 from ..staging import converted as _converted, errors
 from ..staging.arg_writes import user_location
 from ..staging.backend import staged_leaf
-from .builtins import enumerate_, hasattr_, len_, range_, zip_
+from .builtins import enumerate_, hasattr_, isinstance_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -56,7 +56,33 @@ LIBRARY_PACKAGES = frozenset(
     {"autograph", "numpy", "scipy", "jax", "jaxlib", "tensorflow", "keras", "torch",
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
-_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_}
+
+
+def map_(function, *iterables):
+    """``map`` whose function is called as converted code calls it: ``map(np.asarray,
+    [rate, pmt])`` (numpy-financial) runs NumPy's function on staged values as a call
+    ``np.asarray(rate)`` does, and a user's function or lambda runs converted."""
+    return map(converted(function), *iterables)
+
+
+def filter_(function, iterable):
+    """``filter`` whose function (if not None) is called as converted code calls it."""
+    return filter(None if function is None else converted(function), iterable)
+
+
+def reduce_(function, iterable, *initial):
+    """``functools.reduce`` whose function is called as converted code calls it."""
+    return functools.reduce(converted(function), iterable, *initial)
+
+
+def sorted_(iterable, /, *, key=None, reverse=False):
+    """``sorted`` whose key function (if any) is called as converted code calls it."""
+    return sorted(iterable, key=None if key is None else converted(key), reverse=reverse)
+
+
+# Builtins whose arguments converted code must reach: the staged twins it calls instead.
+_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_,
+                 isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 
