@@ -1,10 +1,9 @@
 """CPython's standard library, fourth round, copied verbatim (CPython 3.11.7, PSF License
-Version 2; see the package docstring): colorsys' RGB to HLS and HSV conversions (``max``
-and ``min`` of three staged scalars, a chain of ``if``/``elif`` on which one is the
-largest, Python's float ``%``) and HLS to RGB through ``_v`` (three early returns on the
-hue), and statistics' ``NormalDist`` (``__slots__``, ``float()`` of the arguments, raises
-on its parameters, a lexicographic tuple comparison that swaps two objects in
-``overlap``, properties, operators that make new instances). Pure Python on floats and
+Version 2; see the package docstring): statistics' ``NormalDist``, a class constructed in
+the staged function (``__slots__``, ``float()`` of the arguments and a raise on sigma in
+``__init__``), its methods (raises on their parameters, the inverse CDF through
+``_normal_dist_inv_cdf``), properties, a lexicographic tuple comparison that swaps two
+objects in ``overlap``, and operators that make new instances. Pure Python on floats and
 the math module. Drivers at the end.
 """
 # ruff: noqa
@@ -14,83 +13,6 @@ import numpy as np
 
 from .cases import Case
 from .python_stdlib3 import _normal_dist_inv_cdf
-
-# CPython 3.11.7, Lib/colorsys.py, module constants; edits: none
-ONE_THIRD = 1.0/3.0
-ONE_SIXTH = 1.0/6.0
-TWO_THIRD = 2.0/3.0
-
-# CPython 3.11.7, Lib/colorsys.py, rgb_to_hls, hls_to_rgb, _v and rgb_to_hsv; edits: none
-def rgb_to_hls(r, g, b):
-    maxc = max(r, g, b)
-    minc = min(r, g, b)
-    sumc = (maxc+minc)
-    rangec = (maxc-minc)
-    l = sumc/2.0
-    if minc == maxc:
-        return 0.0, l, 0.0
-    if l <= 0.5:
-        s = rangec / sumc
-    else:
-        s = rangec / (2.0-maxc-minc)  # Not always 2.0-sumc: gh-106498.
-    rc = (maxc-r) / rangec
-    gc = (maxc-g) / rangec
-    bc = (maxc-b) / rangec
-    if r == maxc:
-        h = bc-gc
-    elif g == maxc:
-        h = 2.0+rc-bc
-    else:
-        h = 4.0+gc-rc
-    h = (h/6.0) % 1.0
-    return h, l, s
-
-def hls_to_rgb(h, l, s):
-    if s == 0.0:
-        return l, l, l
-    if l <= 0.5:
-        m2 = l * (1.0+s)
-    else:
-        m2 = l+s-(l*s)
-    m1 = 2.0*l - m2
-    return (_v(m1, m2, h+ONE_THIRD), _v(m1, m2, h), _v(m1, m2, h-ONE_THIRD))
-
-def _v(m1, m2, hue):
-    hue = hue % 1.0
-    if hue < ONE_SIXTH:
-        return m1 + (m2-m1)*hue*6.0
-    if hue < 0.5:
-        return m2
-    if hue < TWO_THIRD:
-        return m1 + (m2-m1)*(TWO_THIRD-hue)*6.0
-    return m1
-
-
-# HSV: Hue, Saturation, Value
-# H: position in the spectrum
-# S: color saturation ("purity")
-# V: color brightness
-
-def rgb_to_hsv(r, g, b):
-    maxc = max(r, g, b)
-    minc = min(r, g, b)
-    rangec = (maxc-minc)
-    v = maxc
-    if minc == maxc:
-        return 0.0, 0.0, v
-    s = rangec / maxc
-    rc = (maxc-r) / rangec
-    gc = (maxc-g) / rangec
-    bc = (maxc-b) / rangec
-    if r == maxc:
-        h = bc-gc
-    elif g == maxc:
-        h = 2.0+rc-bc
-    else:
-        h = 4.0+gc-rc
-    h = (h/6.0) % 1.0
-    return h, s, v
-
 
 # CPython 3.11.7, Lib/statistics.py, the module constant _SQRT2 and StatisticsError.
 _SQRT2 = sqrt(2.0)
@@ -294,23 +216,16 @@ class NormalDist:
 
 
 # ---------------------------------------------------------------------------------
-# Drivers: colour components and distribution parameters as 0-d float64 arrays (what a
-# caller's loop over an image or a table hands in); NormalDist as statistics' users
-# build and combine it.
+# Drivers: distribution parameters as 0-d float64 arrays; NormalDist as statistics'
+# users build it, ask it and combine it.
 
 f64 = np.float64
 
 
-def drive_rgb_to_hls(r, g, b, xp):
-    return rgb_to_hls(r, g, b)
-
-
-def drive_hls_to_rgb(h, l, s, xp):
-    return hls_to_rgb(h, l, s)
-
-
-def drive_rgb_to_hsv(r, g, b, xp):
-    return rgb_to_hsv(r, g, b)
+def drive_methods(mu, sigma, x, p, xp):
+    d = NormalDist(mu, sigma)
+    return (d.mean, d.median, d.mode, d.stdev, d.variance, d.zscore(x), d.pdf(x), d.cdf(x),
+            d.inv_cdf(p))
 
 
 def drive_overlap(mu1, sigma1, mu2, sigma2, xp):
@@ -325,17 +240,11 @@ def drive_normal_ops(mu1, sigma1, mu2, sigma2, x, xp):
             e.cdf(x), d.inv_cdf(x), a == b, (3.0 - a).mean)
 
 
-RGB = ((0.2, 0.2, 0.2), (0.9, 0.1, 0.3), (0.9, 0.1, 0.95), (0.1, 0.8, 0.3), (0.1, 0.3, 0.8),
-       (0.7, 0.6, 0.1), (0.0, 0.0, 0.0), (1.0, 1.0, 0.999))
-HLS = ((0.3, 0.5, 0.0), (0.05, 0.3, 0.5), (0.4, 0.7, 0.5), (0.6, 0.5, 1.0), (0.95, 0.2, 0.3),
-       (0.55, 0.8, 0.9), (1.3, 0.4, 0.6), (-0.2, 0.6, 0.4))
 CASES = [
-    Case("colorsys.rgb_to_hls", "CPython 3.11.7, Lib/colorsys.py", drive_rgb_to_hls,
-         tuple(tuple(f64(v) for v in rgb) for rgb in RGB)),
-    Case("colorsys.hls_to_rgb", "CPython 3.11.7, Lib/colorsys.py", drive_hls_to_rgb,
-         tuple(tuple(f64(v) for v in hls) for hls in HLS)),
-    Case("colorsys.rgb_to_hsv", "CPython 3.11.7, Lib/colorsys.py", drive_rgb_to_hsv,
-         tuple(tuple(f64(v) for v in rgb) for rgb in RGB)),
+    Case("statistics.NormalDist (methods)", "CPython 3.11.7, Lib/statistics.py", drive_methods,
+         tuple(tuple(f64(v) for v in p) for p in
+               ((2.4, 1.6, 0.3, 0.2), (-1.0, 0.5, 1.5, 0.975), (0.0, -1.0, 0.3, 0.5),
+                (1.0, 2.0, 0.0, 1.0), (1.0, 0.0, 0.5, 0.5)))),
     Case("statistics.NormalDist.overlap", "CPython 3.11.7, Lib/statistics.py", drive_overlap,
          tuple(tuple(f64(v) for v in p) for p in
                ((2.4, 1.6, 3.2, 2.0), (3.2, 2.0, 2.4, 1.6), (1.0, 1.5, 2.0, 1.5),

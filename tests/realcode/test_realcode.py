@@ -280,7 +280,7 @@ BLOCKED.update({
 })
 
 
-# The fourth round (python_stdlib4: colorsys and statistics.NormalDist; numpy_financial:
+# The fourth round (python_stdlib4: statistics.NormalDist; numpy_financial:
 # numpy-financial's whole module), on every backend.
 R4_OBJECT_SWAP = ("two Python objects swapped by a staged if (NormalDist.overlap's `X, Y = Y, X` "
                   "after a tuple comparison): a graph chooses between arrays, not objects (a "
@@ -294,6 +294,8 @@ R4_ERRSTATE = ("np.errstate(divide='raise') around arithmetic on traced values: 
 R4_ROOTS = ("np.roots (irr): eigenvalues of a companion matrix whose size depends on the values "
             "(leading zeros trimmed): not staged (a StagingError naming the line)")
 BLOCKED.update({
+    ("statistics.NormalDist (methods)", "jax"): (JAX_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist (methods)", "torch"): (TORCH_RAISE, "raise StatisticsError('sigma must be"),
     ("statistics.NormalDist.overlap", "numpy"): (R4_OBJECT_SWAP, "is a different Python NormalDist"),
     ("statistics.NormalDist.overlap", "numpy-xla"): (R4_OBJECT_SWAP, "is a different Python NormalDist"),
     ("statistics.NormalDist.overlap", "jax"): (JAX_RAISE, "raise StatisticsError('sigma must be"),
