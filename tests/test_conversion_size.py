@@ -4,8 +4,9 @@ Each early exit nests the rest of the function in the other branch of its check,
 and the Python paths once copied everything under a construct into every
 construct around it (24 nested ``if``s took 13 s, 30 about 20 minutes). The
 bound below is loose on purpose: it guards against that blowup, not a speed,
-which the benchmarks measure (a 200-check function converts in about 0.4 s of
-CPU on an idle machine; the bound leaves room for a test run sharing its cores).
+which the benchmarks measure (a 200-check function or 600 nested conditional
+expressions convert in about 1 s of CPU on an idle machine; the bound leaves room
+for a test run sharing its cores with other work: 2 s failed once under load 15).
 Each converted function is checked against the original, on its Python path
 and on its staged body.
 """
@@ -90,7 +91,7 @@ def test_conversion_is_linear_in_the_nesting(what):
     start = time.process_time()
     converted = ag.to_graph(fn)
     seconds = time.process_time() - start
-    assert seconds < 2.0, f"{what}: {seconds:.2f} s of CPU to convert"
+    assert seconds < 5.0, f"{what}: {seconds:.2f} s of CPU to convert"
     for x in inputs:
         expected = _outcome(fn, x)
         assert _outcome(converted, x) == expected
