@@ -1,10 +1,13 @@
 """Calls go through ``ag__.converted``, so user functions called from converted
 code are converted too: ``f(x)`` -> ``ag__.converted(f)(x)``.
 
-Left as they are: calls of builtins (``print``, ``isinstance``, ``super`` ...),
+Left as they are: calls of builtins (``print``, ``type``, ``super`` ...),
 except ``range``/``enumerate``/``zip``/``len``/``hasattr``, the numeric ``min``/``max``/
-``abs``/``round``/``int``/``float``/``bool`` and ``str``/``repr``/``format`` (a staged
-value's text, ``runtime.formatting``): ``ag__.converted(range)(n)`` looks the
+``abs``/``round``/``int``/``float``/``bool``, ``str``/``repr``/``format`` (a staged
+value's text, ``runtime.formatting``), and ``map``/``filter``/``sorted(key=...)``, whose
+function argument is called as converted code calls it (``map(np.asarray, args)`` on
+staged values, a user's lambda converted), and ``isinstance`` (a staged array stands for
+an ``np.ndarray``): ``ag__.converted(range)(n)`` looks the
 name up at run time, as Python does, and gives the builtin's staged-aware twin
 (``ag__.range_`` ...) however the builtin was reached (``fn = range``); calls of
 functions of library modules when the callee's root name resolves statically
@@ -32,7 +35,7 @@ from autograph.runtime.staging.accumulate import LIST_TAKERS
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool", "divmod", "hasattr", "str", "repr",
-                             "format", "any", "all"})
+                             "format", "any", "all", "map", "filter", "isinstance"})
 
 
 # Builtins that consume a generator expression: with a staged test, called through
@@ -50,7 +53,9 @@ class CallTrees(transformer.Base):
             call = _generator_call(func, node.args[0], node.args[1:])
             if call is not None:
                 return call
-        if isinstance(func, gast.Name) and func.id in STAGED_BUILTINS and func.id not in self.ctx.locals:
+        if isinstance(func, gast.Name) and func.id not in self.ctx.locals and (
+                func.id in STAGED_BUILTINS
+                or func.id == "sorted" and any(k.arg == "key" for k in node.keywords)):
             node.func = templates.replace_expr("ag__.converted(func)", func=func)
             return node
         if isinstance(func, gast.Name) and self._is_builtin(func.id):

@@ -14,6 +14,11 @@ effects), and otherwise the operands are evaluated once, in Python's order, as
 the arguments of lambdas that compare them:
 ``a < f() <= c`` -> ``(lambda left, right: ag__.and_(left < right, lambda: right
 <= c)())(a, f())``. A chain with a walrus stays as it is (it must bind in this scope).
+
+A comparison of two tuple (or list) displays, ``(a, b) < (c, d)``, becomes
+``ag__.compare_sequences("<", (a, b), (c, d))``: Python compares the items pair by
+pair and asks each ``==`` for a bool, which a staged item has only when the graph
+runs; the runtime stages that order (the operands are evaluated first, in Python's order).
 """
 
 from __future__ import annotations
@@ -70,6 +75,12 @@ class LogicalExpressions(transformer.Base):
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)
+        if len(node.ops) == 1 and _displays(node.left, node.comparators[0]):
+            op = _SEQUENCE_OPS.get(type(node.ops[0]))
+            if op is not None:
+                return templates.replace_expr("ag__.compare_sequences(op, left, right)",
+                                              op=templates.constant(op), left=node.left,
+                                              right=node.comparators[0])
         if len(node.ops) == 1 or activity.has_walrus(node):
             return node
         middles = node.comparators[:-1]
@@ -100,6 +111,16 @@ class LogicalExpressions(transformer.Base):
                                       inner=self._links(templates.load(right), following, links[1:]),
                                       operand=links[1][1])
         return _and_chain([first, rest])
+
+
+_SEQUENCE_OPS = {gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast.Eq: "==",
+                 gast.NotEq: "!="}
+
+
+def _displays(left, right) -> bool:
+    """Both operands tuple displays, or both list displays, without a starred item."""
+    return (type(left) is type(right) and isinstance(left, (gast.Tuple, gast.List))
+            and not any(isinstance(e, gast.Starred) for e in left.elts + right.elts))
 
 
 def _and_chain(parts):

@@ -89,6 +89,20 @@ def hasattr_(obj, name):
     return True
 
 
+def isinstance_(obj, classinfo):
+    """``isinstance(obj, classinfo)``; a staged array of one or more dimensions is an
+    ``np.ndarray`` (what it stands for: NumPy code's arrays, ``np.broadcast_arrays``'
+    results that numpy-financial's ``_convert_when`` tests for). A 0-d one is tested as
+    it is: NumPy's 0-d results are as often scalars (``np.float64``) as arrays."""
+    if isinstance(obj, classinfo):
+        return True
+    if classinfo is not np.ndarray and not (classinfo.__class__ is tuple and np.ndarray in classinfo):
+        return False
+    backend = backend_of(obj)
+    aval = None if backend is None else backend.aval(obj)
+    return aval is not None and len(aval.shape) >= 1
+
+
 def setitem(target, index, value):
     """``target[index] = value``; returns the updated target.
 

@@ -24,6 +24,7 @@ registers itself with ``set_converter``.
 from __future__ import annotations
 
 import functools
+import linecache
 import os
 import sys
 import sysconfig
@@ -34,7 +35,7 @@ from typing import Any, Callable, Optional, TypeVar
 from ..staging import converted as _converted, errors
 from ..staging.arg_writes import user_location
 from ..staging.backend import staged_leaf
-from .builtins import enumerate_, hasattr_, len_, range_, zip_
+from .builtins import enumerate_, hasattr_, isinstance_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,7 +56,33 @@ LIBRARY_PACKAGES = frozenset(
     {"autograph", "numpy", "scipy", "jax", "jaxlib", "tensorflow", "keras", "torch",
      "pandas", "gast", "pytest", "_pytest", "hypothesis"}
 )
-_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_}
+
+
+def map_(function, *iterables):
+    """``map`` whose function is called as converted code calls it: ``map(np.asarray,
+    [rate, pmt])`` (numpy-financial) runs NumPy's function on staged values as a call
+    ``np.asarray(rate)`` does, and a user's function or lambda runs converted."""
+    return map(converted(function), *iterables)
+
+
+def filter_(function, iterable):
+    """``filter`` whose function (if not None) is called as converted code calls it."""
+    return filter(None if function is None else converted(function), iterable)
+
+
+def reduce_(function, iterable, *initial):
+    """``functools.reduce`` whose function is called as converted code calls it."""
+    return functools.reduce(converted(function), iterable, *initial)
+
+
+def sorted_(iterable, /, *, key=None, reverse=False):
+    """``sorted`` whose key function (if any) is called as converted code calls it."""
+    return sorted(iterable, key=None if key is None else converted(key), reverse=reverse)
+
+
+# Builtins whose arguments converted code must reach: the staged twins it calls instead.
+_STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_,
+                 isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 
@@ -183,7 +210,9 @@ def _resolve(f):
         if _converter is not None:
             _functions[f] = (f.__code__, _AS_IS if result is f else _kept(f, result))
         return result
-    if isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
+    if isinstance(f, type) and _converted_init(f):
+        result = _constructor(f)
+    elif isinstance(f, type) or (isinstance(f, types.BuiltinFunctionType) and _unbound(f)):
         result = _STAGED_TWINS.get(f, f)
     elif isinstance(f, types.BuiltinFunctionType) or not callable(f):
         return f  # a builtin method of some object (``d.get``): caching it would keep the object alive
@@ -203,6 +232,37 @@ def _resolve(f):
     except TypeError:  # unhashable callable
         pass
     return result
+
+
+def _converted_init(cls) -> bool:
+    """Whether calling ``cls`` runs an ``__init__`` conversion changes: a user's class
+    whose metaclass constructs as ``type`` does (``Enum`` and the like construct their
+    own way) and whose ``__init__`` is a function conversion rewrote (a library's, and
+    a dataclass's generated one, are run as they are)."""
+    init = getattr(cls, "__init__", None)
+    if type(cls).__call__ is not type.__call__ or init.__class__ is not types.FunctionType:
+        return False
+    filename = init.__code__.co_filename
+    if filename.startswith("<") and not linecache.getlines(filename):
+        return False  # made by exec (a dataclass's, attrs'): no source, called as it is
+    return converted(init) is not init
+
+
+def _constructor(cls):
+    """What converted code calls for ``cls``: what ``type.__call__`` does (``__new__``,
+    then ``__init__`` of the object's class if ``__new__`` made one of ``cls``), with the
+    converted ``__init__``, so that a constructor's validation and branches on staged
+    arguments stage as a method's do (statistics.NormalDist's ``if sigma < 0.0: raise``)."""
+    def construct(*args, **kwargs):
+        obj = cls.__new__(cls, *args, **kwargs)
+        if isinstance(obj, cls):
+            converted(type(obj).__init__)(obj, *args, **kwargs)
+        return obj
+
+    construct.__name__ = cls.__name__
+    construct.__qualname__ = cls.__qualname__
+    construct.__wrapped__ = cls
+    return construct
 
 
 def _callee(fn):

@@ -9,6 +9,7 @@ keeps the laziness where the framework needs it.
 from __future__ import annotations
 
 import itertools
+import operator
 
 from ..staging.backend import backend_of
 from ..staging.expressions import stage_and, stage_if_exp, stage_or
@@ -75,6 +76,46 @@ def not_(value):
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return not value
     return backend.not_(value)
+
+
+def compare_sequences(op: str, left, right):
+    """``left OP right`` of two tuple (or list) displays (``(y.sigma, y.mu) < (x.sigma,
+    x.mu)``), element by element as Python compares sequences: the first pair that is
+    not equal decides with ``OP`` itself, else the lengths do; ``==`` and ``!=`` ask
+    every pair for equality. Python asks each pair's ``==`` for a bool, which a staged
+    element has only when the graph runs: with one, each pair's test is staged (a
+    select of the pair's comparison or the rest's), in Python's order. A pair that is
+    one object is equal without a comparison, as in Python (a NaN equals itself there)."""
+    if all(backend_of(v) is None for v in itertools.chain(left, right)):
+        return _SEQUENCE_OPS[op](left, right)
+    if op in ("==", "!="):
+        if len(left) != len(right):
+            return op == "!="
+        equal = _all_equal(left, right, 0)
+        return equal if op == "==" else not_(equal)
+    return _first_difference(_SEQUENCE_OPS[op], left, right, 0)
+
+
+_SEQUENCE_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+                 "==": operator.eq, "!=": operator.ne}
+
+
+def _all_equal(left, right, i):
+    while i < len(left) and left[i] is right[i]:
+        i += 1
+    if i == len(left):
+        return True
+    return and_cond(left[i] == right[i], lambda: _all_equal(left, right, i + 1))()
+
+
+def _first_difference(compare, left, right, i):
+    while i < len(left) and i < len(right) and left[i] is right[i]:
+        i += 1
+    if i == len(left) or i == len(right):
+        return compare(len(left), len(right))
+    a, b = left[i], right[i]
+    return if_exp(a == b, lambda: _first_difference(compare, left, right, i + 1),
+                  lambda: compare(a, b))
 
 
 # Callables, implemented in C, that give a Python operand back: calling them

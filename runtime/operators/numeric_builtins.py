@@ -140,8 +140,10 @@ for _name, _fn in BUILTINS.items():
 
 def errstate_(*args, **kwargs):
     """``np.errstate``: under a backend that stages even Python-only code (the NumPy
-    engine), a context whose floating-point settings the graph's ops run under."""
-    backend = backends.tracing_backend()
+    engine), a context whose floating-point settings the graph's ops run under; while a
+    framework traces (``jax.jit``, ``torch.compile``, ``tf.function``), its refusal of
+    settings its operations cannot honour (``Backend.errstate``)."""
+    backend = backends.tracing_now()
     if backend is None:
         return np.errstate(*args, **kwargs)
     return backend.errstate(args, kwargs)

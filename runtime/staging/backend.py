@@ -316,9 +316,26 @@ class Backend:
         return None
 
     def errstate(self, args, kwargs):
-        """``np.errstate(*args, **kwargs)`` while this backend traces."""
+        """``np.errstate(*args, **kwargs)`` while this framework traces. Its operations
+        never raise (nor call a function) on floating-point errors where NumPy's would
+        under ``'raise'``/``'call'``: such a region is refused (numpy-financial's ``nper``
+        handles the FloatingPointError of a division by a zero rate, a path a trace would
+        silently never take). One that ignores, warns or prints runs as NumPy's."""
         import numpy as np
 
+        asked = sorted(f"{k}={v!r}" for k, v in kwargs.items() if v in ("raise", "call"))
+        if asked:
+            from . import errors
+            from .arg_writes import user_location
+
+            raise errors.StagingError(
+                f"np.errstate at {user_location()} asks for floating-point errors to "
+                f"{'raise' if 'raise' in str(asked) else 'call a function'} "
+                f"({', '.join(asked)}), and {self.name} is tracing: its operations never "
+                f"raise or call anything on floating-point errors, so a path that relies on "
+                f"them (a handler of FloatingPointError) would silently not be taken. Test "
+                f"the values instead (np.isfinite, a comparison with 0), or stage the "
+                f"function with autograph.function, whose NumPy graph honours np.errstate.")
         return np.errstate(*args, **kwargs)
 
 

@@ -24,17 +24,24 @@ def all_cases() -> list:
 
     modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, scipy_lsq,
                sklearn_pieces, statsmodels_pieces, networkx_layout, numpy_polynomial,
-               python_stdlib, our_words) + _third_round()
+               python_stdlib, our_words) + _third_round() + _fourth_round()
     return [case for module in modules for case in module.CASES]
 
 
 def third_round_names() -> set:
-    """The third round's cases: real library code copied verbatim that the converter had
-    never met; their PyTorch and TensorFlow pairs are tabulated (slow), as the second's."""
-    return {case.name for module in _third_round() for case in module.CASES}
+    """The third and fourth rounds' cases: real library code copied verbatim that the
+    converter had never met; their PyTorch and TensorFlow pairs are tabulated (slow), as
+    the second's."""
+    return {case.name for module in _third_round() + _fourth_round() for case in module.CASES}
 
 
 def _third_round() -> tuple:
     from . import mpmath_intmath, numpy_lib, python_stdlib3, scipy_trust
 
     return (scipy_trust, numpy_lib, python_stdlib3, mpmath_intmath)
+
+
+def _fourth_round() -> tuple:
+    from . import numpy_financial, python_stdlib4
+
+    return (python_stdlib4, numpy_financial)

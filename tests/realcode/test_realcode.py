@@ -54,16 +54,19 @@ BLOCKED = {
 # Under jax.jit (NumPy calls on tracers run as jax.numpy): what stops each case next.
 JAX_RAISE = ("a raise in a staged branch (compiled JAX code cannot raise: a StagingError; "
              "validate outside jax.jit)")
+JAX_ERRSTATE = ("np.errstate(divide='raise', ...) around arithmetic on traced values: JAX's ops "
+                "never raise, so the FloatingPointError handler would silently not run (refused: "
+                "a StagingError naming the line)")
 JAX_NONE = "None on some staged paths (JAX carries no None out of a staged branch: a StagingError)"
 JAX_OUT = ("np.<ufunc>(..., out=x) or np.tanh(x, x) on a traced array (JAX arrays are immutable: "
            "a StagingError)")
 BLOCKED.update({
     ("scipy.optimize.bracket", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.optimize.Brent.optimize", "jax"): (JAX_RAISE, "raise ValueError("),
-    ("scipy.optimize.scalar_search_wolfe2", "jax"): (JAX_NONE, "the return value is None"),
+    ("scipy.optimize.scalar_search_wolfe2", "jax"): (JAX_ERRSTATE, "asks for floating-point errors to raise"),
     ("scipy.optimize.scalar_search_wolfe1 (DCSRCH)", "jax"): (STRING, "'task' is a different"),
-    ("scipy.optimize._cubicmin", "jax"): (JAX_NONE, "the return value is None"),
-    ("scipy.optimize._quadmin", "jax"): (JAX_NONE, "the return value is None"),
+    ("scipy.optimize._cubicmin", "jax"): (JAX_ERRSTATE, "asks for floating-point errors to raise"),
+    ("scipy.optimize._quadmin", "jax"): (JAX_ERRSTATE, "asks for floating-point errors to raise"),
     ("scipy.optimize.scalar_search_armijo", "jax"): (JAX_NONE, "the return value[0] is None"),
     ("scipy.optimize.newton (Newton)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
     ("scipy.optimize.newton (Halley)", "jax"): (JAX_RAISE, "raise RuntimeError(msg)"),
@@ -274,6 +277,52 @@ BLOCKED.update({
     ('mpmath.libmp.moebius', 'torch'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
     ('mpmath.libmp.moebius', 'tf'): (R3_LIST_BRANCH, 'if not (n % p**2):'),
 
+})
+
+
+# The fourth round (python_stdlib4: statistics.NormalDist; numpy_financial:
+# numpy-financial's whole module), on every backend.
+R4_OBJECT_SWAP = ("two Python objects swapped by a staged if (NormalDist.overlap's `X, Y = Y, X` "
+                  "after a tuple comparison): a graph chooses between arrays, not objects (a "
+                  "StagingError naming the line)")
+R4_DUNDER = ("an operator method of a user's class (NormalDist.__add__) runs unconverted, as "
+             "Python's operator protocol calls it: float()/math.hypot of a staged value there "
+             "(a SymbolicValueError naming the line; TensorFlow's __index__ StagingError)")
+R4_ERRSTATE = ("np.errstate(divide='raise') around arithmetic on traced values: the framework's "
+               "ops never raise, so nper's FloatingPointError handler would silently not run "
+               "(refused: a StagingError naming the line)")
+R4_ROOTS = ("np.roots (irr): eigenvalues of a companion matrix whose size depends on the values "
+            "(leading zeros trimmed): not staged (a StagingError naming the line)")
+BLOCKED.update({
+    ("statistics.NormalDist (methods)", "jax"): (JAX_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist (methods)", "torch"): (TORCH_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist.overlap", "numpy"): (R4_OBJECT_SWAP, "is a different Python NormalDist"),
+    ("statistics.NormalDist.overlap", "numpy-xla"): (R4_OBJECT_SWAP, "is a different Python NormalDist"),
+    ("statistics.NormalDist.overlap", "jax"): (JAX_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist.overlap", "torch"): (TORCH_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist.overlap", "tf"): (R4_OBJECT_SWAP, "is a different Python NormalDist"),
+    ("statistics.NormalDist (operators)", "numpy"): (R4_DUNDER, "cannot be converted with float()"),
+    ("statistics.NormalDist (operators)", "numpy-xla"): (R4_DUNDER, "cannot be converted with float()"),
+    ("statistics.NormalDist (operators)", "jax"): (JAX_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist (operators)", "torch"): (TORCH_RAISE, "raise StatisticsError('sigma must be"),
+    ("statistics.NormalDist (operators)", "tf"): (R4_DUNDER, ".__index__ of a graph tensor"),
+    ("numpy_financial.nper", "numpy-xla"): (XLA_ERRSTATE, "which XLA does not have"),
+    ("numpy_financial.nper", "jax"): (R4_ERRSTATE, "asks for floating-point errors to raise"),
+    ("numpy_financial.nper", "torch"): (R4_ERRSTATE, "asks for floating-point errors to raise"),
+    ("numpy_financial.nper", "tf"): (R4_ERRSTATE, "asks for floating-point errors to raise"),
+    ("numpy_financial.irr", "numpy"): (R4_ROOTS, "numpy.roots is not supported on symbolic"),
+    ("numpy_financial.irr", "numpy-xla"): (R4_ROOTS, "numpy.roots is not supported on symbolic"),
+    ("numpy_financial.irr", "jax"): (R4_ROOTS, "runs as jnp.roots on the traced values"),
+    ("numpy_financial.irr", "torch"): (TORCH_TRACED + ": a negative slice step, values[::-1]",
+                                       "step must be greater than zero"),
+    ("numpy_financial.irr", "tf"): (R4_ROOTS, "tf.experimental.numpy has no function of that name"),
+    ("numpy_financial.mirr", "torch"):
+        (TORCH_TRACED + ": np.arange(0, len(values)) in torch._numpy", "failed to convert"),
+    ("numpy_financial.mirr", "tf"):
+        ("a wrong value: TensorFlow's float64 tensor times a bool tensor is a bool tensor "
+         "(values*pos; NumPy gives float64), and 1/(values.size - 1) is float32 (TensorFlow's "
+         "size is an int32 tensor): TensorFlow's own dtype rules under tf.function",
+         "result[0]"),
 })
 
 
