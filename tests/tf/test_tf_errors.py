@@ -300,10 +300,12 @@ def test_a_loop_over_the_array_its_body_writes(capfd):
         got = staged(writes_in_and_before_a_branch, tf.constant(x), tf.constant(n))
         assert float(got) == writes_in_and_before_a_branch(x.copy(), n)
     assert refusal(rebinds_in_a_branch, tf.constant(x), tf.constant(1)).startswith(
-        f"for loop at {at(rebinds_in_a_branch, 'for e in v:')}: the body writes into 'v'")
+        f"for loop at {at(rebinds_in_a_branch, 'for e in v:')}: the body gives 'v', the array "
+        f"the loop iterates")  # (the staging core's words: staging.iterated)
     assert refusal(writes_then_rebinds, tf.constant(x)) == (
-        f"for loop at {at(writes_then_rebinds, 'for e in v:')}: the body writes into 'v', the "
-        f"array the loop iterates over, in a way the graph cannot follow (it also gives 'v' "
-        f"a new array, or the loop is inside a staged try); eagerly each iteration reads the "
-        f"array as the iterations before it left it. Iterate over the indices (for i in "
-        f"range(len(v)): e = v[i]), or over a copy (for e in v.copy():).")
+        f"for loop at {at(writes_then_rebinds, 'for e in v:')}: the body gives 'v', the array "
+        f"the loop iterates over, a value that is not that array as written (another array, "
+        f"or one a staged loop or try in the body made); eagerly each iteration reads that "
+        f"array as the iterations before it left it, and here the loop cannot tell which "
+        f"array it reads. Iterate over the indices (for i in range(len(v)): e = v[i]), or "
+        f"over a copy (for e in v.copy():).")
