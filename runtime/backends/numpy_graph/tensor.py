@@ -363,14 +363,14 @@ def _binary(symbol):
         if deferred is not None:
             return deferred(other, symbol, self)
         result = record("binop", symbol, (self, other))
-        hook = current().after_binop  # (python_chosen: a Python number on some paths)
-        if hook is not None:
+        hook = getattr(current(), "after_binop", None)  # (python_chosen: a Python number
+        if hook is not None:                             # on some paths)
             hook(symbol, self, other, result)
         return result
 
     def reverse(self, other):
         result = record("binop", symbol, (other, self))
-        hook = current().after_binop
+        hook = getattr(current(), "after_binop", None)
         if hook is not None:
             hook(symbol, other, self, result)
         return result
