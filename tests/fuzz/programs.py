@@ -33,16 +33,16 @@ HEADER = "import numpy as np\n\nimport autograph as ag\n\n\n"
 # yet): left out unless asked for (``program(seed, KNOWN_BUGS)``, ``run.py --all``).
 KNOWN_BUGS = {
     "int_division": "a floor division by an int whose kind (Python int or NumPy int) a "
-                    "staged min/ternary chose: eagerly 1 // 0 raises ZeroDivisionError for "
-                    "a Python 0, staged it is NumPy's 0",
+                    "staged ternary chose: eagerly 1 // 0 raises ZeroDivisionError for a "
+                    "Python 0, staged it is NumPy's 0 (min/max keep the kind: fixed)",
     "collect": "(not a known bug: a new construct, drawn only where asked for so that the "
                "fixed sample stays as it was) a local list appended to, returned as "
                "len(out) and sum(out)",
-    "zero_d_alias": "NumPy engine: a 0-d argument array (np.array(1.5), not np.float64) "
-                    "held by a local that is then updated in place (acc = x; acc *= 1.5 in "
-                    "a staged loop; t = n or 4; t += t): eagerly the argument changes too, "
-                    "staged it does not (one graph serves 0-d arrays and NumPy scalars); "
-                    "the oracles pass NumPy scalars unless asked",
+    "zero_d_alias": "(fixed in session 10: a StagingError now; still drawn only where "
+                    "asked for so that the fixed sample stays as it was) a 0-d argument "
+                    "array (np.array(1.5), not np.float64) held by a local that is then "
+                    "updated in place (acc = x; acc *= 1.5 in a staged loop; t = n or 4; "
+                    "t += t); the oracles pass NumPy scalars unless asked",
 }
 FEATURES = frozenset(KNOWN_BUGS)
 

@@ -15,19 +15,26 @@ from __future__ import annotations
 import numpy as np
 
 from . import raising, trace
-from .tensor import Tensor
+from .ir import Value
 
 _DIVISIONS = frozenset({"/", "//", "%"})
 _PYTHON = (bool, int, float, complex)
+
+
+def _value(x):
+    """The Value a tensor (``tensor.Tensor``) stands for, else None."""
+    value = getattr(x, "_value", None)
+    return value if value.__class__ is Value else None
 
 
 def _bits() -> dict:
     state = trace.current()
     if state is None:
         return {}
-    bits = getattr(state, "python_bits", None)
+    bits = state.python_bits
     if bits is None:
         bits = state.python_bits = {}  # id(Value) -> (Value, bit)
+        state.after_binop = after_binop  # (the tensors' operators call it from now on)
     return bits
 
 
@@ -36,11 +43,12 @@ def python_bit(x):
     graph's bool saying which."""
     if x.__class__ in _PYTHON:
         return True
-    if x.__class__ is Tensor:
-        if x._value.weak:
+    value = _value(x)
+    if value is not None:
+        if value.weak:
             return True
-        seen = _bits().get(id(x._value))
-        if seen is not None and seen[0] is x._value:
+        seen = _bits().get(id(value))
+        if seen is not None and seen[0] is value:
             return seen[1]
     return False
 
@@ -49,10 +57,10 @@ def chosen(result, first, second, took_second) -> None:
     """``result`` is ``second`` where ``took_second`` (a graph bool), else ``first``:
     note which paths made it a Python number."""
     a, b = python_bit(first), python_bit(second)
-    if a is b or result.__class__ is not Tensor or result._value.weak:
+    value = _value(result)
+    if a is b or value is None or value.weak:
         return
-    bit = np.where(took_second, b, a)
-    _bits()[id(result._value)] = (result._value, bit)
+    _bits()[id(value)] = (value, np.where(took_second, b, a))
 
 
 def after_binop(symbol: str, left, right, result) -> None:
@@ -66,16 +74,17 @@ def after_binop(symbol: str, left, right, result) -> None:
         raising.raise_where(np.logical_and(a if a is not True else True,
                                            np.logical_and(b, right == 0)),
                             _zero_division(symbol, left, right))
-    if result.__class__ is Tensor and not result._value.weak:
+    value = _value(result)
+    if value is not None and not value.weak:
         bit = b if a is True else a if b is True else np.logical_and(a, b)
-        _bits()[id(result._value)] = (result._value, bit)
+        _bits()[id(value)] = (value, bit)
 
 
 def _zero_division(symbol: str, left, right) -> ZeroDivisionError:
     """The ZeroDivisionError Python raises for ``left symbol 0`` (its message depends on
     the operator and on the numbers' kinds)."""
     def python_one(x):
-        kind = np.dtype(x.dtype).kind if x.__class__ is Tensor else None
+        kind = _value(x).dtype.kind if _value(x) is not None else None
         return 1.0 if x.__class__ is float or kind in ("f", "c") else 1
 
     try:

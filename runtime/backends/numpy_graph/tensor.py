@@ -369,26 +369,22 @@ def setitem(target: Tensor, index, value) -> Tensor:
     return Tensor(out, state.graph)
 
 
-def _python_chosen():
-    from . import python_chosen  # (it imports this module)
-
-    return python_chosen
-
-
 def _binary(symbol):
     def forward(self, other):
         deferred = getattr(other.__class__, "binary_from_left", None)  # staging.maybe_none.NoneOnSomePaths
         if deferred is not None:
             return deferred(other, symbol, self)
         result = record("binop", symbol, (self, other))
-        if getattr(current(), "python_bits", None):  # (a Python number on some paths)
-            _python_chosen().after_binop(symbol, self, other, result)
+        hook = getattr(current(), "after_binop", None)  # (python_chosen: a Python number
+        if hook is not None:                             # on some paths)
+            hook(symbol, self, other, result)
         return result
 
     def reverse(self, other):
         result = record("binop", symbol, (other, self))
-        if getattr(current(), "python_bits", None):
-            _python_chosen().after_binop(symbol, other, self, result)
+        hook = getattr(current(), "after_binop", None)
+        if hook is not None:
+            hook(symbol, other, self, result)
         return result
 
     return forward, reverse
