@@ -198,7 +198,7 @@ def run(quick: bool = False, skip=()) -> Table:
             except Exception as exc:  # noqa: BLE001 - a contestant that fails is reported
                 steady[col] = _failing(failure(exc))
         cells = interleave(steady, repeats[1])
-        cells["TensorFlow by hand"] = "n/a (the same graph as autograph's)"
+        cells["TensorFlow by hand"] = "n/a"  # the same graph as autograph's
         table.add(f"steady state: {name}", cells)
     for name in names:
         table.check(f"first call of {name} at least 5x faster than TensorFlow's AutoGraph",
