@@ -2,7 +2,13 @@
 ``tf.function(ag.convert(f), autograph=False)`` against ``tf.function(f)`` (TensorFlow's
 own AutoGraph), on the benchmark functions with tensor arguments and on the seeds'
 model of 100 small Dense layers (its ``call`` wrapped in ``tf.function``, the model
-built eagerly first, as the seeds do).
+built eagerly first, as the seeds do). A third column, *TensorFlow by hand*, is the
+floor no converter can go below: the same functions written by hand with
+``tf.while_loop``/``tf.cond`` (the model as it is: its loop runs over a Python list),
+in ``tf.function(..., autograph=False)``; it builds the same graph ops autograph
+builds, so its first call is TensorFlow's own tracing and first run alone.
+*TensorFlow AutoGraph / by hand* is the most any converter could gain over
+TensorFlow's AutoGraph on that workload.
 
 * first call: a new process imports TensorFlow and autograph and runs one unrelated
   function through the same tool (not timed), then times wrapping the function
@@ -27,9 +33,9 @@ import time
 from . import contestants, functions
 from .timing import Table, child, failure, interleave, per_call
 
-COLUMNS = ["autograph", "TensorFlow AutoGraph"]
+COLUMNS = ["autograph", "TensorFlow AutoGraph", "TensorFlow by hand"]
 WORKLOADS = ["collatz", "sum_odd", "sign", "calls_helper", "model_100_layers"]
-TOOLS = {"autograph": "ours", "TensorFlow AutoGraph": "theirs"}
+TOOLS = {"autograph": "ours", "TensorFlow AutoGraph": "theirs", "TensorFlow by hand": "hand"}
 
 
 def _model_class(tf):
@@ -54,9 +60,38 @@ def _model_class(tf):
     return SequentialModel
 
 
+def _by_hand(tf):
+    """The benchmark functions written by hand in TensorFlow's control flow (what a
+    user writes without a converter): the floor of a first call."""
+
+    def collatz(n):
+        def body(n, steps):
+            n = tf.cond(tf.equal(n % 2, 0), lambda: n // 2, lambda: 3 * n + 1)
+            return n, steps + 1
+        return tf.while_loop(lambda n, steps: tf.not_equal(n, 1), body,
+                             (n, tf.constant(0)))[1]
+
+    def sum_odd(n):
+        def body(i, total):
+            total = tf.cond(tf.equal(i % 2, 0), lambda: total, lambda: total + i)
+            return i + 1, total
+        return tf.while_loop(lambda i, total: i < n, body,
+                             (tf.constant(0), tf.constant(0)))[1]
+
+    def sign(x):
+        return tf.cond(x > 0, lambda: tf.constant(1), lambda: tf.constant(-1))
+
+    def countdown(n):
+        return tf.while_loop(lambda n: n > 0, lambda n: n - 1, (n,))[0]
+
+    return {"collatz": collatz, "sum_odd": sum_odd, "sign": sign,
+            "calls_helper": functions.calls_helper, "countdown": countdown}
+
+
 def workload(name: str, tool: str):
-    """``(make, args)``: what makes the staged callable for ``tool`` ("ours"/"theirs"),
-    converting the function (ours) and wrapping it in ``tf.function``, and its arguments."""
+    """``(make, args)``: what makes the staged callable for ``tool`` ("ours"/"theirs"/
+    "hand"), converting the function (ours) and wrapping it in ``tf.function``, and its
+    arguments."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
@@ -70,6 +105,8 @@ def workload(name: str, tool: str):
         def make_model():
             if tool == "ours":
                 model.call = tf.function(ag.convert(model).call, autograph=False)
+            elif tool == "hand":
+                model.call = tf.function(model.call, autograph=False)
             else:
                 model.call = tf.function(model.call)
             return model
@@ -79,6 +116,8 @@ def workload(name: str, tool: str):
             "sign": (tf.constant(-3),), "calls_helper": (tf.constant(3.0),)}[name]
 
     def make():
+        if tool == "hand":
+            return tf.function(_by_hand(tf)[name], autograph=False)
         return tf.function(ag.convert(fn), autograph=False) if tool == "ours" else \
             tf.function(fn)
     return make, args
@@ -96,8 +135,11 @@ def _warm_up(tool: str) -> None:
             n -= 1
         return n
 
-    fn = tf.function(ag.convert(countdown), autograph=False) if tool == "ours" \
-        else tf.function(countdown)
+    if tool == "hand":
+        fn = tf.function(_by_hand(tf)["countdown"], autograph=False)
+    else:
+        fn = tf.function(ag.convert(countdown), autograph=False) if tool == "ours" \
+            else tf.function(countdown)
     fn(tf.constant(3))
 
 
@@ -129,8 +171,10 @@ def run(quick: bool = False, skip=()) -> Table:
         "a new process (TensorFlow imported, not timed) wraps the function (autograph "
         "converts it here) in a new tf.function and calls it once. "
         "*steady state*: per call once traced. Ratios above 1: TensorFlow's AutoGraph is "
-        "slower than autograph.",
-        COLUMNS, [("TensorFlow AutoGraph", "autograph")],
+        "slower than autograph; *TensorFlow AutoGraph / by hand*: the most any converter "
+        "can gain (the same graph written by hand with tf.while_loop/tf.cond).",
+        COLUMNS, [("TensorFlow AutoGraph", "autograph"),
+                  ("TensorFlow AutoGraph", "TensorFlow by hand")],
     )
     missing = contestants.status("TensorFlow", skip)
     if missing:
@@ -144,6 +188,8 @@ def run(quick: bool = False, skip=()) -> Table:
         table.add(f"first call: {name}", interleave(samplers, repeats[0]))
         steady = {}
         for col, tool in TOOLS.items():
+            if tool == "hand":  # the floor of a first call; its steady state is the same graph
+                continue
             try:
                 make, args = workload(name, tool)
                 fn = make()
@@ -151,7 +197,9 @@ def run(quick: bool = False, skip=()) -> Table:
                 steady[col] = per_call(functools.partial(fn, *args), budget)
             except Exception as exc:  # noqa: BLE001 - a contestant that fails is reported
                 steady[col] = _failing(failure(exc))
-        table.add(f"steady state: {name}", interleave(steady, repeats[1]))
+        cells = interleave(steady, repeats[1])
+        cells["TensorFlow by hand"] = "n/a"  # the same graph as autograph's
+        table.add(f"steady state: {name}", cells)
     for name in names:
         table.check(f"first call of {name} at least 5x faster than TensorFlow's AutoGraph",
                     table.ratio(f"first call: {name}", "TensorFlow AutoGraph", "autograph"),
