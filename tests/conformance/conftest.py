@@ -639,7 +639,9 @@ TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the
     "torch-explain": tuple(f"test_constructs.py::test_{name}" for name in (
         "conditionals", "and_or_not", "short_circuit", "python_and_staged", "collatz",
         "while_with_and", "while_loops", "for_loops", "reversed_traced_range")) + tuple(
-        f"{name}.py::" for name in ("test_closures", "test_conformance_smoke",
+        f"test_conformance_smoke.py::test_{name}" for name in (
+            "collatz", "break_with_python_argument", "assert_message")) + tuple(
+        f"{name}.py::" for name in ("test_closures",
                                     "test_global_lookup_tables", "test_guarded_iterations",
                                     "test_none_compared",
                                     "test_try_handler_state")),
