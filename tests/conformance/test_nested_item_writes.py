@@ -114,3 +114,21 @@ def test_a_view_taken_with_a_staged_index_is_written_or_refused(backend, fn):
         backend.numpy_code().check(fn, POSITIVE)
     except ag.StagingError as error:
         assert "row += " in str(error)
+
+
+def row_by_an_array_index(x, i):
+    """``i`` is a 0-d integer array: eagerly ``a[i]`` is then a copy (an integer array
+    index), so the write leaves ``a`` as it was."""
+    a = x * np.ones((3, 1), np.float32)
+    row = a[i]
+    row += 5.0
+    return a, row
+
+
+def test_a_row_taken_with_a_zero_d_array_index_is_a_copy(backend):
+    import autograph as ag
+
+    try:
+        backend.numpy_code().check(row_by_an_array_index, POSITIVE, np.array(1))
+    except ag.StagingError as error:
+        assert "row += " in str(error)

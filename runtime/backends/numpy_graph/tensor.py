@@ -318,10 +318,12 @@ def _basic(index) -> bool:
     """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
     unless ints pick one element (a scalar, a copy). A symbolic integer scalar is an int
     here (a loop counter, ``np.argmax``'s NumPy integer): ``row = a[i]; row += 1`` writes
-    into ``a`` as eagerly. (Eager NumPy copies for a 0-d integer *array* index, which
-    the graph does not tell from a NumPy integer.)"""
+    into ``a`` as eagerly. A 0-d integer *array* argument is an integer array, as
+    eagerly: ``a[i]`` is then a copy."""
     for item in index if index.__class__ is tuple else (index,):
         if item.__class__ is Tensor and not item._value.shape and item._value.dtype.kind in "iu":
+            if item._value.id in current().graph.zero_d_arrays:
+                return False
             continue
         if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
             return False
