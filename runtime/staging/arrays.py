@@ -145,19 +145,19 @@ class Arrays:
                 raise _unreached(construct, where_fn, name, None, False)
 
 
-def check_staged_write(target: np.ndarray) -> None:
-    """A staged value written into the concrete array ``target`` (``d[i] = x``, the
-    name rebound to the staged result): a ``StagingError`` if another array held in
-    the user's frames shares its memory (its base, a view of it), which would keep
-    the old contents."""
-    _refuse_sharing(target, "item assignment at " + user_location(),
+def check_staged_write(target: np.ndarray, construct: str = "item assignment") -> None:
+    """A staged value written into the concrete array ``target`` (``d[i] = x``, or
+    ``out=d``; the name rebound to the staged result): a ``StagingError`` if another
+    array held in the user's frames shares its memory (its base, a view of it), which
+    would keep the old contents."""
+    _refuse_sharing(target, f"{construct} at {user_location()}",
                     "a staged value is written into a NumPy array, which becomes a staged "
                     "value")
     held = holders.stale(lambda value: value is target)
     if held is not None:
         name, rebound = held[0], holders.rebound_name()
         raise errors.StagingError(
-            f"item assignment at {user_location()}: a staged value is written into a NumPy "
+            f"{construct} at {user_location()}: a staged value is written into a NumPy "
             f"array, which becomes a staged value; but '{name}' holds the same array and is "
             f"read later, so it would keep the old contents. Write through one name only, or "
             f"copy the array ({rebound} = {name}.copy()) if the two should not share.")

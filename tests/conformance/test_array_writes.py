@@ -6,6 +6,8 @@ eager would have left there) and is a StagingError under jax.jit."""
 import numpy as np
 import pytest
 
+import autograph as ag
+
 
 def fill(x, n):
     out = np.zeros(3, np.float32)  # float32: JAX's default float, so both backends agree
@@ -115,6 +117,32 @@ def test_out_argument_updates_the_array(backend):
     if backend.name == "jax":
         return  # out= needs a NumPy array to write into: eager JAX refuses it too
     backend.numpy_code().check(with_out, np.arange(3.0, dtype=np.float32), np.ones(3, np.float32))
+
+
+def out_into_a_slice(x):
+    a = np.zeros(4, np.float32)
+    np.multiply(x, 2.0, out=a[1:3])
+    return a
+
+
+def out_into_a_view(x):
+    a = np.zeros(4, np.float32)
+    v = a[1:3]
+    if x.sum() > 0:
+        np.multiply(x, 2.0, out=v)
+    return a
+
+
+@pytest.mark.parametrize("fn", [out_into_a_slice, out_into_a_view])
+def test_out_into_a_view_of_a_concrete_array_is_written_or_refused(backend, fn):
+    """``out=`` a view of a NumPy array made in the function: eagerly the base sees the
+    write. A staged value cannot go into a NumPy array; where the base would be left as
+    it was (``a`` returned unchanged was a silent wrong value on the NumPy engine) the
+    call is refused."""
+    try:
+        backend.numpy_code().check(fn, np.array([1.0, 2.0], np.float32))
+    except (ag.StagingError, TypeError) as error:
+        assert "out=" in str(error)
 
 
 def update_bracket(ab, fab, c, fc):

@@ -27,6 +27,7 @@ import weakref
 
 import numpy as np
 
+from ...staging import arrays, holders
 from . import messages, numpy_api, raising
 from .ir import Op, Value, map_values
 from .trace import current, record, stand_in, to_value, user_source
@@ -277,8 +278,13 @@ def _out_handle(kwargs: dict, name: str):
         return None
     if out.__class__ is tuple and len(out) == 1:
         out = out[0]
-    if (out.__class__ is Tensor and out._updatable()) or out.__class__ is np.ndarray:
-        return out  # an array made before the code: ``x += t`` rebinds x to the result
+    if out.__class__ is Tensor and out._updatable():
+        return out
+    if out.__class__ is np.ndarray and holders.rebinds(out):
+        # an array made before the code: the statement rebinds its name to the result
+        # (``x = np.add(x, t, out=x)``); an array sharing its memory would be left behind
+        arrays.check_staged_write(out, f"{name}(..., out=...)")
+        return out
     raise messages.SymbolicValueError(messages.out_argument(name))
 
 
