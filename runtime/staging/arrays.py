@@ -178,7 +178,8 @@ def check_carried(value, label: str, construct: str, where_fn) -> None:
 def _refuse_sharing(target, where: str, what: str) -> None:
     base = base_of(target)
     for _, _, frame in _frames(sys._getframe(2)):
-        for name, value in frame.f_locals.items():
+        for name, value in [held for local in frame.f_locals.items()
+                            for held in holders.held_in(local[1], local[0])]:
             if value is not target and is_array(value) and base_of(value) is base:
                 raise errors.StagingError(
                     f"{where}: {what}; but '{name}' shares its memory (a view of it, or the "

@@ -260,7 +260,7 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
     undone before the other runs, and joined like the returned state after both.
     """
     side = Side(shared)
-    inplace = InPlace([body, orelse], state, names)
+    inplace = InPlace([body, orelse], state, names, construct, body)
     pred = predicate(backend, cond, construct, body)
     handles, records, failures = [], [], []
     for branch, fn in enumerate((body, orelse)):

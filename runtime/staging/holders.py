@@ -48,13 +48,28 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
             for name, value in frame.f_locals.items():
                 if own and (name == rebound or name in skip):
                     continue
-                if shares(value) and _may_read(frame, name):
-                    return name, (code.co_name if user else function), own
+                for held in held_in(value, name):
+                    if shares(held[1]) and _may_read(frame, name):
+                        return held[0], (code.co_name if user else function), own
             if user:
                 function = function or code.co_name
                 own = False
         frame = frame.f_back
     return None
+
+
+_HELD_DEPTH = 3  # how far into the lists, tuples and dicts a name holds
+
+
+def held_in(value, label: str, depth: int = _HELD_DEPTH):
+    """``(label, item)`` for ``value`` and the items of the lists, tuples and dicts it
+    holds (``l[0]``, ``d['k']``), a few levels down: a container holding an array keeps
+    it as an alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
+    yield label, value
+    if depth and value.__class__ in (list, tuple, dict):
+        pairs = value.items() if value.__class__ is dict else enumerate(value)
+        for key, item in pairs:
+            yield from held_in(item, f"{label}[{key!r}]", depth - 1)
 
 
 def refuse_shared_write(shares: Callable[[object], bool], under: str, new: str) -> None:

@@ -15,6 +15,8 @@ Two kinds, both carried through a backend's op after the returned state:
 
 NumPy arrays reachable the same way are state too (``arrays``): an item that holds an
 array a body wrote into counts as changed, with the array's new contents as its value.
+Containers no op can carry (sets, deques, dict subclasses: ``uncarried``) are watched:
+a body that changes one is a ``StagingError``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import types
 
 from .arrays import Arrays, globals_read, is_array
+from .uncarried import Uncarried, held_items, watched
 from .undefined import Undefined
 
 _MAX_NODES = 2000
@@ -89,10 +92,12 @@ class InPlace:
     """Containers reachable from ``fns``' closures and from ``state``, with the
     contents they had when the construct started."""
 
-    def __init__(self, fns, state, names) -> None:
+    def __init__(self, fns, state, names, construct: str, where_fn) -> None:
         self.nodes: list = []  # (container, label)
         self.snapshots: list = []
         self.arrays = Arrays()  # the NumPy arrays reachable, with their contents before
+        self.uncarried = Uncarried()
+        self.construct, self.where_fn = construct, where_fn
         self.through_global: dict = {}  # node index -> the global it was reached through
         self._global = None  # the global being walked
         self._seen: set = set()
@@ -123,6 +128,9 @@ class InPlace:
         if cls is types.FunctionType or cls is types.MethodType:
             self._walk_function(value, label)
             return
+        if watched(value):
+            self.watch(value, label)
+            return
         if cls is dict or cls is list or _user_object(value):
             if id(value) in self._seen:
                 return
@@ -138,6 +146,15 @@ class InPlace:
             for i, item in enumerate(tuple.__iter__(value)):  # (its own __iter__ may differ)
                 fields = getattr(value, "_fields", None)
                 self._walk(item, label + (f".{fields[i]}" if fields else f"[{i}]"))
+
+    def watch(self, value, label: str) -> None:
+        """A container no op can carry (``uncarried``), and what it holds."""
+        if id(value) in self._seen:
+            return
+        self._seen.add(id(value))
+        self.uncarried.add(value, label)
+        for suffix, item in held_items(value):
+            self._walk(item, label + suffix)
 
     def _walk_function(self, fn, label: str) -> None:
         """The closure of a user function the bodies can call (a call counter that
@@ -162,7 +179,8 @@ class InPlace:
         functions (a global call counter ``CALLS[0] += 1``)."""
         for name, value in globals_read(fn):
             cls = value.__class__
-            if cls is list or cls is dict or cls is types.FunctionType or _user_object(value):
+            if cls is list or cls is dict or cls is types.FunctionType or watched(value) \
+                    or _user_object(value):
                 outer, self._global = self._global, name
                 try:
                     self._walk(value, name)
@@ -190,6 +208,7 @@ class InPlace:
         """{(node index, key): new value} for every item changed since the start;
         a removed item is MISSING. Attributes holding a value of ``skip`` (the
         shared variables, carried by name) are left out."""
+        self.uncarried.check(self.construct, self.where_fn)
         skip_ids = {id(x) for x in skip}
         arrays = self.arrays
         written = arrays.changed()
@@ -225,6 +244,7 @@ class InPlace:
     def restore(self) -> None:
         """Every container as it was at the start (same objects, old contents)."""
         self.arrays.restore()
+        self.uncarried.restore()
         for (node, _), before in zip(self.nodes, self.snapshots):
             cls = node.__class__
             if cls is dict:

@@ -21,6 +21,7 @@ from . import (accumulate, errors, iterated, loop_options, raises as staged_rais
                returns as staged_return)
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
+from .uncarried import watched
 from .kept import note_loop_copies, refill, same_objects
 from .state import (
     ZEROS, Aval, Slot, carry_aval, describe, fill, fits_constant, is_node, is_number, items,
@@ -78,7 +79,8 @@ class Carry:
         self.trips = None
         self.flagged = False  # a break or return may end the loop early
         self.side = Side(shared)
-        self.inplace = InPlace([body] + ([test] if test is not None else []), (), ())
+        self.inplace = InPlace([body] + ([test] if test is not None else []), (), (),
+                               construct, body)
         self.entries: list = []
         self.n_state = len(state)
         self.before = tuple(state)
@@ -88,6 +90,8 @@ class Carry:
         self.labels = labels + list(self.side.names)
         for label, value in zip(self.labels, list(state) + list(self.side.before)):
             check_carried(value, label, construct, body)
+            if watched(value):  # (a set the loop's variable holds: no op can carry it)
+                self.inplace.watch(value, label)
         self._respec(list(state) + list(self.side.before))
 
     def _respec(self, seeds) -> None:

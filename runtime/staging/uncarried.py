@@ -1,0 +1,97 @@
+"""Mutable containers a staged construct cannot carry: sets, deques, bytearrays,
+``array.array``s, and subclasses of dict and list (``collections.Counter``,
+``OrderedDict``, a user's ``class Cache(dict)``).
+
+A staged ``if`` traces both branches and a staged loop traces its body once, so a
+change such a container gets inside them (``seen.add(k)``, ``counts[k] += 1``) would
+happen on every path, once, whatever the condition says; unlike a dict or a list
+(``inplace.InPlace``), their contents cannot be joined item by item into the
+construct's op. ``Uncarried`` keeps what each one reachable from the bodies held
+before the construct, so that a body that changed one is a ``StagingError`` naming it
+(and the container is put back as it was).
+"""
+
+from __future__ import annotations
+
+import array
+import collections
+
+from . import errors
+
+# the exact classes carried item by item elsewhere (InPlace): everything else of these
+# kinds is watched here
+_CARRIED = (dict, list)
+_KINDS = (set, collections.deque, bytearray, array.array, dict, list)
+
+
+def watched(value) -> bool:
+    """A container of a kind ``Uncarried`` watches."""
+    return isinstance(value, _KINDS) and value.__class__ not in _CARRIED
+
+
+def held_items(value) -> list:
+    """``(label suffix, item)`` of what a watched container holds that may be state of
+    its own (a list in a deque, an array a Counter's subclass maps to)."""
+    if isinstance(value, dict):
+        return [(f"[{key!r}]", item) for key, item in dict.items(value)]
+    if isinstance(value, (collections.deque, list)):
+        return [(f"[{i}]", item) for i, item in enumerate(value)]
+    return []
+
+
+def _snapshot(value):
+    """What ``value`` holds, compared by identity (its items may be arrays)."""
+    if isinstance(value, (bytearray, array.array)):
+        return value.tobytes() if isinstance(value, array.array) else bytes(value)
+    if isinstance(value, dict):
+        return [(id(k), id(v)) for k, v in dict.items(value)]
+    if isinstance(value, set):
+        return frozenset(map(id, value))
+    return [id(v) for v in value]
+
+
+def _contents(value):
+    if isinstance(value, dict):
+        return dict(dict.items(value))
+    if isinstance(value, (bytearray, array.array)):
+        return value[:]
+    return list(value)
+
+
+def _put_back(value, contents) -> None:
+    if isinstance(value, dict):
+        dict.clear(value)
+        dict.update(value, contents)
+    elif isinstance(value, (set, collections.deque)):
+        value.clear()
+        (value.update if isinstance(value, set) else value.extend)(contents)
+    else:
+        value[:] = contents
+
+
+class Uncarried:
+    """The watched containers reachable from a construct's bodies, as they were."""
+
+    def __init__(self) -> None:
+        self.entries: list = []  # (container, label, snapshot, contents)
+
+    def add(self, value, label: str) -> None:
+        self.entries.append((value, label, _snapshot(value), _contents(value)))
+
+    def check(self, construct: str, where_fn) -> None:
+        """A ``StagingError`` naming the first container a body changed."""
+        for value, label, snapshot, _ in self.entries:
+            if _snapshot(value) != snapshot:
+                kind = type(value).__name__
+                raise errors.StagingError(
+                    f"{construct} at {errors.where(where_fn)}: {errors.subject(label)}, a "
+                    f"{kind}, is changed inside it, and the construct is staged (its "
+                    f"condition is a staged value): a {kind} cannot hold contents that differ "
+                    f"by path, so the change would happen once, at trace time, whatever the "
+                    f"condition says. Make the change outside the {construct.split()[0]}, or "
+                    f"keep the state in a dict, a list or a NumPy array.")
+
+    def restore(self) -> None:
+        for value, _, snapshot, contents in self.entries:
+            if _snapshot(value) != snapshot:
+                _put_back(value, contents)

@@ -1,0 +1,144 @@
+"""Containers a staged construct cannot carry, and arrays held by containers.
+
+A set, a deque, a bytearray, an ``array.array`` or a dict/list subclass
+(``collections.Counter``) changed inside a staged ``if`` or loop would change once, at
+trace time, whatever the condition says (``seen.add(k)`` happened on both paths: a
+silent wrong value); each is a StagingError naming it. A NumPy array also held by a
+list, a tuple or a dict sees eagerly what a write into it does: where a staged write
+gives only the written name the new value, the container would keep the old contents,
+so the write is refused (it was silently lost, even outside staged constructs).
+"""
+
+import array
+import collections
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def set_in_branch(x):
+    seen = {1}
+    if x.sum() > 0:
+        seen.add(2)
+    return x * len(seen)
+
+
+def counter_in_branch(x):
+    counts = collections.Counter()
+    if x.sum() > 0:
+        counts["a"] += 1
+    return x * counts["a"]
+
+
+def deque_in_branch(x):
+    q = collections.deque([1.0])
+    if x.sum() > 0:
+        q.append(2.0)
+    return x * len(q)
+
+
+def bytearray_in_branch(x):
+    b = bytearray(b"ab")
+    if x.sum() > 0:
+        b[0] = 120
+    return x * b[0]
+
+
+def array_module_in_branch(x):
+    b = array.array("d", [1.0])
+    if x.sum() > 0:
+        b[0] = 5.0
+    return x * b[0]
+
+
+def set_in_loop(x):
+    seen = set()
+    i = 0
+    while i < x.sum():
+        seen.add(1)
+        i += 1
+    return x * len(seen)
+
+
+SEEN = set()
+
+
+def global_set_in_branch(x):
+    if x.sum() > 0:
+        SEEN.add(2)
+    return x
+
+
+UNCARRIED = [(set_in_branch, "'seen', a set"), (counter_in_branch, "'counts', a Counter"),
+             (deque_in_branch, "'q', a deque"), (bytearray_in_branch, "'b', a bytearray"),
+             (array_module_in_branch, "'b', a array"), (set_in_loop, "'seen', a set"),
+             (global_set_in_branch, "'SEEN', a set")]
+
+
+@pytest.mark.parametrize("fn, named", UNCARRIED, ids=[f.__name__ for f, _ in UNCARRIED])
+def test_a_container_no_op_can_carry_is_refused_when_changed(backend, fn, named):
+    SEEN.clear()
+    text = backend.staging_error(fn, np.array([1.0, 2.0], np.float32))
+    assert named in text, text
+    assert "would happen once, at trace time, whatever the condition says" in text
+    assert SEEN == set()  # put back as it was
+
+
+def set_read_only_in_branch(x):
+    seen = {1, 2}
+    if x.sum() > 0:
+        y = x * len(seen)
+    else:
+        y = x + (3 in seen)
+    return y
+
+
+def test_a_container_only_read_is_fine(backend):
+    for x in ([1.0, 2.0], [-1.0, -2.0]):
+        backend.numpy_code().check(set_read_only_in_branch, np.array(x, np.float32))
+
+
+def held_by_a_list(x):
+    c = np.zeros(2, np.float32)
+    held = [c]
+    c[1] = x.sum()
+    return held[0]
+
+
+def held_by_a_dict_in_branch(x):
+    c = np.zeros(2, np.float32)
+    held = {"c": c}
+    if x.sum() > 0:
+        c += x.sum()
+    return held["c"]
+
+
+def alias_of_an_in_place_operand(x):
+    c = np.zeros(2, np.float32)
+    d = c
+    c += x.sum()
+    return d
+
+
+def item_alias(x):
+    c = [np.zeros(2, np.float32)]
+    v = c[0]
+    if x.sum() > 0:
+        c[0] += x.sum()
+    return v
+
+
+HELD = [held_by_a_list, held_by_a_dict_in_branch, alias_of_an_in_place_operand, item_alias]
+
+
+@pytest.mark.parametrize("fn", HELD)
+def test_an_array_another_holder_shares_is_written_or_refused(backend, fn):
+    """Eagerly every holder sees the write; no backend may return the old contents."""
+    for x in ([1.0, 2.0], [-1.0, -2.0]):
+        try:
+            backend.numpy_code().check(fn, np.array(x, np.float32))
+        except ag.StagingError as error:
+            assert "keep the old contents" in str(error), str(error)
+            return
