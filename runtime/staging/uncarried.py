@@ -1,6 +1,7 @@
 """Mutable containers a staged construct cannot carry: sets, deques, bytearrays,
-``array.array``s, and subclasses of dict and list (``collections.Counter``,
-``OrderedDict``, a user's ``class Cache(dict)``).
+``array.array``s, subclasses of dict and list (``collections.Counter``,
+``OrderedDict``, a user's ``class Cache(dict)``), and iterators (``next(it)``: those
+of lists, tuples, ranges and strings, and generators).
 
 A staged ``if`` traces both branches and a staged loop traces its body once, so a
 change such a container gets inside them (``seen.add(k)``, ``counts[k] += 1``) would
@@ -15,13 +16,16 @@ from __future__ import annotations
 
 import array
 import collections
+import types
 
 from . import errors
 
 # the exact classes carried item by item elsewhere (InPlace): everything else of these
 # kinds is watched here
 _CARRIED = (dict, list)
-_KINDS = (set, collections.deque, bytearray, array.array, dict, list)
+_ITERATORS = tuple({type(iter(kind)) for kind in ([], (), range(0), "")})
+_KINDS = (set, collections.deque, bytearray, array.array, dict, list, types.GeneratorType,
+          *_ITERATORS)
 
 
 def watched(value) -> bool:
@@ -43,6 +47,11 @@ def _snapshot(value):
     """What ``value`` holds, compared by identity (its items may be arrays)."""
     if isinstance(value, (bytearray, array.array)):
         return value.tobytes() if isinstance(value, array.array) else bytes(value)
+    if isinstance(value, _ITERATORS):  # (its position; none once exhausted)
+        reduced = value.__reduce__()
+        return reduced[2] if len(reduced) > 2 else None
+    if isinstance(value, types.GeneratorType):
+        return value.gi_frame.f_lasti if value.gi_frame is not None else None
     if isinstance(value, dict):
         return [(id(k), id(v)) for k, v in dict.items(value)]
     if isinstance(value, set):
@@ -51,6 +60,8 @@ def _snapshot(value):
 
 
 def _contents(value):
+    if isinstance(value, (_ITERATORS, types.GeneratorType)):
+        return _snapshot(value)
     if isinstance(value, dict):
         return dict(dict.items(value))
     if isinstance(value, (bytearray, array.array)):
@@ -59,7 +70,12 @@ def _contents(value):
 
 
 def _put_back(value, contents) -> None:
-    if isinstance(value, dict):
+    if isinstance(value, types.GeneratorType) or (
+            isinstance(value, _ITERATORS) and (contents is None or _snapshot(value) is None)):
+        return  # (a generator, or an exhausted iterator, cannot go back)
+    if isinstance(value, _ITERATORS):
+        value.__setstate__(contents)
+    elif isinstance(value, dict):
         dict.clear(value)
         dict.update(value, contents)
     elif isinstance(value, (set, collections.deque)):
@@ -82,14 +98,16 @@ class Uncarried:
         """A ``StagingError`` naming the first container a body changed."""
         for value, label, snapshot, _ in self.entries:
             if _snapshot(value) != snapshot:
-                kind = type(value).__name__
+                kind = type(value).__name__.replace("_", " ")
+                a = "an" if kind[0] in "aeiou" else "a"
                 raise errors.StagingError(
-                    f"{construct} at {errors.where(where_fn)}: {errors.subject(label)}, a "
+                    f"{construct} at {errors.where(where_fn)}: {errors.subject(label)}, {a} "
                     f"{kind}, is changed inside it, and the construct is staged (its "
-                    f"condition is a staged value): a {kind} cannot hold contents that differ "
-                    f"by path, so the change would happen once, at trace time, whatever the "
-                    f"condition says. Make the change outside the {construct.split()[0]}, or "
-                    f"keep the state in a dict, a list or a NumPy array.")
+                    f"condition is a staged value): {a} {kind} cannot hold contents (or a "
+                    f"position) that differ by path, so the change would happen once, at "
+                    f"trace time, whatever the condition says. Make the change outside the "
+                    f"{construct.split()[0]}, or keep the state in a dict, a list or a NumPy "
+                    f"array.")
 
     def restore(self) -> None:
         for value, _, snapshot, contents in self.entries:

@@ -1,7 +1,7 @@
 """Containers a staged construct cannot carry, and arrays held by containers.
 
-A set, a deque, a bytearray, an ``array.array`` or a dict/list subclass
-(``collections.Counter``) changed inside a staged ``if`` or loop would change once, at
+A set, a deque, a bytearray, an ``array.array``, a dict/list subclass
+(``collections.Counter``) or an iterator (``next(it)``) changed inside a staged ``if`` or loop would change once, at
 trace time, whatever the condition says (``seen.add(k)`` happened on both paths: a
 silent wrong value); each is a StagingError naming it. A NumPy array also held by a
 list, a tuple or a dict sees eagerly what a write into it does: where a staged write
@@ -62,6 +62,25 @@ def set_in_loop(x):
     return x * len(seen)
 
 
+def iterator_in_branch(x):
+    it = iter([1.0, 2.0])
+    if x.sum() > 0:
+        next(it)
+    return x * next(it)
+
+
+def numbers():
+    yield 1.0
+    yield 2.0
+
+
+def generator_in_branch(x):
+    g = numbers()
+    if x.sum() > 0:
+        next(g)
+    return x * next(g)
+
+
 SEEN = set()
 
 
@@ -73,7 +92,9 @@ def global_set_in_branch(x):
 
 UNCARRIED = [(set_in_branch, "'seen', a set"), (counter_in_branch, "'counts', a Counter"),
              (deque_in_branch, "'q', a deque"), (bytearray_in_branch, "'b', a bytearray"),
-             (array_module_in_branch, "'b', a array"), (set_in_loop, "'seen', a set"),
+             (array_module_in_branch, "'b', an array"),
+             (iterator_in_branch, "'it', a list iterator"),
+             (generator_in_branch, "'g', a generator"), (set_in_loop, "'seen', a set"),
              (global_set_in_branch, "'SEEN', a set")]
 
 
