@@ -15,7 +15,7 @@ from typing import Any, Optional, TextIO
 import numpy as np
 
 from ..staging import accumulate, backend as backends, errors, holders, iterated
-from ..staging.arrays import base_of, check_staged_write, is_array
+from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
 from .choices import basic_index, getitem as choices_getitem, read_item
@@ -272,11 +272,6 @@ def augassign(target, op: str, value):
         return augitem(target, Ellipsis, op, value)
     elif target.__class__ is np.ndarray and (backend := backends.tracing_now()) is not None:
         holders.refuse_copied(target, backend.compiler)
-        if backend_of(value) is not None:  # the result is the framework's new array
-            base = base_of(target)
-            holders.refuse_shared_in_place(
-                lambda v: v.__class__ is np.ndarray and base_of(v) is base, backend.compiler,
-                "the operator gives only this name the new array")
     return _IN_PLACE[op](target, value)
 
 
