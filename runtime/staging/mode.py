@@ -116,7 +116,8 @@ def _choose_test() -> bool:
     active, pending = [], []  # each framework looked at once: its import may finish now
     for name, load in _probes:
         if name in sys.modules:
-            active.append((name, load))
+            if _reported.get(name) != 0:  # a framework that reports no trace anywhere: no test
+                active.append((name, load))
         elif name in _ImportWatcher.seen:
             pending.append(name)
     for name, load in active:
