@@ -60,9 +60,10 @@ def children(node) -> list:
     """The direct child nodes of ``node`` that have children or values of their
     own: contexts and operators (``Load``, ``Add``, ...) are left out."""
     out = []
-    for name in node_fields(type(node)):
-        value = getattr(node, name, None)
-        if type(value) is list:
+    fields = node.__dict__  # a node's fields live in its __dict__ (a missing one: None)
+    for name in _NODE_FIELDS.get(node.__class__) or node_fields(node.__class__):
+        value = fields.get(name)
+        if value.__class__ is list:
             for item in value:
                 if isinstance(item, _AST):
                     out.append(item)
@@ -81,7 +82,7 @@ def node_fields(cls) -> tuple:
 
 # Fields that never hold a node with fields: contexts, operators, plain strings and numbers.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "kind", "type_comment", "level", "module", "arg", "conversion", "is_async"})
-_NODE_FIELDS: dict = {}
+_NODE_FIELDS: dict = {gast.Constant: ()}  # a constant's value is a Python value
 
 
 def walk(node):
@@ -105,6 +106,25 @@ def walk_scope(nodes):
         yield node
         if not isinstance(node, _SCOPES):
             stack.extend(children(node))
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def scope_statements(stmts):
+    """Every statement of the statements ``stmts`` in their own scope (and the
+    ``except`` handlers and ``match`` cases that hold some), expressions not
+    entered: what looks for statements only (``global``, ``return``) walks."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            fields = node.__dict__
+            for name in _BLOCKS:
+                block = fields.get(name)
+                if block.__class__ is list:
+                    stack.extend(block)
 
 
 class Constant:
