@@ -27,6 +27,7 @@ import weakref
 
 import numpy as np
 
+from ...staging.indexing import basic_index
 from . import messages, numpy_api, raising
 from .ir import Op, Value, map_values
 from .trace import current, record, stand_in, to_value, user_source
@@ -314,26 +315,11 @@ def _qual(func) -> str:
         return repr(func)
 
 
-def _basic(index) -> bool:
-    """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
-    unless ints pick one element (a scalar, a copy). A symbolic integer scalar is an int
-    here (a loop counter, ``np.argmax``'s NumPy integer): ``row = a[i]; row += 1`` writes
-    into ``a`` as eagerly. (Eager NumPy copies for a 0-d integer *array* index, which
-    the graph does not tell from a NumPy integer.)"""
-    for item in index if index.__class__ is tuple else (index,):
-        if item.__class__ is Tensor and not item._value.shape and item._value.dtype.kind in "iu":
-            continue
-        if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
-            return False
-        if item.__class__ is slice and any(b is not None and b.__class__ is not int
-                                           for b in (item.start, item.stop, item.step)):
-            return False
-    return True
-
-
 def is_view(index, result: "Tensor") -> bool:
-    """Whether ``array[index]``, giving ``result``, is NumPy's view of the array."""
-    return _basic(index) and bool(result.ndim or _has_ellipsis(index))
+    """Whether ``array[index]``, giving ``result``, is NumPy's view of the array: basic
+    indexing, unless integers pick one element (a scalar, a copy). With a symbolic
+    integer ``row = a[i]; row += 1`` writes into ``a`` as eagerly."""
+    return basic_index(index) and bool(result.ndim or _has_ellipsis(index))
 
 
 def _has_ellipsis(index) -> bool:
