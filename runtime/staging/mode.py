@@ -176,6 +176,27 @@ def tracing_changed(module_name: str, delta: int) -> None:
         _changed()
 
 
+class ThreadTraces:
+    """For a framework's hook that sees a thread enter or leave one of its traces: keeps
+    whether each thread is inside one, and reports the number of such threads
+    (``report_tracing``, ``tracing_changed``)."""
+
+    def __init__(self, module_name: str) -> None:
+        self.name = module_name
+        self._local = threading.local()  # .tracing: this thread is inside a trace
+
+    def start(self, tracing: bool) -> None:
+        """Report the first count: this thread's state (``tracing``), once the hook is in."""
+        self._local.tracing = tracing
+        report_tracing(self.name, 1 if tracing else 0)
+
+    def note(self, tracing: bool) -> None:
+        """The hook saw this thread's state after a change: ``tracing`` or not."""
+        if tracing is not getattr(self._local, "tracing", False):
+            self._local.tracing = tracing
+            tracing_changed(self.name, 1 if tracing else -1)
+
+
 def add_probe(module_name: str, load) -> None:
     """Register ``load()``, which returns a test that is True while
     ``module_name``'s framework traces; it is called once that is imported."""

@@ -23,14 +23,12 @@ until that thread switches again, as with JAX (``backends.jax.tracing``).
 from __future__ import annotations
 
 import contextlib
-import threading
 
 from tensorflow.python.eager import context as _context
 
 from ...staging import mode as _mode
 
 _installed = False
-_local = threading.local()
 
 
 def install(is_tracing):
@@ -42,26 +40,19 @@ def install(is_tracing):
     if (_installed or original is None
             or getattr(_context, "default_execution_mode", None) != getattr(_context, "EAGER_MODE", 1)):
         return is_tracing
-    local = _local
-
-    def note() -> None:
-        tracing = is_tracing()
-        if tracing is not getattr(local, "tracing", False):
-            local.tracing = tracing
-            _mode.tracing_changed("tensorflow", 1 if tracing else -1)
+    threads = _mode.ThreadTraces("tensorflow")
 
     @contextlib.contextmanager
     def switch(self, mode):
         try:
             with original(self, mode) as value:
-                note()
+                threads.note(is_tracing())
                 yield value
         finally:
-            note()  # after TensorFlow restored the thread's mode
+            threads.note(is_tracing())  # after TensorFlow restored the thread's mode
 
     switch.__wrapped__ = original
-    local.tracing = is_tracing()
     context_class._mode = switch
     _installed = True
-    _mode.report_tracing("tensorflow", 1 if local.tracing else 0)
+    threads.start(is_tracing())
     return is_tracing
