@@ -13,15 +13,17 @@ common path cheap:
   test costs one attribute read. It is True only while nothing can be staging in
   any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
   and no foreign framework (JAX, ...) is imported — or, for a framework that
-  reports when its traces begin and end (``report_tracing``; JAX does, see
-  ``backends.jax.tracing``), none of its traces runs in any thread.
+  reports when its traces begin and end (``report_tracing``; JAX and TensorFlow do,
+  see ``backends.jax.tracing`` and ``backends.tf.tracing``), none of its traces runs
+  in any thread.
 - When it is False, ``mode.staging()`` answers exactly for the calling context.
   Graph-engine traces and ``force_staged()`` blocks are counted in a
   ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
   framework's own is-tracing test is per thread already. ``mode.staging`` is the
   cheapest exact test for the situation, chosen on its first call after anything
   changed (with one framework imported and no graph trace anywhere: that
-  framework's test alone, a single read of its trace state).
+  framework's test alone, a single read of its trace state; a framework that
+  reports its traces adds no test while it traces nowhere).
 """
 
 from __future__ import annotations
