@@ -270,7 +270,7 @@ def _remove_declarations(stmts) -> list:
         if isinstance(node, (gast.Global, gast.Nonlocal)):
             stmts.remove(node)
             found.append(node)
-    for node in trees.walk_scope(stmts):
+    for node in trees.scope_statements(stmts):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list) and not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):

@@ -21,14 +21,15 @@ def fill(nodes, origin) -> None:
     location = _first_line([getattr(origin, attr, None) for attr in _LOCATION])
     if location[0] is None:
         return
+    located = dict(zip(_LOCATION, location))
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
     while stack:
         node = stack.pop()
         if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is not None:
+            fields = node.__dict__  # (no node class has a lineno of its own)
+            if fields.get("lineno") is not None:
                 continue
-            for attr, value in zip(_LOCATION, location):
-                setattr(node, attr, value)
+            fields.update(located)
         stack.extend(trees.children(node))
 
 

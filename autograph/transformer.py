@@ -86,8 +86,9 @@ class Base(gast.NodeTransformer):
 
     def generic_visit(self, node):
         """Visit the children of ``node``, replacing or splicing what visits return."""
-        for name in trees.node_fields(type(node)):
-            old = getattr(node, name, None)
+        fields = node.__dict__  # a node's fields live in its __dict__ (a missing one: None)
+        for name in trees.node_fields(node.__class__):
+            old = fields.get(name)
             if type(old) is list:
                 new = []
                 changed = False

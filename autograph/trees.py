@@ -10,7 +10,6 @@ need (memo tables, reduce protocols, visiting contexts and operators).
 from __future__ import annotations
 
 import ast
-import threading
 
 import gast
 
@@ -60,9 +59,10 @@ def children(node) -> list:
     """The direct child nodes of ``node`` that have children or values of their
     own: contexts and operators (``Load``, ``Add``, ...) are left out."""
     out = []
-    for name in node_fields(type(node)):
-        value = getattr(node, name, None)
-        if type(value) is list:
+    fields = node.__dict__  # a node's fields live in its __dict__ (a missing one: None)
+    for name in _NODE_FIELDS.get(node.__class__) or node_fields(node.__class__):
+        value = fields.get(name)
+        if value.__class__ is list:
             for item in value:
                 if isinstance(item, _AST):
                     out.append(item)
@@ -81,7 +81,7 @@ def node_fields(cls) -> tuple:
 
 # Fields that never hold a node with fields: contexts, operators, plain strings and numbers.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "kind", "type_comment", "level", "module", "arg", "conversion", "is_async"})
-_NODE_FIELDS: dict = {}
+_NODE_FIELDS: dict = {gast.Constant: ()}  # a constant's value is a Python value
 
 
 def walk(node):
@@ -107,6 +107,25 @@ def walk_scope(nodes):
             stack.extend(children(node))
 
 
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def scope_statements(stmts):
+    """Every statement of the statements ``stmts`` in their own scope (and the
+    ``except`` handlers and ``match`` cases that hold some), expressions not
+    entered: what looks for statements only (``global``, ``return``) walks."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            fields = node.__dict__
+            for name in _BLOCKS:
+                block = fields.get(name)
+                if block.__class__ is list:
+                    stack.extend(block)
+
+
 class Constant:
     """In ``to_ast``'s ``names``: a variable read that becomes this constant."""
 
@@ -128,18 +147,18 @@ def to_ast(node, location=None, names=_NO_NAMES):
     """
     if isinstance(node, list):
         return [to_ast(item, location, names) if isinstance(item, _AST) else item for item in node]
-    memo = getattr(_local, "memo", None)
-    if memo is None:  # the outermost call: subtrees a tree shares are translated once
-        _local.memo = {}
-        try:
-            return to_ast(node, location, names)
-        finally:
-            _local.memo = None
+    return _to_ast(node, location, names, {})
+
+
+def _to_ast(node, location, names, memo: dict):
+    """``to_ast`` of one node; ``memo``: (id of a gast node, inherited location, id of
+    names) -> its ast node, so that subtrees a tree shares are translated once
+    (compiling a tree that shares a node in two places is fine)."""
     key = (id(node), location, id(names))
     done = memo.get(key)
     if done is not None:
         return done
-    cls = type(node)
+    cls = node.__class__
     target = _AST_CLASSES.get(cls)
     if target is None:
         target = _AST_CLASSES[cls] = getattr(ast, cls.__name__)
@@ -153,29 +172,30 @@ def to_ast(node, location=None, names=_NO_NAMES):
             new = ast.Name(name, type(node.ctx) is gast.Load and _LOAD or _store_or_del(node.ctx))
     elif cls is gast.arguments:
         new = ast.arguments(
-            posonlyargs=[_arg(a, location, names) for a in node.posonlyargs],
-            args=[_arg(a, location, names) for a in node.args],
-            vararg=_arg(node.vararg, location, names),
-            kwonlyargs=[_arg(a, location, names) for a in node.kwonlyargs],
-            kw_defaults=[None if d is None else to_ast(d, location, names) for d in node.kw_defaults],
-            kwarg=_arg(node.kwarg, location, names),
-            defaults=to_ast(node.defaults, location, names),
+            posonlyargs=[_arg(a, location, names, memo) for a in node.posonlyargs],
+            args=[_arg(a, location, names, memo) for a in node.args],
+            vararg=_arg(node.vararg, location, names, memo),
+            kwonlyargs=[_arg(a, location, names, memo) for a in node.kwonlyargs],
+            kw_defaults=[None if d is None else _to_ast(d, location, names, memo) for d in node.kw_defaults],
+            kwarg=_arg(node.kwarg, location, names, memo),
+            defaults=_all_to_ast(node.defaults, location, names, memo),
         )
     elif cls is gast.ExceptHandler:
         new = ast.ExceptHandler(
-            None if node.type is None else to_ast(node.type, location, names),
+            None if node.type is None else _to_ast(node.type, location, names, memo),
             None if node.name is None else names.get(node.name.id, node.name.id),
-            to_ast(node.body, location, names),
+            _all_to_ast(node.body, location, names, memo),
         )
     else:
         new = target.__new__(target)
         fields = new.__dict__
+        given = node.__dict__  # a node's fields live in its __dict__ (a missing one: None)
         for name in target._fields:
-            value = getattr(node, name, None)
+            value = given.get(name)
             if isinstance(value, list):
-                fields[name] = [to_ast(item, location, names) if isinstance(item, _AST) else item for item in value]
+                fields[name] = _all_to_ast(value, location, names, memo)
             elif isinstance(value, _AST):
-                fields[name] = to_ast(value, location, names)
+                fields[name] = _to_ast(value, location, names, memo)
             else:
                 fields[name] = value
     if location is not None and "lineno" in target._attributes:
@@ -184,9 +204,10 @@ def to_ast(node, location=None, names=_NO_NAMES):
     return new
 
 
-# During one outermost to_ast (per thread): (id of a gast node, inherited location, id of
-# names) -> its ast node. Compiling a tree that shares a node in two places is fine.
-_local = threading.local()
+def _all_to_ast(items: list, location, names, memo: dict) -> list:
+    return [_to_ast(item, location, names, memo) if isinstance(item, _AST) else item for item in items]
+
+
 _AST_CLASSES: dict = {}
 _LOAD = ast.Load()
 
@@ -195,10 +216,10 @@ def _store_or_del(ctx):
     return ast.Store() if type(ctx) is not gast.Del else ast.Del()
 
 
-def _arg(name, location, names):
+def _arg(name, location, names, memo: dict):
     if name is None:
         return None
-    annotation = None if name.annotation is None else to_ast(name.annotation, location, names)
+    annotation = None if name.annotation is None else _to_ast(name.annotation, location, names, memo)
     new = ast.arg(names.get(name.id, name.id) if names else name.id, annotation, name.type_comment)
     location = _location(name, location)
     if location is not None:
@@ -208,10 +229,11 @@ def _arg(name, location, names):
 
 def _location(node, inherited):
     """``node``'s (lineno, col_offset, end_lineno, end_col_offset), or ``inherited``."""
-    lineno = getattr(node, "lineno", None)
+    fields = node.__dict__
+    lineno = fields.get("lineno")
     if lineno is None:
         return inherited
-    return lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+    return lineno, fields.get("col_offset"), fields.get("end_lineno"), fields.get("end_col_offset")
 
 
 def from_ast(node):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph import templates
+from autograph import templates, trees
 
 from . import shared, state
 
@@ -80,9 +80,11 @@ def _left_by_break(side, names, ctx) -> list:
     after = ctx.liveness.live_out.get(loop)
     if after is None:
         return []
-    inside = {id(n) for n in gast.walk(loop)}
-    handled_outside = set().union(*(landing for node, landing in ctx.liveness.on_exception.items()
-                                    if id(node) not in inside))  # a handler around the loop
+    handled_outside = set()  # names a handler around the loop reads
+    if ctx.liveness.on_exception:
+        inside = {id(n) for n in trees.walk(loop)}
+        handled_outside = handled_outside.union(*(
+            landing for node, landing in ctx.liveness.on_exception.items() if id(node) not in inside))
     plain = [n for n in names if n in ctx.locals and n not in ctx.cells]
     return [n for n in plain + sorted(ctx.landing - set(names))  # (landing: cells for handlers)
             if n != flag and n not in after and n not in handled_outside]

@@ -219,7 +219,7 @@ def _inline_body(fn, ctx):
     if body and isinstance(body[-1], gast.Return):
         results = body[-1].value
         body = body[:-1]
-    if any(isinstance(n, gast.Return) for n in trees.walk_scope(body)):
+    if any(isinstance(n, gast.Return) for n in trees.scope_statements(body)):
         return None
     return (_block(body, ctx) or [gast.Pass()]), results
 

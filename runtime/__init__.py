@@ -69,9 +69,9 @@ register_lazy("torch", "autograph.runtime.backends.torch.backend", _torch_is_tra
 
 
 def _tf_is_tracing_test():
-    from .backends.tf import backend as tf_backend
+    from .backends.tf import backend as tf_backend, tracing
 
-    return tf_backend.is_tracing
+    return tracing.install(tf_backend.is_tracing)
 
 
 register_lazy("tensorflow", "autograph.runtime.backends.tf.backend", _tf_is_tracing_test)

@@ -22,13 +22,16 @@ _SPECIAL = frozenset({
 
 
 class Activity:
-    __slots__ = ("attribute_writes", "in_place", "reads", "writes")
+    __slots__ = ("attribute_writes", "in_place", "nested_reads", "reads", "writes")
 
-    def __init__(self) -> None:
+    def __init__(self, nested_reads: bool = True) -> None:
         self.reads: set = set()
         self.writes: set = set()
         self.attribute_writes: set = set()  # "a.b.c" for assignments to attribute chains over a name
         self.in_place: set = set()  # names whose list-changing method is taken (x.append)
+        # Whether the names nested functions, lambdas and classes read from this scope
+        # count as reads (a walk of each nested body): not when only the writes are asked.
+        self.nested_reads = nested_reads
 
 
 # List methods that change the list in place (its length, or its items' order).
@@ -93,7 +96,10 @@ def reads(nodes) -> set:
 
 
 def writes(nodes) -> set:
-    return of(nodes).writes
+    act = Activity(nested_reads=False)
+    for node in nodes if isinstance(nodes, list) else [nodes]:
+        _visit(node, act)
+    return act.writes
 
 
 def _visit(node, act: Activity) -> None:
@@ -120,12 +126,14 @@ def _visit(node, act: Activity) -> None:
             _visit(dec, act)
         if not isinstance(node, gast.ClassDef):
             _visit_defaults(node.args, act)
-        act.reads |= free_reads(node)
+        if act.nested_reads:
+            act.reads |= free_reads(node)
         act.writes.add(node.name)
         return
     if isinstance(node, gast.Lambda):
         _visit_defaults(node.args, act)
-        act.reads |= free_reads(node)
+        if act.nested_reads:
+            act.reads |= free_reads(node)
         return
     if isinstance(node, _COMPREHENSIONS):
         inner = _comprehension_activity(node)
@@ -228,7 +236,7 @@ def free_reads(scope) -> set:
     inner = of(body)
     local = set(inner.writes)
     declared_outer = set()
-    for node in trees.walk_scope(body):
+    for node in trees.scope_statements(body):
         if isinstance(node, gast.Global):
             declared_outer |= set(node.names)
         elif isinstance(node, gast.Nonlocal):
@@ -250,7 +258,7 @@ def parameters(args) -> set:
 def declared_nonlocal(body) -> tuple:
     """(global names, nonlocal names) declared directly in this scope."""
     glob, nonloc = set(), set()
-    for node in trees.walk_scope(body):
+    for node in trees.scope_statements(body):
         if isinstance(node, gast.Global):
             glob |= set(node.names)
         elif isinstance(node, gast.Nonlocal):

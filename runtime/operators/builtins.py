@@ -18,7 +18,8 @@ from ..staging import accumulate, backend as backends, errors, holders, iterated
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
-from .choices import basic_index, getitem as choices_getitem, read_item
+from ..staging.indexing import basic_index
+from .choices import getitem as choices_getitem, read_item
 
 
 def range_(*args):

@@ -14,6 +14,7 @@ import numpy as np
 from ..staging import errors, holders
 from ..staging.conditionals import known_none, note_none_test, note_not_none_test
 from ..staging.backend import backend_of, staged_leaf
+from ..staging.indexing import basic_index
 
 
 def is_none(value):
@@ -78,24 +79,6 @@ def read_item(array, index):
     if array.__class__ is np.ndarray and getattr(item, "ndim", 0) and basic_index(index):
         holders.note_numpy_view(item, array)  # NumPy's view: a write through it is refused
     return item
-
-
-def basic_index(index) -> bool:
-    """NumPy's basic indexing: integers (a staged integer scalar stands for a NumPy
-    integer), slices, ``None``, ``...``; what it gives is a view of the array. A list, a
-    boolean, an array (even a 0-d one) index gives a copy."""
-    return all(_basic(k) for k in (index if index.__class__ is tuple else (index,)))
-
-
-def _basic(key) -> bool:
-    if key is None or key is Ellipsis or key.__class__ in (int, slice) or \
-            isinstance(key, np.integer):
-        return True
-    backend = backend_of(key)
-    if backend is None:
-        return False
-    aval = backend.aval(key)
-    return aval is not None and aval.shape == () and aval.dtype.kind in "iu"
 
 
 def _kind(item, backend):

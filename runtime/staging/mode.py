@@ -13,15 +13,17 @@ common path cheap:
   test costs one attribute read. It is True only while nothing can be staging in
   any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
   and no foreign framework (JAX, ...) is imported — or, for a framework that
-  reports when its traces begin and end (``report_tracing``; JAX does, see
-  ``backends.jax.tracing``), none of its traces runs in any thread.
+  reports when its traces begin and end (``report_tracing``; JAX and TensorFlow do,
+  see ``backends.jax.tracing`` and ``backends.tf.tracing``), none of its traces runs
+  in any thread.
 - When it is False, ``mode.staging()`` answers exactly for the calling context.
   Graph-engine traces and ``force_staged()`` blocks are counted in a
   ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
   framework's own is-tracing test is per thread already. ``mode.staging`` is the
   cheapest exact test for the situation, chosen on its first call after anything
   changed (with one framework imported and no graph trace anywhere: that
-  framework's test alone, a single read of its trace state).
+  framework's test alone, a single read of its trace state; a framework that
+  reports its traces adds no test while it traces nowhere).
 """
 
 from __future__ import annotations
@@ -116,7 +118,8 @@ def _choose_test() -> bool:
     active, pending = [], []  # each framework looked at once: its import may finish now
     for name, load in _probes:
         if name in sys.modules:
-            active.append((name, load))
+            if _reported.get(name) != 0:  # a framework that reports no trace anywhere: no test
+                active.append((name, load))
         elif name in _ImportWatcher.seen:
             pending.append(name)
     for name, load in active:
@@ -173,6 +176,27 @@ def tracing_changed(module_name: str, delta: int) -> None:
     with _lock:
         _reported[module_name] = _reported[module_name] + delta
         _changed()
+
+
+class ThreadTraces:
+    """For a framework's hook that sees a thread enter or leave one of its traces: keeps
+    whether each thread is inside one, and reports the number of such threads
+    (``report_tracing``, ``tracing_changed``)."""
+
+    def __init__(self, module_name: str) -> None:
+        self.name = module_name
+        self._local = threading.local()  # .tracing: this thread is inside a trace
+
+    def start(self, tracing: bool) -> None:
+        """Report the first count: this thread's state (``tracing``), once the hook is in."""
+        self._local.tracing = tracing
+        report_tracing(self.name, 1 if tracing else 0)
+
+    def note(self, tracing: bool) -> None:
+        """The hook saw this thread's state after a change: ``tracing`` or not."""
+        if tracing is not getattr(self._local, "tracing", False):
+            self._local.tracing = tracing
+            tracing_changed(self.name, 1 if tracing else -1)
 
 
 def add_probe(module_name: str, load) -> None:

@@ -21,14 +21,11 @@ What a failed trace changed is put back by the staging core, as on every backend
 
 from __future__ import annotations
 
-import threading
-
 from jax._src import core as _core
 
 from ...staging import mode as _mode
 
 _installed = False
-_local = threading.local()
 
 
 def install(is_tracing):
@@ -40,18 +37,14 @@ def install(is_tracing):
     eval_trace = getattr(_core, "eval_trace", None)
     if _installed or original is None or eval_trace is None:
         return is_tracing
-    local = _local
+    threads = _mode.ThreadTraces("jax")
 
     def set_trace(self, trace):
         original(self, trace)
-        tracing = trace is not eval_trace
-        if tracing is not getattr(local, "tracing", False):
-            local.tracing = tracing
-            _mode.tracing_changed("jax", 1 if tracing else -1)
+        threads.note(trace is not eval_trace)
 
     set_trace.__wrapped__ = original
-    local.tracing = is_tracing()
     context.set_trace = set_trace
     _installed = True
-    _mode.report_tracing("jax", 1 if local.tracing else 0)
+    threads.start(is_tracing())
     return is_tracing

@@ -28,6 +28,7 @@ import weakref
 import numpy as np
 
 from ...staging import arrays, holders
+from ...staging.indexing import basic_index
 from . import messages, numpy_api, raising
 from .ir import Op, Value, map_values
 from .trace import current, record, stand_in, to_value, user_source
@@ -320,28 +321,19 @@ def _qual(func) -> str:
         return repr(func)
 
 
-def _basic(index) -> bool:
-    """NumPy's basic indexing (ints, slices, ``...``, ``None``): the result is a view,
-    unless ints pick one element (a scalar, a copy). A symbolic integer scalar is an int
-    here (a loop counter, ``np.argmax``'s NumPy integer): ``row = a[i]; row += 1`` writes
-    into ``a`` as eagerly. A 0-d integer *array* argument is an integer array, as
-    eagerly: ``a[i]`` is then a copy."""
-    for item in index if index.__class__ is tuple else (index,):
-        if item.__class__ is Tensor and not item._value.shape and item._value.dtype.kind in "iu":
-            if item._value.id in current().graph.zero_d_arrays:
-                return False
-            continue
-        if item is not None and item is not Ellipsis and item.__class__ not in (int, slice):
-            return False
-        if item.__class__ is slice and any(b is not None and b.__class__ is not int
-                                           for b in (item.start, item.stop, item.step)):
-            return False
-    return True
-
-
 def is_view(index, result: "Tensor") -> bool:
-    """Whether ``array[index]``, giving ``result``, is NumPy's view of the array."""
-    return _basic(index) and bool(result.ndim or _has_ellipsis(index))
+    """Whether ``array[index]``, giving ``result``, is NumPy's view of the array: basic
+    indexing, unless integers pick one element (a scalar, a copy). With a symbolic
+    integer ``row = a[i]; row += 1`` writes into ``a`` as eagerly; with a 0-d integer
+    *array* argument (an integer array index, as eagerly) ``a[i]`` is a copy."""
+    return basic_index(index) and not _array_argument_key(index) and bool(
+        result.ndim or _has_ellipsis(index))
+
+
+def _array_argument_key(index) -> bool:
+    zero_d = current().graph.zero_d_arrays
+    return bool(zero_d) and any(key.__class__ is Tensor and key._value.id in zero_d
+                                for key in (index if index.__class__ is tuple else (index,)))
 
 
 def _has_ellipsis(index) -> bool:

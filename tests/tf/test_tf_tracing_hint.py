@@ -1,0 +1,75 @@
+"""TensorFlow reports when a thread builds a graph (``backends.tf.tracing``): with
+TensorFlow imported and no graph being built, ``mode.python`` stays True (converted
+functions skip ``tf.executing_eagerly()``), and the entry test is exact in every
+graph TensorFlow builds: ``tf.function`` traces, ``tf.init_scope`` inside them, dataset
+functions, traces that fail, traces in another thread."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+
+def test_the_hint_follows_tensorflow_graphs():
+    # A fresh interpreter: PyTorch, imported by other tests in this worker, does not
+    # report its traces and turns the hint off by design (``staging.mode``).
+    script = textwrap.dedent("""
+        import threading
+        import tensorflow as tf
+        from autograph import runtime as ag__
+
+        mode = ag__.mode
+        seen = []
+
+        def probe(x):
+            seen.append((mode.python, mode.python or not mode.staging()))
+            return x
+
+        mode.staging()  # loads TensorFlow's probe, which reports graphs from then on
+        probe(1.0)
+
+        @tf.function
+        def traced(x):
+            probe(x)
+            with tf.init_scope():  # eager again inside the trace: no graph anywhere
+                probe(x)
+            probe(x)
+            return x
+
+        traced(tf.constant(1.0))
+        probe(1.0)
+
+        def fails(x):
+            probe(x)
+            raise ValueError("inside")
+
+        try:
+            tf.function(fails)(1.0)
+        except ValueError:
+            pass
+        probe(1.0)
+        tf.data.Dataset.range(2).map(probe)
+        probe(1.0)
+
+        inside, release = threading.Event(), threading.Event()
+
+        def building_elsewhere(x):
+            inside.set()
+            release.wait(30)
+            return x
+
+        other = threading.Thread(target=lambda: tf.function(building_elsewhere)(1.0))
+        other.start()
+        inside.wait(30)
+        probe(1.0)  # this thread: eager, while another builds a graph
+        release.set()
+        other.join()
+        probe(1.0)
+        print(seen)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    eager, staged, eager_elsewhere = (True, True), (False, False), (False, True)
+    assert done.stdout.strip() == str([
+        eager, staged, eager, staged, eager, staged, eager, staged, eager, eager_elsewhere, eager])
