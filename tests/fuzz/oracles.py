@@ -28,42 +28,17 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import importlib.util
 import io
-import itertools
-import os
 import re
-import sys
-import tempfile
 import warnings
 
 import numpy as np
 
 import autograph as ag
+from programs import load
 
 ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch")
 STAGED = ("numpy", "numpy-xla", "jax", "torch")
-
-_counter = itertools.count()
-_directory = None
-
-
-def load(source: str):
-    """Write ``source`` to a fresh module file, import it and return its ``f``
-    (conversion reads the source from the file)."""
-    global _directory
-    if _directory is None:
-        _directory = tempfile.mkdtemp(prefix="autograph_fuzz_")
-    name = f"fuzz_program_{os.getpid()}_{next(_counter)}"
-    path = os.path.join(_directory, f"{name}.py")
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module.f
-
 
 class Outcome:
     """What one call did: ``kind`` "return" or "raise", the value or the exception,
@@ -248,11 +223,11 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
     report = report if report is not None else Report()
     found = []
     for oracle in oracles:
-        # staged: 0-d arrays (even seeds, with ``zero_d``: see programs.KNOWN_BUGS) or
+        # staged: 0-d arrays (even seeds, with ``zero_d``: see programs.FUZZ_KNOWN_BUGS) or
         # NumPy scalars for ``n`` and ``x``
         variants = (0, 1) if oracle == "concrete" else ((seed % 2,) if zero_d else (1,))
         for variant in variants:
-            f = load(source)
+            f = load(None, source)
             actual, flush = _actual(oracle, f)
             for i, raw in enumerate(raw_inputs):
                 args = arguments(oracle, raw, variant)
