@@ -527,22 +527,40 @@ def load(directory, source):
 FUZZ_HEADER = "import numpy as np\n\nimport autograph as ag\n\n\n"
 
 
-# Optional constructs that hit open bugs (found by this tester, reported, not fixed
-# yet): left out unless asked for (``seeded_program(seed, FUZZ_FEATURES)``, ``run.py --all``).
+# Optional constructs that hit open bugs (found by this tester): left out by default
+# for the oracles they are open on (``FUZZ_OPEN_ON``; ``run.py --all`` draws them).
 FUZZ_KNOWN_BUGS = {
     "int_division": "a floor division by an int whose kind (Python int or NumPy int) a "
-                    "staged ternary chose: eagerly 1 // 0 raises ZeroDivisionError for a "
-                    "Python 0, staged it is NumPy's 0 (min/max keep the kind: fixed)",
-    "collect": "(not a known bug: a new construct, drawn only where asked for so that the "
-               "fixed sample stays as it was) a local list appended to, returned as "
-               "len(out) and sum(out)",
-    "zero_d_alias": "(fixed in session 10: a StagingError now; still drawn only where "
-                    "asked for so that the fixed sample stays as it was) a 0-d argument "
-                    "array (np.array(1.5), not np.float64) held by a local that is then "
-                    "updated in place (acc = x; acc *= 1.5 in a staged loop; t = n or 4; "
-                    "t += t); the oracles pass NumPy scalars unless asked",
+                    "staged ternary, if or min/max chose: eagerly 1 // 0 raises "
+                    "ZeroDivisionError for a Python 0, where NumPy's is 0. Fixed on the "
+                    "NumPy engine (session 11: the kind is kept); open on JAX, PyTorch and "
+                    "TensorFlow (their operators divide: the framework's quotient)",
 }
-FUZZ_FEATURES = frozenset(FUZZ_KNOWN_BUGS)
+FUZZ_OPEN_ON = {"int_division": frozenset({"jax", "torch", "tf"})}
+# New constructs, drawn only where asked for (``run.py --all``) so that the fixed sample
+# (``tests/test_fuzz_differential.py``) stays as it was.
+FUZZ_NEW = {
+    "collect": "a local list appended to (in loops, staged ones too), returned as len(out) "
+               "and sum(out)",
+    "zero_d_alias": "a 0-d argument array (np.array(1.5), not np.float64) held by a local "
+                    "that is then updated in place (acc = x; acc *= 1.5 in a staged loop; "
+                    "t = n or 4; t += t); the oracles pass NumPy scalars unless asked",
+    "grid": "a 2-d array m written item by item (m[i][j] += ...), read back, and written "
+            "through a row taken with a (maybe staged) index (r = m[n % 2]; r[1] += ...)",
+    "dtypes": "arrays of other dtypes beside Python numbers and float64 staged values: iv "
+              "(int64), fv (float32), bv (bool), written by items and whole, mixed in "
+              "expressions and returned (dtypes compared)",
+    "while_true": "while True: loops that end by a counted break",
+}
+FUZZ_FEATURES = frozenset(FUZZ_KNOWN_BUGS) | frozenset(FUZZ_NEW)
+
+
+def fuzz_features(oracles, everything: bool = False) -> frozenset:
+    """The optional constructs programs for ``oracles`` draw: all with ``everything``,
+    else the known bugs fixed for every one of them."""
+    if everything:
+        return FUZZ_FEATURES
+    return frozenset(c for c, on in FUZZ_OPEN_ON.items() if not on & set(oracles))
 
 
 class _SeededWriter(_Writer):
@@ -559,6 +577,14 @@ class _SeededWriter(_Writer):
         self.getter = rng.random() < 0.3     # a closure reading acc
         # a local list the body appends to, returned as its length and sum
         self.collect = rng.random() < 0.3 and "collect" in features
+        # (the draws below only where their construct is asked for: the fixed sample stays)
+        # a 2-d array m written item by item (m[i][j] += ...), also through a row taken
+        # with a staged index (r = m[n % 2]; r[1] += ...)
+        self.grid = "grid" in features and rng.random() < 0.5
+        # arrays of other dtypes beside Python numbers: iv (int64), fv (float32), bv (bool)
+        self.dtypes = "dtypes" in features and rng.random() < 0.5
+        # while True: ... with a counted break
+        self.while_true = "while_true" in features
 
     def pick(self, options):
         return self.rng.choice(options)
@@ -573,6 +599,8 @@ class _SeededWriter(_Writer):
         kinds = ["const", "var", "var", "var", "lst"]
         if depth < 2:
             kinds += ["arith", "arith", "mod", "ternary", "minmax", "boolop"]
+        if self.dtypes:
+            kinds += ["int_item", "bool_item"]
         kind = self.pick(kinds)
         if kind == "const":
             return str(self.rng.randint(-2, 4))
@@ -588,6 +616,10 @@ class _SeededWriter(_Writer):
             return f"({self.int_expr(scope, depth + 1)} if {self.cond(scope, depth + 1)} else {self.int_expr(scope, depth + 1)})"
         if kind == "minmax":
             return f"{self.pick(('min', 'max'))}({self.int_expr(scope, depth + 1)}, {self.int_expr(scope, depth + 1)})"
+        if kind == "int_item":
+            return f"iv[{self.small_index(scope, 3)}]"
+        if kind == "bool_item":
+            return f"(bv[{self.small_index(scope, 3)}] {self.pick(('+', '*'))} {self.int_expr(scope, depth + 1)})"
         return f"({self.int_expr(scope, depth + 1)} {self.pick(('and', 'or'))} {self.int_expr(scope, depth + 1)})"
 
     def float_expr(self, scope, depth=0):
@@ -597,6 +629,10 @@ class _SeededWriter(_Writer):
             kinds.append("getter")
         if self.view:
             kinds.append("view")
+        if self.grid:
+            kinds.append("grid_item")
+        if self.dtypes:
+            kinds.append("f32_item")
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "scaled"]
         kind = self.pick(kinds)
@@ -616,6 +652,10 @@ class _SeededWriter(_Writer):
             return f"({self.float_expr(scope, depth + 1)} {self.pick(('+', '-', '*'))} {self.float_expr(scope, depth + 1)})"
         if kind == "scaled":
             return f"({self.int_expr(scope, depth + 1)} * {self.pick(('0.5', '1.0', '2.0'))})"
+        if kind == "grid_item":
+            return f"m[{self.small_index(scope, 2)}][{self.small_index(scope, 3)}]"
+        if kind == "f32_item":
+            return f"fv[{self.small_index(scope, 3)}]"
         return f"({self.float_expr(scope, depth + 1)} if {self.cond(scope, depth + 1)} else {self.float_expr(scope, depth + 1)})"
 
     def index(self, scope):
@@ -627,6 +667,12 @@ class _SeededWriter(_Writer):
         if kind == "mod":
             return f"{self.int_expr(scope, 1)} % 4"
         return str(self.rng.randint(-4, 3))
+
+    def small_index(self, scope, size: int):
+        """An index below ``size``: a constant, or an int expression (maybe staged) mod it."""
+        if self.chance(0.5):
+            return str(self.rng.randint(-size, size - 1))
+        return f"({self.int_expr(scope, 1)}) % {size}"
 
     def cond(self, scope, depth=0):
         kinds = ["int_cmp", "float_cmp", "float_cmp", "parity", "any", "truth"]
@@ -670,6 +716,8 @@ class _SeededWriter(_Writer):
         kinds += ["assert"] if self.chance(0.3) else []
         kinds += ["append"] if self.chance(0.1) else []
         kinds += ["collect", "collect"] if self.collect else []
+        kinds += ["grid_write", "grid_write", "row_write"] if self.grid else []
+        kinds += ["int_write", "f32_write", "bool_write", "dtype_whole"] if self.dtypes else []
         if last:
             kinds += ["return"]
             if in_loop:
@@ -703,6 +751,22 @@ class _SeededWriter(_Writer):
             return [f"lst.append({self.int_expr(scope, 1)})"]
         if kind == "bump":
             return [f"bump({self.int_expr(scope, 1)})"]
+        if kind == "grid_write":
+            return [f"m[{self.small_index(scope, 2)}][{self.small_index(scope, 3)}] "
+                    f"{self.pick(('=', '+=', '*='))} {self.float_expr(scope, 1)}"]
+        if kind == "row_write":
+            return [f"r = m[{self.small_index(scope, 2)}]",
+                    f"r[{self.small_index(scope, 3)}] {self.pick(('=', '+=', '-='))} {self.float_expr(scope, 1)}"]
+        if kind == "int_write":
+            return [f"iv[{self.small_index(scope, 3)}] {self.pick(('=', '+=', '-=', '*='))} {self.int_expr(scope, 1)}"]
+        if kind == "f32_write":
+            return [f"fv[{self.small_index(scope, 3)}] {self.pick(('=', '+=', '*='))} {self.float_expr(scope, 1)}"]
+        if kind == "bool_write":
+            return [f"bv[{self.small_index(scope, 3)}] = {self.cond(scope, 1)}"]
+        if kind == "dtype_whole":
+            return [self.pick((f"iv += {self.pick(('t', 'n', '1', 'bv'))}",
+                               f"fv *= {self.pick(('x', 'acc', '0.5', 't'))}",
+                               f"fv += {self.pick(('iv', 'bv', 'acc'))}"))]
         if kind == "print":
             self.prints += 1
             value = self.pick((self.int_expr(scope, 1), self.float_expr(scope, 1), str(self.prints)))
@@ -714,9 +778,11 @@ class _SeededWriter(_Writer):
         return self.compound(kind, scope, depth, in_loop)
 
     def result(self, scope):
+        extra = (", m[0][0], m[1][2]" if self.grid else "") + \
+            (", iv[0] + iv[2], fv[1] * 2, bv[0], iv[1] * acc, fv[0] + t" if self.dtypes else "")
         if self.collect:
-            return "t, acc, len(out), sum(out)"
-        return "t, acc, v[0]" if self.chance(0.3) else "t, acc"
+            return "t, acc, len(out), sum(out)" + extra
+        return ("t, acc, v[0]" if self.chance(0.3) else "t, acc") + extra
 
     def if_statement(self, scope, depth, in_loop):
         lines = [f"if {self.cond(scope)}:"] + _indent(self.block(scope, depth + 1, in_loop))
@@ -756,6 +822,11 @@ class _SeededWriter(_Writer):
             else:
                 header, inner = f"for j{k} in lst:", [(f"j{k}", "int")]
             lines = [header] + _indent(self.block((*scope, *inner), depth + 1, True))
+        elif self.while_true and self.chance(0.4):  # ends by a break only
+            prologue = [f"c{k} = 0"]
+            lines = ["while True:"] + _indent(
+                [f"c{k} += 1"] + self.block((*scope, (f"c{k}", "int")), depth + 1, True)
+                + [f"if c{k} >= 3 or ({self.cond(scope)}):", "    break"])
         else:
             prologue = [f"c{k} = 0"]
             lines = [f"while c{k} < 3 and ({self.cond(scope)}):"]
@@ -767,7 +838,7 @@ class _SeededWriter(_Writer):
 
 def seeded_program(seed: int, features=frozenset()) -> str:
     """The source of the module holding program ``seed``'s ``f`` (and nothing else);
-    ``features``: the optional constructs of ``FUZZ_KNOWN_BUGS`` it may use."""
+    ``features``: the optional constructs it may use (``fuzz_features``)."""
     rng = random.Random(f"program-{seed}")
     writer = _SeededWriter(rng, frozenset(features))
     body = writer.block((), 0, False)
@@ -778,6 +849,10 @@ def seeded_program(seed: int, features=frozenset()) -> str:
         head += ["", "def bump(d):", "    nonlocal t", "    t += d", ""]
     if writer.getter:
         head += ["get = lambda: acc * 2.0"]
+    if writer.grid:
+        head += ["m = np.zeros((2, 3))"]
+    if writer.dtypes:
+        head += ["iv = np.arange(3)", "fv = np.ones(3, np.float32)", "bv = v[:3] > 0"]
     final = f"return {writer.result(())}"
     lines = ["def f(n, x, v, lst):"] + _indent(head + body + [final])
     return FUZZ_HEADER + "\n".join(lines) + "\n"

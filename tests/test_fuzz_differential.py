@@ -6,7 +6,8 @@ and staged by the NumPy graph engine (``numpy``: the same values, dtypes, except
 printed lines and argument writes, or an honest ``StagingError``).
 
 The sample is seeded (seeds 0..``PROGRAMS``-1) so CI is deterministic; the programs
-leave out the constructs of ``programs.FUZZ_KNOWN_BUGS`` (open bugs). ``python
+leave out the constructs of ``programs.FUZZ_KNOWN_BUGS`` open on these oracles, and the
+new ones (``FUZZ_NEW``). ``python
 tests/fuzz/run.py`` runs more seeds, more oracles (XLA, JAX) and those constructs too
 (tests/fuzz/README.md).
 """
@@ -24,14 +25,16 @@ from fuzz import oracles  # noqa: E402
 
 PROGRAMS = 120
 CHUNK = 20
+ORACLES = ("python", "concrete", "numpy")
+FEATURES = programs.fuzz_features(ORACLES)  # the known bugs fixed on these (int_division)
 
 
 @pytest.mark.parametrize("first", range(0, PROGRAMS, CHUNK))
 def test_random_programs_match_the_original(first):
     report = oracles.Report()
     for seed in range(first, first + CHUNK):
-        oracles.check_program(programs.seeded_program(seed), programs.seeded_inputs(seed, 2),
-                              ("python", "concrete", "numpy"), report, seed)
+        oracles.check_program(programs.seeded_program(seed, FEATURES),
+                              programs.seeded_inputs(seed, 2), ORACLES, report, seed)
     findings = [f"seed {seed}, {oracle}, input {i}: {why}\n{source}"
                 for oracle, seed, i, why, source in report.findings]
     assert not findings, "\n\n".join(findings[:3])

@@ -100,3 +100,27 @@ def test_a_type_that_differs_by_the_chosen_kind(backend):
         f"number, NumPy's float64 where it is NumPy's); a graph value has one dtype. Make every "
         f"path choose the same kind: write the Python number as a NumPy scalar (np.int64(0), "
         f"np.float64(0.0)), or convert the choice with int()/float().")
+
+
+def divided_in_try(n):
+    t = 0
+    try:
+        t = 4 // max(n, t)
+    except ZeroDivisionError:
+        t = -1
+    return t
+
+
+def test_a_division_by_a_chosen_python_zero_inside_a_try(backend):
+    """The graph raises ZeroDivisionError only when it runs, past the handler (the fuzzer:
+    the handler did not run): a StagingError naming the division and the try."""
+    if backend.engine != "numpy":
+        pytest.xfail("open (tests/fuzz/README.md): the frameworks' quotient, no raise")
+    text = backend.staging_error(divided_in_try, np.int64(-1))
+    line = backend.at(divided_in_try, "t = 4 // max(n, t)")
+    assert text == (
+        f"'//' at {line}: the divisor, the result of max() at {line}, is a Python number on "
+        f"some staged paths: when the graph runs it may raise ZeroDivisionError, which the try "
+        f"statement at {backend.at(divided_in_try, 'try:')} handles, and a graph cannot run "
+        f"the handler then. Make the choice a NumPy value on every path (np.int64(0), "
+        f"np.float64(0.0)), or test the divisor before dividing.")

@@ -13,7 +13,14 @@ Each oracle says how the arguments are made and what runs them:
   on every input (a graph traced for one input must hold for the next).
 - ``numpy-xla``: ``ag.function(f, jit_compile=True)``, the same way.
 - ``jax``: ``jax.jit(ag.convert(f))`` on JAX arrays (``lst`` held static) against ``f``
-  on the same JAX arrays, eagerly.
+  on the same JAX arrays, eagerly; where eager JAX cannot run the NumPy code (an item
+  assignment into a JAX array), against ``f`` on NumPy arrays of JAX's dtypes (int32,
+  float32), the NumPy code's meaning.
+- ``torch``: ``torch.compile(ag.convert(f), fullgraph=True, backend="aot_eager")`` on
+  tensors against ``f`` on NumPy arrays (PyTorch's eager tensors cannot run NumPy code).
+- ``tf``: ``tf.function(ag.convert(f), autograph=False)`` on tensors against ``f`` on
+  NumPy arrays, likewise; a run-time raise is TensorFlow's assertion, whose text names
+  the exception (``InvalidArgumentError``: ``[ZeroDivisionError: ...]``).
 
 An outcome is what a call returned or raised (type and message), what it printed and
 what the arguments hold afterwards. A ``StagingError`` from a staged oracle is an honest
@@ -26,9 +33,13 @@ shapes, exception types and messages, printed lines, argument writes.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import copy
 import io
+import os
+import sys
+import tempfile
 import re
 import warnings
 
@@ -37,8 +48,8 @@ import numpy as np
 import autograph as ag
 from programs import load
 
-ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch")
-STAGED = ("numpy", "numpy-xla", "jax", "torch")
+ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch", "tf")
+STAGED = ("numpy", "numpy-xla", "jax", "torch", "tf")
 
 class Outcome:
     """What one call did: ``kind`` "return" or "raise", the value or the exception,
@@ -108,6 +119,13 @@ def arguments(oracle: str, raw, variant: int):
 
         return (torch.tensor(n), torch.tensor(x, dtype=torch.float64),
                 torch.tensor(v, dtype=torch.float64), list(lst))
+    if oracle == "tf":
+        import tensorflow as tf
+
+        return (tf.constant(n, tf.int64), tf.constant(x, tf.float64),
+                tf.constant(v, tf.float64), list(lst))
+    if oracle == "jax-numpy":  # NumPy arrays of JAX's default dtypes
+        return np.int32(n), np.float32(x), np.array(v, np.float32), list(lst)
     if variant == 0:
         return np.array(n), np.array(x), np.array(v), list(lst)
     return np.int64(n), np.float64(x), np.array(v), list(lst)
@@ -152,7 +170,13 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
 def _user_error(error):
     """A staged ``assert`` that fails under jax.jit raises from the computation: JAX's
     ``JaxRuntimeError`` carrying the ``AssertionError`` (documented); its text as the
-    AssertionError it carries."""
+    AssertionError it carries. TensorFlow's run-time raise: an ``InvalidArgumentError``
+    whose assertion names the exception, as the exception it names."""
+    if type(error).__name__ == "InvalidArgumentError":
+        found = re.search(r"assertion failed: \[(\w+): ?(.*?)\]\n", str(error), re.S)
+        kind = getattr(builtins, found.group(1), None) if found else None
+        if isinstance(kind, type) and issubclass(kind, Exception):
+            return kind(found.group(2).replace("\\'", "'"))
     if type(error).__name__ == "JaxRuntimeError":
         found = re.search(r"\nAssertionError: ?(.*)$", str(error).rstrip(), re.S)
         if found:
@@ -231,12 +255,15 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
             actual, flush = _actual(oracle, f)
             for i, raw in enumerate(raw_inputs):
                 args = arguments(oracle, raw, variant)
-                # the programs are NumPy code: PyTorch's eager tensors cannot run it
-                # (np.sum(t, axis=None)), so torch's oracle is the code on NumPy arrays
-                eager_args = arguments("concrete", raw, 1) if oracle == "torch" else args
+                # the programs are NumPy code: PyTorch's and TensorFlow's eager tensors
+                # cannot run it (np.sum(t, axis=None)), so their oracle is the code on
+                # NumPy arrays
+                eager_args = arguments("concrete", raw, 1) if oracle in ("torch", "tf") else args
                 expected = run(f, copy.deepcopy(eager_args))
+                if oracle == "jax" and _immutable(expected):  # (the code writes an item)
+                    expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)))
                 outcome = run(actual, copy.deepcopy(args), flush)
-                if oracle in ("jax", "torch"):  # the framework's list is its own (static here)
+                if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static here)
                     outcome.args = outcome.args[:3] + expected.args[3:]
                 report.runs[oracle] += 1
                 why = difference(oracle, expected, outcome)
@@ -249,6 +276,12 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
     return found
 
 
+def _immutable(outcome) -> bool:
+    """Eager JAX refused an item assignment into a JAX array."""
+    return outcome.kind == "raise" and isinstance(outcome.value, TypeError) and \
+        "JAX arrays are immutable" in str(outcome.value)
+
+
 def _actual(oracle, f):
     """What an oracle runs in place of ``f``, and what waits for its printing."""
     if oracle in ("python", "concrete"):
@@ -259,6 +292,8 @@ def _actual(oracle, f):
         return ag.function(f, jit_compile=True), None
     if oracle == "torch":
         return _torch_compiled(f), None
+    if oracle == "tf":
+        return _tf_function(f), None
     import jax
 
     converted = ag.convert(f)
@@ -295,5 +330,31 @@ def _torch_compiled(f):
                     break
                 error = inner
             raise error from None
+
+    return call
+
+
+def _tf_function(f):
+    """``tf.function(ag.convert(f), autograph=False)`` with ``lst`` held static (a copy),
+    a fresh function per call; what TensorFlow prints to file descriptor 1 (``tf.print``)
+    is copied to ``sys.stdout``."""
+    import tensorflow as tf
+
+    converted = ag.convert(f)
+
+    def call(n, x, v, lst):
+        held = list(lst)
+        staged = tf.function(lambda n, x, v: converted(n, x, v, held), autograph=False)
+        sys.stdout.flush()
+        saved = os.dup(1)
+        with tempfile.TemporaryFile() as out:
+            os.dup2(out.fileno(), 1)
+            try:
+                return staged(n, x, v)
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+                out.seek(0)
+                sys.stdout.write(out.read().decode())
 
     return call

@@ -28,14 +28,15 @@ def main(argv=None):
     parser.add_argument("--minimize", action="store_true", help="minimise each finding")
     parser.add_argument("--inputs", type=int, default=3, help="inputs per program")
     parser.add_argument("--all", action="store_true",
-                        help="also the constructs of programs.FUZZ_KNOWN_BUGS (open bugs)")
+                        help="also the new constructs (programs.FUZZ_NEW) and those of programs.FUZZ_KNOWN_BUGS open on the oracles chosen")
     opts = parser.parse_args(argv)
     chosen = tuple(o for o in opts.oracles.split(",") if o)
     seeds = [opts.seed] if opts.seed is not None else range(opts.start, opts.start + opts.count)
     report = oracles.Report()
+    features = programs.fuzz_features(chosen, opts.all)
     began = time.time()
     for seed in seeds:
-        source = programs.seeded_program(seed, programs.FUZZ_FEATURES if opts.all else ())
+        source = programs.seeded_program(seed, features)
         raw = programs.seeded_inputs(seed, opts.inputs)
         if opts.show:
             print(f"--- seed {seed}\n{source}\ninputs {raw}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...staging import errors
+from ...staging import errors, raises
 from ...staging.arg_writes import user_line
 from . import raising, trace
 from .ir import Value
@@ -100,10 +100,17 @@ def after_binop(symbol: str, left, right, result) -> None:
     if a is False or b is False:
         return
     if symbol in _DIVISIONS and b is not True:
+        error = _zero_division(symbol, left, right)
+        where = user_line()
+        raises.check_not_handled(
+            error, f"'{symbol}' at {errors.at_line(*where) if where else '?'}: the divisor, "
+                   f"{_seen(right)[2]}, is a Python number on some staged paths",
+            "Make the choice a NumPy value on every path (np.int64(0), np.float64(0.0)), "
+            "or test the divisor before dividing.")
         zero = right == 0  # (a number broadcast on the paths that chose it: any is all)
         raising.raise_where(np.logical_and(a if a is not True else True,
                                            np.logical_and(b, np.any(zero) if np.ndim(zero) else zero)),
-                            _zero_division(symbol, left, right))
+                            error)
     value = _value(result)
     if value is not None and not value.weak:
         bit = b if a is True else a if b is True else np.logical_and(a, b)
