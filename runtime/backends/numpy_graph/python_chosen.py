@@ -85,7 +85,8 @@ def keep(result, cond, if_true, if_false, origin: str) -> None:
 
     if cond.__class__ is Value:
         cond = Tensor(cond, trace.current().graph)
-    bit = if_true if if_true is if_false else np.where(cond, if_true, if_false)
+    bit = if_true if if_true is if_false else cond if if_true is True and if_false is False \
+        else np.where(cond, if_true, if_false)
     _bits()[id(value)] = (value, bit, origin)
 
 
