@@ -29,11 +29,17 @@ def main(argv=None):
     parser.add_argument("--inputs", type=int, default=3, help="inputs per program")
     parser.add_argument("--all", action="store_true",
                         help="also the new constructs (programs.FUZZ_NEW) and those of programs.FUZZ_KNOWN_BUGS open on the oracles chosen")
+    parser.add_argument("--features", default="",
+                        help="comma-separated optional constructs to draw as well, of "
+                             f"{','.join(sorted(programs.FUZZ_FEATURES))}")
     opts = parser.parse_args(argv)
     chosen = tuple(o for o in opts.oracles.split(",") if o)
     seeds = [opts.seed] if opts.seed is not None else range(opts.start, opts.start + opts.count)
     report = oracles.Report()
-    features = programs.fuzz_features(chosen, opts.all)
+    asked = frozenset(f for f in opts.features.split(",") if f)
+    if asked - programs.FUZZ_FEATURES:
+        parser.error(f"unknown features: {sorted(asked - programs.FUZZ_FEATURES)}")
+    features = programs.fuzz_features(chosen, opts.all) | asked
     began = time.time()
     for seed in seeds:
         source = programs.seeded_program(seed, features)
