@@ -215,6 +215,7 @@ def _leaf_difference(oracle, e, a, path, python_args=False):
         import jax                                # (x64 off, as by default)
 
         ea = ea.astype(jax.dtypes.canonicalize_dtype(ea.dtype))
+        aa = aa.astype(jax.dtypes.canonicalize_dtype(aa.dtype))
     if type(e) in (bool, int, float):
         kind = {bool: "b", int: "iu", float: "f"}[type(e)]
         if aa.shape != () or aa.dtype.kind not in kind:
