@@ -275,7 +275,7 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
                 if oracle == "jax" and _immutable(expected):  # (the code writes an item)
                     expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)))
                 outcome = run(actual, copy.deepcopy(args), flush)
-                if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static here)
+                if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static)
                     outcome.args = outcome.args[:3] + expected.args[3:]
                 if oracle == "tf":  # TensorFlow's tensors take no writes: no argument changes
                     outcome.args = expected.args

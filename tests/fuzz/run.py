@@ -28,7 +28,8 @@ def main(argv=None):
     parser.add_argument("--minimize", action="store_true", help="minimise each finding")
     parser.add_argument("--inputs", type=int, default=3, help="inputs per program")
     parser.add_argument("--all", action="store_true",
-                        help="also the new constructs (programs.FUZZ_NEW) and those of programs.FUZZ_KNOWN_BUGS open on the oracles chosen")
+                        help="also the new constructs (programs.FUZZ_NEW) and those of "
+                             "programs.FUZZ_KNOWN_BUGS open on the oracles chosen")
     parser.add_argument("--features", default="",
                         help="comma-separated optional constructs to draw as well, of "
                              f"{','.join(sorted(programs.FUZZ_FEATURES))}")

@@ -109,9 +109,9 @@ def after_binop(symbol: str, left, right, result) -> None:
             "Make the choice a NumPy value on every path (np.int64(0), np.float64(0.0)), "
             "or test the divisor before dividing.")
         zero = right == 0  # (a number broadcast on the paths that chose it: any is all)
+        zero = np.any(zero) if np.ndim(zero) else zero
         raising.raise_where(np.logical_and(a if a is not True else True,
-                                           np.logical_and(b, np.any(zero) if np.ndim(zero) else zero)),
-                            error)
+                                           np.logical_and(b, zero)), error)
     value = _value(result)
     if value is not None and not value.weak:
         bit = b if a is True else a if b is True else np.logical_and(a, b)
