@@ -1,5 +1,5 @@
-"""A staged choice between a Python number and a NumPy value keeps, eagerly, the one
-it chose, with its kind: ``min``/``max``, a staged ``if`` or ternary. ``min``/``max``
+"""A staged choice between a Python number and a NumPy value (``min``/``max``, a staged
+``if``, ternary or loop) is, eagerly, the one it chose, with its kind. ``min``/``max``
 return one of their arguments, with its kind: mixing a Python number
 and a NumPy scalar, the result is a Python number on the paths that chose it, and a
 Python number divided by a Python zero raises ZeroDivisionError where NumPy's division
@@ -7,7 +7,8 @@ gives 0 or inf (found by the differential fuzzer: ``5 // min(n, t)`` with ``n =
 np.int64(4)``, ``t = 0`` raised eagerly and gave NumPy's 0 staged). The value is
 Python's choice too: the first of equal items, the first unless the other compares
 below it (``min(1.0, nan)`` is 1.0, where ``np.minimum`` gives nan). The same for a
-staged ``if``/ternary (the fuzzer: ``u = 0 if n > 0 else n - n; 5 // u`` gave NumPy's 0);
+staged ``if``/ternary (the fuzzer: ``u = 0 if n > 0 else n - n; 5 // u`` gave NumPy's 0)
+and a Python number a staged loop that ran no iteration leaves as it was;
 where the result's type differs by kind (``u + np.float32(1.5)``: float32 with the Python
 int, float64 with NumPy's), a graph value cannot have both: a StagingError."""
 
