@@ -40,26 +40,44 @@ def range_(*args):
 def enumerate_(iterable, start=0):
     backend = backend_of(iterable)
     if backend is None:
-        if iterable.__class__ is np.ndarray and iterable.ndim and backends.tracing_now():
+        if _iterates_arrays(iterable) and backends.tracing_now():
             return ArrayEnumerate(iterable, start)
         return enumerate(iterable, start)
     return backend.enumerate_(iterable, start)
 
 
-class ArrayEnumerate(enumerate):
-    """``enumerate`` of a NumPy array while tracing: a Python loop over it reads each
-    item when its iteration starts, from the array as the body's writes left it
-    (``control_flow.for_loop``, ``staging.iterated``)."""
+def _iterates_arrays(iterable) -> bool:
+    """A NumPy array a Python loop iterates by index, or an ``enumerate``/``zip`` of one."""
+    cls = iterable.__class__
+    return (cls is np.ndarray and iterable.ndim > 0) or cls is ArrayEnumerate or cls is ArrayZip
 
-    def __new__(cls, array, start=0):
-        self = super().__new__(cls, array, start)
-        self.array, self.start = array, start
+
+class ArrayEnumerate(enumerate):
+    """``enumerate`` of a NumPy array (or of a ``zip`` of one) while tracing: a Python loop
+    over it reads each item when its iteration starts, from the array as the body's
+    writes left it (``control_flow.for_loop``, ``staging.iterated``)."""
+
+    def __new__(cls, iterable, start=0):
+        self = super().__new__(cls, iterable, start)
+        self.iterable, self.start = iterable, start
+        return self
+
+
+class ArrayZip(zip):
+    """``zip`` of NumPy arrays (any of its iterables) while tracing: as ``ArrayEnumerate``."""
+
+    def __new__(cls, iterables, strict=False):
+        self = super().__new__(cls, *iterables, strict=strict) if strict \
+            else super().__new__(cls, *iterables)
+        self.iterables, self.strict = iterables, strict
         return self
 
 
 def zip_(*iterables, strict=False):
     backend = first_backend(iterables)
     if backend is None:
+        if any(_iterates_arrays(it) for it in iterables) and backends.tracing_now():
+            return ArrayZip(iterables, strict)
         return zip(*iterables, strict=strict) if strict else zip(*iterables)
     return backend.zip_(iterables, strict)
 

@@ -42,7 +42,7 @@ from ..staging import iterated, loop_options, raises as staged_raise
 from ..staging.backend import backend_of, tracing_now
 from ..staging.conditionals import stage_if
 from ..staging.loops import StagedEnumerate, StagedZip, stage_while
-from .builtins import ArrayEnumerate
+from .builtins import ArrayEnumerate, ArrayZip
 
 
 def branch(cond, body, orelse, names, shared=None, dead=(), leaves=((), ())):
@@ -209,16 +209,29 @@ def for_loop(iterable, body, state, names, extra_test=None, shared=None, options
         loop.state = _stage_for(backend, iterable, body, state, names, extra_test, shared,
                                 options)
         return loop
-    if iterable.__class__ is np.ndarray and iterable.ndim and iterable.flags.writeable \
-            and tracing_now() is not None:
-        iterable = _watched_items(iterable, body, state, names)
-    elif iterable.__class__ is ArrayEnumerate and iterable.array.flags.writeable:
-        iterable = enumerate(_watched_items(iterable.array, body, state, names), iterable.start)
+    if iterable.__class__ in _WATCHED and tracing_now() is not None:
+        iterable = _watched(iterable, body, state, names)
     if extra_test is None:
         loop._items = iter(iterable)
     else:
         loop._items = _for_items(loop, iterable, body, names, extra_test, shared)
     return loop
+
+
+def _watched(iterable, body, state, names):
+    """``iterable`` with each writable NumPy array it iterates (itself, or what an
+    ``enumerate``/``zip`` of it takes) read through ``_watched_items``."""
+    cls = iterable.__class__
+    if cls is np.ndarray:
+        if iterable.ndim and iterable.flags.writeable:
+            return _watched_items(iterable, body, state, names)
+        return iterable
+    if cls is ArrayEnumerate:
+        return enumerate(_watched(iterable.iterable, body, state, names), iterable.start)
+    if cls is ArrayZip:
+        inner = [_watched(it, body, state, names) for it in iterable.iterables]
+        return zip(*inner, strict=True) if iterable.strict else zip(*inner)
+    return iterable
 
 
 def _watched_items(array, body, state, names):
@@ -399,6 +412,7 @@ def _with_item(body, item):
     return run
 
 
+_WATCHED = frozenset({np.ndarray, ArrayEnumerate, ArrayZip})
 _PYTHON_ITERABLES = frozenset({range, list, tuple, dict, str, set, frozenset, bytes, enumerate, zip})
 
 

@@ -82,7 +82,7 @@ def _chosen(backend, name: str, items: list):
     """``min``/``max`` of several items, one of them staged: Python's choice, item by
     item (the first unless the next compares below it: the first of equal items, 0.0
     before -0.0, a NaN first stays, one after is passed over), with the chosen item's
-    kind (``Backend.chose``), where the frameworks' minimum would give -0.0 or NaN."""
+    kind (``Backend.keep_kind``), where the frameworks' minimum would give -0.0 or NaN."""
     best = items[0]
     for item in items[1:]:
         if backend_of(best) is None and backend_of(item) is None:
@@ -94,7 +94,11 @@ def _chosen(backend, name: str, items: list):
             raise ValueError("The truth value of an array with more than one element is "
                              "ambiguous. Use a.any() or a.all()")
         chosen = backend.numpy_call(np.where, (took, item, best), {})
-        backend.chose(chosen, best, item, took)
+        if backend.keeps_kinds:
+            where = user_line()
+            backend.keep_kind(chosen, took, backend.python_kind(item), backend.python_kind(best),
+                              f"the result of {name}()" + (f" at {errors.at_line(*where)}"
+                                                           if where else ""))
         best = chosen
     return best
 

@@ -288,10 +288,26 @@ class Backend:
         ``numpy.asarray``/``numpy.array`` with a staged argument (``numeric_builtins``)."""
         raise TypeError(f"{self.name}: {name}() of a staged value is not supported")
 
-    def chose(self, result, first, second, took_second) -> None:
-        """``result`` is ``second`` where ``took_second``, else ``first`` (``min``/``max``
-        chose it): a backend that keeps whether a value is a Python number on each path
-        notes it (the NumPy engine's ``python_chosen``)."""
+    # Does this backend keep, beside a staged value, whether it is a Python number or a
+    # NumPy value on each run-time path (``python_kind``/``keep_kind``)? A staged choice
+    # between a Python number and a NumPy scalar (a staged ``if``, a ternary, ``min``)
+    # is one or the other eagerly, and ``5 // u`` raises ZeroDivisionError only for a
+    # Python zero (the NumPy engine's ``python_chosen``).
+    keeps_kinds = False
+
+    def python_kind(self, value):
+        """True where ``value`` is a Python number on every path, False where it is an
+        array or NumPy scalar on every path, else this backend's staged bool saying which
+        (``keeps_kinds`` backends)."""
+        from .state import is_number
+
+        return is_number(value)
+
+    def keep_kind(self, result, cond, if_true, if_false, origin: str) -> None:
+        """``result`` (a staged value) is a Python number on the paths where ``cond``
+        holds and ``if_true`` does, or ``cond`` does not and ``if_false`` does (each a
+        ``python_kind``): a ``keeps_kinds`` backend notes it; ``origin`` says where the
+        choice was made, for messages ("'u', chosen by the if statement at f.py:3")."""
 
     def numpy_call(self, fn, args, kwargs):
         """``fn(*args, **kwargs)``: a NumPy function called from staged code with a staged

@@ -20,12 +20,14 @@ import collections
 import weakref
 from typing import Optional
 
+import numpy as np
+
 from . import errors, iterated, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
 from .inplace import MISSING, InPlace, Side
 from .kept import note_copies, refill, same_objects
 from .state import (
-    ZEROS, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
+    ZEROS, Aval, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,
     is_number, items, join_avals, key_label, label_of, predicate, remake, same,
 )
 from .undefined import MissingOnSomePaths, Undefined, pair_missing
@@ -40,10 +42,13 @@ class BranchJoin:
     ``rebuild(outs)`` gives the joined values.
     """
 
-    def __init__(self, backend, labels, where_fn, values, leaves):
-        self.backend, self.where_fn = backend, where_fn
+    def __init__(self, backend, labels, where_fn, values, leaves, construct="if statement"):
+        self.backend, self.where_fn, self.construct = backend, where_fn, construct
         self.avals: list[Aval] = []
         self.sources: tuple[list, list] = ([], [])
+        # (output, kind where true, kind where false, label): outputs a Python number on
+        # one side's paths and a NumPy value on the other's (``Backend.keeps_kinds``)
+        self.kinds: list = []
         self._index = [{id(x): k for k, x in enumerate(side)} for side in leaves]
         self.template = [self._join(label, t, f) for label, t, f in zip(labels, *values)]
 
@@ -114,7 +119,40 @@ class BranchJoin:
             k = self._index[side].get(id(x))
             self.sources[side].append(("zeros", None) if x is ZEROS else
                                       ("value", x) if k is None else ("leaf", k))
-        return Slot(len(self.avals) - 1)
+        slot = Slot(len(self.avals) - 1)
+        if backend.keeps_kinds and not joined.weak:
+            self._note_kinds(label, slot, t, f)
+        return slot
+
+    def _note_kinds(self, label, slot, t, f) -> None:
+        """``label`` is a Python number on one side and a NumPy value on the other (or
+        either, as a side's staged flag says): which, on each path, is an output too."""
+        kt, kf = (None if x is ZEROS else self.backend.python_kind(x) for x in (t, f))
+        # a side that has not returned (ZEROS, never read): the other's kind where that is
+        # the same on every path (a flag of the other branch is not seen in this one)
+        kt = kt if kt is not None else kf if kf.__class__ is bool else False
+        kf = kf if kf is not None else kt if kt.__class__ is bool else False
+        if kt is kf and kt.__class__ is bool:
+            return
+        if kt.__class__ is bool and kf.__class__ is bool:
+            self.kinds.append((slot, kt, kf, label))
+            return
+        self.avals.append(Aval(np.dtype(bool), ()))  # a side's kind is a flag of its own
+        for side, kind in ((0, kt), (1, kf)):
+            self.sources[side].append(("value", kind))
+        self.kinds.append((slot, Slot(len(self.avals) - 1), None, label))
+
+    def keep_kinds(self, pred, outs) -> None:
+        """After the cond op: the outputs that are a Python number on some paths say so
+        to the backend (``Backend.keep_kind``)."""
+        for slot, kt, kf, label in self.kinds:
+            where = errors.where(self.where_fn)
+            origin = f"the value of the {self.construct} at {where}" if label.startswith("the ") \
+                else f"{errors.subject(label)}, chosen by the {self.construct} at {where},"
+            if kf is None:  # the flag the cond op gave
+                self.backend.keep_kind(outs[slot.index], outs[kt.index], True, False, origin)
+            else:
+                self.backend.keep_kind(outs[slot.index], pred, kt, kf, origin)
 
     def _none_on_one_side(self, label, t, f) -> None:
 
@@ -331,9 +369,10 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
               + [inplace.label(e) for e in entries])
     values = [r["values"] + [r["changes"].get(e, inplace.before(e)) for e in entries]
               for r in records]
-    join = BranchJoin(backend, labels, body, values, [t["leaves"], f["leaves"]])
+    join = BranchJoin(backend, labels, body, values, [t["leaves"], f["leaves"]], construct)
     outs = backend.cond(pred, handles, [lambda lv: join.outputs(0, lv),
                                         lambda lv: join.outputs(1, lv)], join.avals)
+    join.keep_kinds(pred, outs)
     result = join.rebuild(outs)
     n, k = t["n"], t["n"] + len(side.names)
     note_copies(result[:k], [r["values"] for r in records if r["raised"] is None],

@@ -17,6 +17,8 @@ import operator
 
 from typing import Callable, NamedTuple
 
+import numpy as np
+
 from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
                returns as staged_return)
 from .arrays import check_carried
@@ -98,6 +100,22 @@ class Carry:
         self.avals: list[Aval] = []
         self.firsts: list = []
         self.specs = [self._spec(x) for x in seeds]
+        self._kinds_carried()
+
+    def _kinds_carried(self) -> None:
+        """A leaf that is a Python number before the loop and a NumPy value after an
+        iteration is either when the loop ends (eagerly, whether it ran, and what the last
+        iteration gave it): on a ``keeps_kinds`` backend a bool carried last says which
+        (``kinds``: (the leaf's slot, its flag's slot)); ``finish`` hands it on."""
+        self.kinds: list = []
+        self._slot_values: dict = {}
+        if not self.backend.keeps_kinds:
+            return
+        for k in range(len(self.avals)):
+            if is_number(self.firsts[k]) and not self.avals[k].weak:
+                self.avals.append(Aval(np.dtype(bool), ()))
+                self.firsts.append(True)
+                self.kinds.append((k, len(self.avals) - 1))
 
     def _spec(self, x):
         if x.__class__ is accumulate.Learned:
@@ -179,6 +197,13 @@ class Carry:
     def finish(self, flat) -> tuple:
         """The state after the loop op; shared and in-place state are written back, and
         a list or dict the body updated in place is that same object (``kept``)."""
+        named = {spec.index: label for spec, label in zip(self.specs, self.labels)
+                 if spec.__class__ is Slot}
+        for k, flag in self.kinds:
+            what = errors.subject(named[k]) if k in named else "a value"
+            self.backend.keep_kind(flat[k], flat[flag], True, False,
+                                   f"{what}, carried by the {self.construct} at "
+                                   f"{errors.where(self.where_fn)},")
         values = self._enter(flat, final=True)
         result = tuple(refill(b, v) if k else v for b, v, k in zip(self.before, values, self.kept))
         if iterated.watching():  # (an array a loop around iterates: staging.iterated)
@@ -217,6 +242,11 @@ class Carry:
                 values = list(out) + list(shared_now) + [
                     changes.get(e, MISSING) for e in self.entries]
                 dyn = self._fit(values, [e for e in changes if e not in self.entries])
+                for k, _ in self.kinds:  # which kind each such leaf is after this iteration
+                    value = self._slot_values.get(k, ZEROS)
+                    kind = False if value is ZEROS or value is MISSING else \
+                        self.backend.python_kind(value)
+                    dyn.append(self.backend.cast(kind, Aval(np.dtype(bool), ())))
                 if extra_test is not None:
                     dyn.append(predicate(self.backend, extra_test(*out), self.construct,
                                          self.where_fn))
@@ -336,6 +366,7 @@ class Carry:
 
     def _fit_slot(self, label, k, value, dyn):
         backend, aval, first = self.backend, self.avals[k], self.firsts[k]
+        self._slot_values[k] = value
         if value is ZEROS:  # the placeholder of a side a flag says holds nothing
             dyn.append(backend.zeros(aval))
             return _Seed(aval, first), False

@@ -249,16 +249,17 @@ def handled_raise(exc: BaseException, branch, entry) -> errors.StagingError:
         f"raise out of the try.")
 
 
-def check_not_handled(exc: BaseException, what: str) -> None:
+def check_not_handled(exc: BaseException, what: str,
+                      advice: str = "Give the call a default, or test the condition on "
+                                    "Python values.") -> None:
     """A run-time raise of ``exc`` that the runtime stages for ``what`` (``next()`` of a
-    generator expression): refused inside a ``try`` that would handle it, whose handler
-    the graph could not run."""
+    generator expression, a division by a Python zero a staged choice made): refused
+    inside a ``try`` that would handle it, whose handler the graph could not run."""
     entry = _handling_try(exc)
     if entry is not None:
         raise errors.StagingError(
             f"{what}: when the graph runs it may raise {type(exc).__name__}, which "
-            f"{entry.where()} handles, and a graph cannot run the handler then. Give the "
-            f"call a default, or test the condition on Python values.")
+            f"{entry.where()} handles, and a graph cannot run the handler then. {advice}")
 
 
 def check_assert_not_handled(frame) -> None:

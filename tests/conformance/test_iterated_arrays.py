@@ -61,10 +61,35 @@ def written_in_place(n):
     return acc
 
 
+def zipped_and_written(n):
+    v = np.arange(1.0, 5.0, dtype=np.float32)
+    w = np.ones(4, dtype=np.float32)
+    acc = 0.0
+    for a, b in zip(v, w):
+        if n > 0:
+            v[2] = 10.0
+            w[3] = 5.0
+        acc += a * b
+    return acc
+
+
+def enumerated_zip_written(n):
+    v = np.arange(1.0, 5.0, dtype=np.float32)
+    acc = 0.0
+    for i, (a, b) in enumerate(zip(v, [1.0, 2.0, 3.0, 4.0])):
+        if n > 0:
+            v[(i + 1) % 4] = a * 2.0
+        acc += a * b
+    return acc
+
+
 def test_a_python_loop_reads_what_a_staged_write_left(backend):
+    """Over the array itself, its ``enumerate``, its ``zip`` with another array or a list
+    (the fuzzer: ``zip(v, w)`` written under a staged ``if`` read the old items, 6.0
+    where eagerly 26.0)."""
     numpy_code = backend.numpy_code()
     for fn in (written_under_staged_if, staged_value_written, enumerated_and_written,
-               written_then_rebound):
+               written_then_rebound, zipped_and_written, enumerated_zip_written):
         for n in (2, -1):
             numpy_code.check(fn, np.int64(n))
 

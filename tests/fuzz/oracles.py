@@ -13,7 +13,14 @@ Each oracle says how the arguments are made and what runs them:
   on every input (a graph traced for one input must hold for the next).
 - ``numpy-xla``: ``ag.function(f, jit_compile=True)``, the same way.
 - ``jax``: ``jax.jit(ag.convert(f))`` on JAX arrays (``lst`` held static) against ``f``
-  on the same JAX arrays, eagerly.
+  on the same JAX arrays, eagerly; where eager JAX cannot run the NumPy code (an item
+  assignment into a JAX array), against ``f`` on NumPy arrays of JAX's dtypes (int32,
+  float32), the NumPy code's meaning.
+- ``torch``: ``torch.compile(ag.convert(f), fullgraph=True, backend="aot_eager")`` on
+  tensors against ``f`` on NumPy arrays (PyTorch's eager tensors cannot run NumPy code).
+- ``tf``: ``tf.function(ag.convert(f), autograph=False)`` on tensors against ``f`` on
+  NumPy arrays, likewise; a run-time raise is TensorFlow's assertion, whose text names
+  the exception (``InvalidArgumentError``: ``[ZeroDivisionError: ...]``).
 
 An outcome is what a call returned or raised (type and message), what it printed and
 what the arguments hold afterwards. A ``StagingError`` from a staged oracle is an honest
@@ -26,44 +33,23 @@ shapes, exception types and messages, printed lines, argument writes.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import copy
-import importlib.util
 import io
-import itertools
 import os
-import re
 import sys
 import tempfile
+import re
 import warnings
 
 import numpy as np
 
 import autograph as ag
+from programs import load
 
-ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch")
-STAGED = ("numpy", "numpy-xla", "jax", "torch")
-
-_counter = itertools.count()
-_directory = None
-
-
-def load(source: str):
-    """Write ``source`` to a fresh module file, import it and return its ``f``
-    (conversion reads the source from the file)."""
-    global _directory
-    if _directory is None:
-        _directory = tempfile.mkdtemp(prefix="autograph_fuzz_")
-    name = f"fuzz_program_{os.getpid()}_{next(_counter)}"
-    path = os.path.join(_directory, f"{name}.py")
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module.f
-
+ORACLES = ("python", "concrete", "numpy", "numpy-xla", "jax", "torch", "tf")
+STAGED = ("numpy", "numpy-xla", "jax", "torch", "tf")
 
 class Outcome:
     """What one call did: ``kind`` "return" or "raise", the value or the exception,
@@ -133,6 +119,13 @@ def arguments(oracle: str, raw, variant: int):
 
         return (torch.tensor(n), torch.tensor(x, dtype=torch.float64),
                 torch.tensor(v, dtype=torch.float64), list(lst))
+    if oracle == "tf":
+        import tensorflow as tf
+
+        return (tf.constant(n, tf.int64), tf.constant(x, tf.float64),
+                tf.constant(v, tf.float64), list(lst))
+    if oracle == "jax-numpy":  # NumPy arrays of JAX's default dtypes
+        return np.int32(n), np.float32(x), np.array(v, np.float32), list(lst)
     if variant == 0:
         return np.array(n), np.array(x), np.array(v), list(lst)
     return np.int64(n), np.float64(x), np.array(v), list(lst)
@@ -160,7 +153,8 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
         why = _leaf_difference(oracle, expected.args, actual.args, "args", python_args=True)
         if why:
             return why
-    if expected.printed != actual.printed:
+    if expected.printed != actual.printed and not (
+            oracle == "tf" and _tf_shown(expected.printed) == _tf_shown(actual.printed)):
         if expected.kind == "raise" and not exact and actual.printed == "":
             # a known bug (issue 9, tests/programs.py KNOWN_BUGS "python_print"): a trace
             # that raises on Python values never runs its graph, so the ag.print calls
@@ -174,10 +168,22 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
     return None
 
 
+def _tf_shown(text: str) -> str:
+    """Printed text as ``tf.print`` shows numbers (documented, docs/backends.rst): a float
+    with an integral value without its ``.0``."""
+    return re.sub(r"(\d)\.0\b", r"\1", text)
+
+
 def _user_error(error):
     """A staged ``assert`` that fails under jax.jit raises from the computation: JAX's
     ``JaxRuntimeError`` carrying the ``AssertionError`` (documented); its text as the
-    AssertionError it carries."""
+    AssertionError it carries. TensorFlow's run-time raise: an ``InvalidArgumentError``
+    whose assertion names the exception, as the exception it names."""
+    if type(error).__name__ == "InvalidArgumentError":
+        found = re.search(r"assertion failed: \[(\w+): ?(.*?)\]\n", str(error), re.S)
+        kind = getattr(builtins, found.group(1), None) if found else None
+        if isinstance(kind, type) and issubclass(kind, Exception):
+            return kind(found.group(2).replace("\\'", "'"))
     if type(error).__name__ == "JaxRuntimeError":
         found = re.search(r"\nAssertionError: ?(.*)$", str(error).rstrip(), re.S)
         if found:
@@ -205,6 +211,11 @@ def _leaf_difference(oracle, e, a, path, python_args=False):
             return f"{path}: eager {e!r}, got {a!r}"
         return None
     ea, aa = np.asarray(e), np.asarray(a)
+    if oracle == "jax" and hasattr(e, "dtype"):  # 64-bit NumPy values are JAX's 32-bit ones
+        import jax                                # (x64 off, as by default)
+
+        ea = ea.astype(jax.dtypes.canonicalize_dtype(ea.dtype))
+        aa = aa.astype(jax.dtypes.canonicalize_dtype(aa.dtype))
     if type(e) in (bool, int, float):
         kind = {bool: "b", int: "iu", float: "f"}[type(e)]
         if aa.shape != () or aa.dtype.kind not in kind:
@@ -248,21 +259,26 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
     report = report if report is not None else Report()
     found = []
     for oracle in oracles:
-        # staged: 0-d arrays (even seeds, with ``zero_d``: see programs.KNOWN_BUGS) or
+        # staged: 0-d arrays (even seeds, with ``zero_d``: see programs.FUZZ_KNOWN_BUGS) or
         # NumPy scalars for ``n`` and ``x``
         variants = (0, 1) if oracle == "concrete" else ((seed % 2,) if zero_d else (1,))
         for variant in variants:
-            f = load(source)
+            f = load(None, source)
             actual, flush = _actual(oracle, f)
             for i, raw in enumerate(raw_inputs):
                 args = arguments(oracle, raw, variant)
-                # the programs are NumPy code: PyTorch's eager tensors cannot run it
-                # (np.sum(t, axis=None)), so torch's oracle is the code on NumPy arrays
-                eager_args = arguments("concrete", raw, 1) if oracle == "torch" else args
+                # the programs are NumPy code: PyTorch's and TensorFlow's eager tensors
+                # cannot run it (np.sum(t, axis=None)), so their oracle is the code on
+                # NumPy arrays
+                eager_args = arguments("concrete", raw, 1) if oracle in ("torch", "tf") else args
                 expected = run(f, copy.deepcopy(eager_args))
+                if oracle == "jax" and _immutable(expected):  # (the code writes an item)
+                    expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)))
                 outcome = run(actual, copy.deepcopy(args), flush)
-                if oracle in ("jax", "torch"):  # the framework's list is its own (static here)
+                if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static)
                     outcome.args = outcome.args[:3] + expected.args[3:]
+                if oracle == "tf":  # TensorFlow's tensors take no writes: no argument changes
+                    outcome.args = expected.args
                 report.runs[oracle] += 1
                 why = difference(oracle, expected, outcome)
                 if why:
@@ -272,6 +288,12 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
                     break
     report.findings += found
     return found
+
+
+def _immutable(outcome) -> bool:
+    """Eager JAX refused an item assignment into a JAX array."""
+    return outcome.kind == "raise" and isinstance(outcome.value, TypeError) and \
+        "JAX arrays are immutable" in str(outcome.value)
 
 
 def _actual(oracle, f):
@@ -284,6 +306,8 @@ def _actual(oracle, f):
         return ag.function(f, jit_compile=True), None
     if oracle == "torch":
         return _torch_compiled(f), None
+    if oracle == "tf":
+        return _tf_function(f), None
     import jax
 
     converted = ag.convert(f)
@@ -320,5 +344,31 @@ def _torch_compiled(f):
                     break
                 error = inner
             raise error from None
+
+    return call
+
+
+def _tf_function(f):
+    """``tf.function(ag.convert(f), autograph=False)`` with ``lst`` held static (a copy),
+    a fresh function per call; what TensorFlow prints to file descriptor 1 (``tf.print``)
+    is copied to ``sys.stdout``."""
+    import tensorflow as tf
+
+    converted = ag.convert(f)
+
+    def call(n, x, v, lst):
+        held = list(lst)
+        staged = tf.function(lambda n, x, v: converted(n, x, v, held), autograph=False)
+        sys.stdout.flush()
+        saved = os.dup(1)
+        with tempfile.TemporaryFile() as out:
+            os.dup2(out.fileno(), 1)
+            try:
+                return staged(n, x, v)
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+                out.seek(0)
+                sys.stdout.write(out.read().decode())
 
     return call

@@ -13,7 +13,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from fuzz import oracles, programs  # noqa: E402
+import programs  # noqa: E402
+from fuzz import oracles  # noqa: E402
 
 
 def main(argv=None):
@@ -27,15 +28,23 @@ def main(argv=None):
     parser.add_argument("--minimize", action="store_true", help="minimise each finding")
     parser.add_argument("--inputs", type=int, default=3, help="inputs per program")
     parser.add_argument("--all", action="store_true",
-                        help="also the constructs of programs.KNOWN_BUGS (open bugs)")
+                        help="also the new constructs (programs.FUZZ_NEW) and those of "
+                             "programs.FUZZ_KNOWN_BUGS open on the oracles chosen")
+    parser.add_argument("--features", default="",
+                        help="comma-separated optional constructs to draw as well, of "
+                             f"{','.join(sorted(programs.FUZZ_FEATURES))}")
     opts = parser.parse_args(argv)
     chosen = tuple(o for o in opts.oracles.split(",") if o)
     seeds = [opts.seed] if opts.seed is not None else range(opts.start, opts.start + opts.count)
     report = oracles.Report()
+    asked = frozenset(f for f in opts.features.split(",") if f)
+    if asked - programs.FUZZ_FEATURES:
+        parser.error(f"unknown features: {sorted(asked - programs.FUZZ_FEATURES)}")
+    features = programs.fuzz_features(chosen, opts.all) | asked
     began = time.time()
     for seed in seeds:
-        source = programs.program(seed, programs.FEATURES if opts.all else ())
-        raw = programs.inputs(seed, opts.inputs)
+        source = programs.seeded_program(seed, features)
+        raw = programs.seeded_inputs(seed, opts.inputs)
         if opts.show:
             print(f"--- seed {seed}\n{source}\ninputs {raw}")
         found = oracles.check_program(source, raw, chosen, report, seed, zero_d=opts.all)

@@ -381,11 +381,18 @@ class GraphBackend(Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair(label, t, f, self)  # None or a string on one side
 
-    def chose(self, result, first, second, took_second) -> None:
-        if result.__class__ is Tensor and not result._value.shape:
-            from .python_chosen import chosen
+    keeps_kinds = True
 
-            chosen(result, first, second, took_second)
+    def python_kind(self, value):
+        from .python_chosen import python_bit
+
+        return python_bit(value)
+
+    def keep_kind(self, result, cond, if_true, if_false, origin):
+        if result.__class__ is Tensor:
+            from .python_chosen import keep
+
+            keep(result, cond, if_true, if_false, origin)
 
     def raise_where(self, flag, exc):
         raising.raise_where(flag, exc)

@@ -405,6 +405,13 @@ def _in_place(symbol):
     a 0-d argument array, which is written back, and a NumPy scalar, which the
     write-back leaves alone)."""
     def inplace(self, other):
+        result = update(self, other)
+        hook = getattr(current(), "after_binop", None)  # (python_chosen)
+        if hook is not None:
+            hook(symbol, self, other, result)
+        return result
+
+    def update(self, other):
         value = self._value
         result = record("binop", symbol, (self, other))
         maybe_argument = value.op is None or value.op.kind in ("setitem", "cond", "while", "for")
@@ -436,8 +443,19 @@ for _symbol, _name in [("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), ("
                        (">=", "ge")]:
     setattr(Tensor, f"__{_name}__", _binary(_symbol)[0])
 
+def _unary(symbol):
+    def unary(self):
+        result = record("unop", symbol, (self,))
+        hook = getattr(current(), "after_unop", None)  # (python_chosen)
+        if hook is not None:
+            hook(self, result)
+        return result
+
+    return unary
+
+
 for _symbol, _name in [("-", "neg"), ("+", "pos"), ("~", "invert"), ("abs", "abs")]:
-    setattr(Tensor, f"__{_name}__", (lambda s: lambda self: record("unop", s, (self,)))(_symbol))
+    setattr(Tensor, f"__{_name}__", _unary(_symbol))
 
 
 def _static_shape(a):

@@ -51,10 +51,11 @@ class TraceState:
         self.texts = None  # every str/bytes a staged condition chooses (maybe_none.Texts)
         self.shown: dict = {}  # text -> (Value, conversion): tensors shown as text (raising)
         self.captured: dict = {}  # id(array) -> (array, its constant Value, contents read)
-        # values a Python number on some paths (``python_chosen``), and the hook the
+        # values a Python number on some paths (``python_chosen``), and the hooks the
         # tensors' binary operators call once there is one
         self.python_bits = None
         self.after_binop = None
+        self.after_unop = None
 
     def capture(self, array: np.ndarray) -> Value:
         """The constant of ``array`` that an op reads now. Between calls the graph reads
