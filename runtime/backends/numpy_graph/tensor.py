@@ -105,7 +105,15 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         return raising.shown(self, spec)
-    __hash__ = object.__hash__
+
+    def __hash__(self) -> int:
+        # A set item or dict key: eager NumPy hashes a scalar by its value (an array is
+        # unhashable); the value is only known when the graph runs (by identity, {x[0],
+        # x[1]} had two items where eager has one).
+        if self._value.shape:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        raise messages.SymbolicValueError(messages.concrete_value(
+            "hashed (a set item or a dict key)", self, user_source()))
 
     # --- NumPy's dispatch protocols -------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
