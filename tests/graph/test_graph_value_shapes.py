@@ -24,7 +24,9 @@ LENGTHS = {
     "split": lambda x, n: np.array_split(x, [n])[0],
     "unique": lambda x, n: np.unique(x),
     "unique_of_mask": lambda x, n: np.unique(x[x > 0]),
+    "where_of_floats": lambda x, n: np.where(x * 0.5)[0],
     "diag": lambda x, n: np.diag(x, n),
+    "nonzero_method": lambda x, n: (x * 0.5).nonzero()[0],
 }
 
 

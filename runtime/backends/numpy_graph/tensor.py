@@ -132,8 +132,9 @@ class Tensor:
             raise messages.SymbolicValueError(messages.unsupported_function(_public(func), user_source()))
         kwargs = dict(kwargs)
         out = _out_handle(kwargs, _public(func))
-        return _into(out, record("call", func, args, kwargs,
-                                 data_dependent=func in numpy_api.DATA_DEPENDENT))
+        # np.where(cond) with no choices is np.nonzero(cond)
+        dependent = func in numpy_api.DATA_DEPENDENT or (func is np.where and len(args) == 1)
+        return _into(out, record("call", func, args, kwargs, data_dependent=dependent))
 
     def __array__(self, dtype=None, copy=None):
         raise messages.SymbolicValueError(messages.concrete_value("converted to a NumPy array", self, user_source()))
