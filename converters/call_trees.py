@@ -35,7 +35,8 @@ from autograph.runtime.staging.accumulate import LIST_TAKERS
 
 STAGED_BUILTINS = frozenset({"range", "enumerate", "zip", "len", "min", "max", "abs", "round",
                              "int", "float", "bool", "divmod", "hasattr", "str", "repr",
-                             "format", "any", "all", "map", "filter", "isinstance"})
+                             "format", "any", "all", "map", "filter", "isinstance", "set",
+                             "frozenset"})
 
 
 # Builtins that consume a generator expression: with a staged test, called through

@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from ..staging import converted as _converted, errors
 from ..staging.arg_writes import user_location
-from ..staging.backend import staged_leaf
+from ..staging.backend import staged_leaf, tracing_now
 from .builtins import enumerate_, hasattr_, isinstance_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,9 +80,29 @@ def sorted_(iterable, /, *, key=None, reverse=False):
     return sorted(iterable, key=None if key is None else converted(key), reverse=reverse)
 
 
+def _hashed(kind: type):
+    """``set``/``frozenset`` of items that must not be staged values: a set tells equal
+    items by their hashes, and PyTorch hashes a traced tensor by identity (NumPy's scalars
+    hash by value: {x[0], x[1]} of equal items had two where eager has one)."""
+    def make(iterable=(), /):
+        if tracing_now() is None:
+            return kind(iterable)
+        items = list(iterable)
+        if staged_leaf(items) is not None:
+            raise errors.StagingError(
+                f"{kind.__name__}() at {user_location()}: its items are staged values, known "
+                f"only when the program runs, so which of them are equal is not known while "
+                f"it is traced. Compare them with array operations (np.unique, ==), or make "
+                f"the {kind.__name__} outside the staged function.")
+        return kind(items)
+    make.__name__ = make.__qualname__ = f"{kind.__name__}_"
+    return make
+
+
 # Builtins whose arguments converted code must reach: the staged twins it calls instead.
 _STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_,
-                 isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_}
+                 isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_,
+                 set: _hashed(set), frozenset: _hashed(frozenset)}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 

@@ -380,3 +380,15 @@ def test_calls_dispatch_through_one_jax_jit_per_function():
     assert h._xla is None
     with pytest.raises(ValueError, match="^negative$"):
         h(-x)
+
+
+def test_a_scipy_special_ufunc_and_rollaxis_compile():
+    """properscoring's crps_gaussian (``special.ndtr``) and move_axis_to_end (``np.rollaxis``)."""
+    from scipy import special
+
+    def f(x):
+        return special.ndtr(np.rollaxis(x, 0, x.ndim))
+
+    x = np.arange(6.0).reshape(2, 3) - 2.5
+    for jit_compile in (False, True):
+        np.testing.assert_allclose(ag.function(f, jit_compile=jit_compile)(x), f(x), rtol=1e-12)

@@ -178,3 +178,13 @@ CONSTANT = jnp.array([4.0, 9.0])
 def test_concrete_jax_arrays_stay_numpy():
     """Only tracers are routed: a concrete jax.Array NumPy can read stays NumPy's."""
     assert_matches_eager(concrete_closure, jnp.float32(1.0))
+
+
+def test_a_scipy_special_ufunc_runs_as_jax_scipy_special():
+    """properscoring's crps_gaussian: ``_normcdf = special.ndtr`` called on a tracer."""
+    from scipy import special
+
+    def cdf_gap(x):
+        return special.ndtr(x) - special.erf(x) * 0.5
+
+    assert_matches_eager(cdf_gap, jnp.array([-1.0, 0.0, 2.5]))

@@ -15,7 +15,9 @@ Copyright (c) 2005-2023 Fredrik Johansson and mpmath contributors) allow redistr
 source with the copyright notice, the list of conditions and the disclaimer; those
 are in each project's LICENSE file, which this note points to. The CPython standard
 library pieces (colorsys, bisect, statistics) are under the PSF License Version 2, Copyright (c)
-2001-2023 Python Software Foundation. ``our_words.py`` (the second round) copies no
+2001-2023 Python Software Foundation. properscoring (``properscoring_pieces.py``, the
+fifth round; The Climate Corporation) is under the Apache License 2.0, whose text is
+``LICENSE-properscoring.txt`` here; the file's comments state the changes. ``our_words.py`` (the second round) copies no
 code: its routines are written in our own words after the library functions and
 textbook algorithms each one names.
 """

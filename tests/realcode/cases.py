@@ -24,15 +24,16 @@ def all_cases() -> list:
 
     modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, scipy_lsq,
                sklearn_pieces, statsmodels_pieces, networkx_layout, numpy_polynomial,
-               python_stdlib, our_words) + _third_round() + _fourth_round()
+               python_stdlib, our_words) + _third_round() + _fourth_round() + _fifth_round()
     return [case for module in modules for case in module.CASES]
 
 
 def third_round_names() -> set:
-    """The third and fourth rounds' cases: real library code copied verbatim that the
-    converter had never met; their PyTorch and TensorFlow pairs are tabulated (slow), as
-    the second's."""
-    return {case.name for module in _third_round() + _fourth_round() for case in module.CASES}
+    """The third, fourth and fifth rounds' cases: real library code copied verbatim that
+    the converter had never met; their PyTorch and TensorFlow pairs are tabulated (slow),
+    as the second's."""
+    return {case.name for module in _third_round() + _fourth_round() + _fifth_round()
+            for case in module.CASES}
 
 
 def _third_round() -> tuple:
@@ -45,3 +46,9 @@ def _fourth_round() -> tuple:
     from . import numpy_financial, python_stdlib4
 
     return (python_stdlib4, numpy_financial)
+
+
+def _fifth_round() -> tuple:
+    from . import properscoring_pieces
+
+    return (properscoring_pieces,)

@@ -326,6 +326,53 @@ BLOCKED.update({
 })
 
 
+
+# The fifth round (properscoring: proper scoring rules, and its two numba kernels run as
+# Python), on every backend.
+R5_SPECIAL = ("scipy.special.ndtr on a traced tensor: PyTorch's and TensorFlow's NumPy have no "
+              "scipy.special (a StagingError naming the line; JAX runs jax.scipy.special's)")
+R5_NO_TWIN = ("a NumPy function the framework's NumPy lacks (np.nanmean in torch._numpy, "
+              "np.rollaxis and np.unique in tf.experimental.numpy): a StagingError naming the line")
+R5_SET = ("set() of the items of an array whose length the values set "
+          "(set(np.unique(valid_obs)) <= {0, 1}): known only when the graph runs (a "
+          "SymbolicValueError naming the line; before this round a silent wrong length)")
+R5_RESULT = ("a guvectorize kernel's `result` argument written under a staged condition "
+             "(result[0] = np.nan; return): its caller's array cannot see it (a StagingError: "
+             "return the value instead)")
+R5_TARGET = ("a loop's target read after a staged loop over a fixed-length array "
+             "(`integral += obs - forecast`): the loop always runs, but the target is refused as "
+             "possibly unassigned (a StagingError; the NumPy engine carries it)")
+BLOCKED.update({
+    ("properscoring.crps_gaussian", "torch"): (R5_SPECIAL, "np.ndtr at"),
+    ("properscoring.crps_gaussian", "tf"): (R5_SPECIAL, "np.ndtr at"),
+    ("properscoring.crps_ensemble", "torch"): (R5_NO_TWIN, "np.nanmean at"),
+    ("properscoring.crps_ensemble", "tf"): (R5_NO_TWIN, "np.rollaxis at"),
+    ("properscoring.brier_score", "numpy"): (R5_SET, "cannot be given to len()"),
+    ("properscoring.brier_score", "numpy-xla"): (R5_SET, "cannot be given to len()"),
+    ("properscoring.brier_score", "jax"): (JAX_RAISE, "raise ValueError('forecasts must not be"),
+    ("properscoring.brier_score", "torch"): (TORCH_RAISE, "raise ValueError('forecasts must not be"),
+    ("properscoring.brier_score", "tf"): (R5_NO_TWIN, "np.unique at"),
+    ("properscoring.threshold_brier_score", "numpy"): (R5_SET, "cannot be given to len()"),
+    ("properscoring.threshold_brier_score", "numpy-xla"): (R5_SET, "cannot be given to len()"),
+    ("properscoring.threshold_brier_score", "jax"): (JAX_RAISE, "raise ValueError('1D thresholds"),
+    ("properscoring.threshold_brier_score", "torch"): (TORCH_RAISE, "raise ValueError('1D thresholds"),
+    ("properscoring.threshold_brier_score", "tf"):
+        (R3_TF_NDARRAY + ": a NumPy array written at a traced index", "NumPy needs the values of a graph tensor"),
+    ("properscoring._crps_ensemble_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._crps_ensemble_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._crps_ensemble_gufunc", "jax"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
+    ("properscoring._crps_ensemble_gufunc", "torch"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
+    ("properscoring._crps_ensemble_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "jax"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "torch"):
+        ("a Python int counted down in a staged while (n_forecasts -= 1): PyTorch's carry sees "
+         "SymInt 4 before and SymInt 3 after one iteration and refuses it (a StagingError; the "
+         "other backends carry it)", "'n_forecasts' is SymInt 4 before the loop but SymInt 3"),
+    ("properscoring._threshold_brier_score_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
+})
+
 class KnownBlocker(Exception):
     """The pair failed with the first blocker its table entry names."""
 

@@ -22,6 +22,8 @@ NOT_SAVED = {
     # np.piecewise is given the copied module's Chebyshev functions: a file names only
     # NumPy's, math's and builtin functions.
     "numpy.i0": "names realcode.numpy_lib._i0_1, which is not NumPy's, math's or a builtin",
+    # properscoring's _normcdf is scipy.special.ndtr, a ufunc that is not NumPy's.
+    "properscoring.crps_gaussian": "the call of the ufunc 'ndtr' at properscoring_pieces.py:",
 }
 
 

@@ -76,8 +76,15 @@ def convert_module(module_name: str) -> None:
     for name, value in list(vars(module).items()):
         if isinstance(value, types.FunctionType) and value.__module__ in _modules:
             setattr(module, name, _convert(value))
-        elif isinstance(value, type) and value.__module__ == module_name:
+        elif isinstance(value, type) and _defined_in(value, module_name):
             _convert_class(value, module_name, seen)
+
+
+def _defined_in(cls, module_name: str) -> bool:
+    """Whether ``cls`` is the module's own: its ``__module__`` says so, or (a class that
+    names its package as its module, as bidict's do) one of its functions was defined there."""
+    return cls.__module__ == module_name or any(
+        isinstance(v, types.FunctionType) and v.__module__ == module_name for v in vars(cls).values())
 
 
 def pytest_configure(config):

@@ -35,6 +35,8 @@ import types
 
 import jax
 import jax.numpy as jnp
+import sys
+
 import numpy as np
 from jax._src.lax.lax import _convert_element_type
 
@@ -144,6 +146,8 @@ def _find_twin(fn):
         return getattr(base, fn.__name__, None) if isinstance(base, jnp.ufunc) else None
     path = (getattr(fn, "__module__", None) or "").split(".")
     name = getattr(fn, "__name__", None)
+    if isinstance(fn, np.ufunc) and getattr(np, name, None) is not fn:
+        return _special_twin(fn, name)
     if path[0] != "numpy" or not isinstance(name, str):
         return None
     target = jnp
@@ -152,6 +156,17 @@ def _find_twin(fn):
         if target is None:
             return None
     return None if target is fn or not callable(target) else target
+
+
+def _special_twin(fn, name: str):
+    """``jax.scipy.special``'s function of a ``scipy.special`` ufunc (``ndtr``, ``erf``,
+    ``expit``): a ufunc has no module to look it up by."""
+    special = sys.modules.get("scipy.special")
+    if special is None or getattr(special, name, None) is not fn:
+        return None
+    import jax.scipy.special
+
+    return getattr(jax.scipy.special, name, None)
 
 
 def _call_array_like(fn, args: list, kwargs):

@@ -25,7 +25,7 @@ logical_and logical_not logical_or logical_xor matmul max maximum mean median me
 minimum mod moveaxis multiply nan_to_num nanmax nanmean nanmin nansum ndim negative
 nextafter nonzero not_equal ones ones_like outer pad percentile positive power prod ptp
 quantile rad2deg radians ravel real reciprocal remainder repeat reshape right_shift rint roll
-rot90 round searchsorted shape sign signbit sin sinc sinh size sort split sqrt square
+rollaxis rot90 round searchsorted shape sign signbit sin sinc sinh size sort split sqrt square
 squeeze stack std subtract sum swapaxes take take_along_axis tan tanh tensordot tile trace
 transpose tril triu true_divide trunc unique var vdot vsplit vstack where zeros zeros_like
 argwhere cumulative_sum cumulative_prod extract compress select piecewise interp

@@ -107,7 +107,15 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         return raising.shown(self, spec)
-    __hash__ = object.__hash__
+
+    def __hash__(self) -> int:
+        # A set item or dict key: eager NumPy hashes a scalar by its value (an array is
+        # unhashable); the value is only known when the graph runs (by identity, {x[0],
+        # x[1]} had two items where eager has one).
+        if self._value.shape:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        raise messages.SymbolicValueError(messages.concrete_value(
+            "hashed (a set item or a dict key)", self, user_source()))
 
     # --- NumPy's dispatch protocols -------------------------------------------------
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -126,8 +134,9 @@ class Tensor:
             raise messages.SymbolicValueError(messages.unsupported_function(_public(func), user_source()))
         kwargs = dict(kwargs)
         out = _out_handle(kwargs, _public(func))
-        return _into(out, record("call", func, args, kwargs,
-                                 data_dependent=func in numpy_api.DATA_DEPENDENT))
+        # np.where(cond) with no choices is np.nonzero(cond)
+        dependent = func in numpy_api.DATA_DEPENDENT or (func is np.where and len(args) == 1)
+        return _into(out, record("call", func, args, kwargs, data_dependent=dependent))
 
     def __array__(self, dtype=None, copy=None):
         raise messages.SymbolicValueError(messages.concrete_value("converted to a NumPy array", self, user_source()))

@@ -269,16 +269,59 @@ def infer(kind, target, args, kwargs, inputs, data_dependent):
     if data_dependent:
         first = _run(kind, target, args, kwargs, _NONE_SIZES[0], 0)
         second = _run(kind, target, args, kwargs, _NONE_SIZES[0], 1)
-        return _merge(first, second)
+        return _merge_other(_merge(first, second), kind, target, args, kwargs, _DISTINCT)
     first = _run(kind, target, args, kwargs, _NONE_SIZES[0], 0)
+    if _steered(kind, target, inputs):
+        first = _merge_other(first, kind, target, args, kwargs, 1)
     if not has_none:
         return first
     return _merge(first, _run(kind, target, args, kwargs, _NONE_SIZES[1], 0))
 
 
+_DISTINCT = "distinct"  # a fill: every item of every stand-in a different value
+
+
+def _distinct_stand_ins(size: int):
+    """Stand-ins whose items all differ, within an argument and across arguments: a
+    constant fill cannot show how a result's length follows the values (``unique`` of
+    zeros and of ones has one item either way, ``setdiff1d`` of equal arguments none)."""
+    start = [0]
+
+    def make(value: Value):
+        if value.const is not None or value.weak:
+            return stand_in(value, size, 1)
+        shape = tuple(size if d is None else d for d in value.shape)
+        count = int(np.prod(shape))
+        items = np.arange(start[0], start[0] + count) % (2 if value.dtype == bool else 1 << 62)
+        start[0] += count
+        return items.astype(value.dtype).reshape(shape)
+    return make
+
+
+def _steered(kind, target, inputs) -> bool:
+    """Whether integer or bool inputs may set the result's shape: a slice bound, a count of
+    repeats, a pad width, a split index, a new shape (``x[:n]``, ``np.repeat(x, n)``,
+    ``np.bincount(x)``, ``x.reshape(n, -1)``). Elementwise ops never are."""
+    if kind == "getitem" or kind == "method" or (kind == "call" and not isinstance(target, np.ufunc)):
+        return any(v.const is None and v.dtype.kind in "iub" for v in inputs)
+    return False
+
+
+def _merge_other(result, kind, target, args, kwargs, fill):
+    """``result`` with the dimensions that another fill of the stand-ins changes made
+    unknown. Where that fill is not a valid input (an index out of range), ``result``."""
+    try:
+        other = _run(kind, target, args, kwargs, _NONE_SIZES[0], fill)
+    except Exception:  # noqa: BLE001 - NumPy's refusal of this fill: nothing learnt
+        return result
+    return _merge(result, other)
+
+
 def _run(kind, target, args, kwargs, size, fill):
     with np.errstate(all="ignore"):
         try:
+            if fill is _DISTINCT:
+                return evaluate(kind, target, args, kwargs, _distinct_stand_ins(size))
             return evaluate(kind, target, args, kwargs, lambda v: stand_in(v, size, fill))
         except (np.linalg.LinAlgError, ZeroDivisionError):
             return evaluate(kind, target, args, kwargs, lambda v: _random_stand_in(v, size))

@@ -15,6 +15,7 @@ that depends on values, a function ``jax.numpy`` lacks, an ``np.errstate`` regio
 from __future__ import annotations
 
 import builtins
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -62,7 +63,14 @@ _NATIVE_KINDS = set("biufc")
 def twin(fn):
     """The ``jax.numpy`` function that stands for NumPy's (or ``math``'s) ``fn``, or None."""
     if isinstance(fn, np.ufunc):
-        return getattr(jnp, fn.__name__, None)
+        if getattr(np, fn.__name__, None) is fn:
+            return getattr(jnp, fn.__name__, None)
+        special = sys.modules.get("scipy.special")  # scipy.special's ufuncs (ndtr, erf)
+        if special is None or getattr(special, fn.__name__, None) is not fn:
+            return None
+        import jax.scipy.special
+
+        return getattr(jax.scipy.special, fn.__name__, None)
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, np.ufunc):  # np.add.reduce
         return getattr(getattr(jnp, owner.__name__, None), fn.__name__, None)
