@@ -21,6 +21,7 @@ a body that changes one is a ``StagingError``.
 
 from __future__ import annotations
 
+import dis
 import sys
 import types
 
@@ -86,6 +87,17 @@ def _user_object(obj) -> bool:
         return False
     path = getattr(sys.modules.get(module), "__file__", None) or ""
     return "site-packages" not in path
+
+
+def _stored_globals(code) -> set:
+    """The global names ``code`` (and the code nested in it) assigns."""
+    found, stack = set(), [code]
+    while stack:
+        current = stack.pop()
+        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
+        found.update(ins.argval for ins in dis.get_instructions(current)
+                     if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+    return found
 
 
 class InPlace:
@@ -166,6 +178,9 @@ class InPlace:
         if id(fn) in self._seen or module.partition(".")[0] in _NOT_USER:
             return
         self._seen.add(id(fn))
+        for name in _stored_globals(fn.__code__):
+            self.uncarried.add_global(fn.__globals__, name,
+                                      f"the global '{name}' is rebound by {fn.__name__}()")
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
             try:
                 contents = cell.cell_contents

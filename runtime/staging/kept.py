@@ -62,11 +62,33 @@ _DEPTH = 2  # levels of lists and dicts under a global or closure variable
 _MAX_ITEMS = 10_000  # a larger container is not copied (nor put back)
 
 
+def _items(value):
+    """The items of a list or dict, or the attributes of a user's object or class."""
+    cls = value.__class__
+    if cls is dict:
+        return value.items()
+    if cls is list:
+        return enumerate(value)
+    return vars(value).items()
+
+
+def _has_attributes(value) -> bool:
+    """A user's object or class, whose attributes a trace can set (``Box.count += 1``)."""
+    from .inplace import _NOT_USER, _user_object
+
+    if isinstance(value, type):
+        module = sys.modules.get(value.__module__ or "")
+        return (value.__module__ or "").partition(".")[0] not in _NOT_USER and \
+            "site-packages" not in (getattr(module, "__file__", None) or "site-packages")
+    return _user_object(value)
+
+
 class Contents:
-    """The items of the lists and dicts reachable from ``roots`` (two levels down), as
-    they were: ``restore`` puts back those into which a failed trace put a staged value
-    (``H[0] = x * 0`` into a global list would leave a symbolic value there), in place,
-    so every name holding the container sees its old items again."""
+    """The items of the lists and dicts reachable from ``roots`` (two levels down), and
+    the attributes of the user's objects and classes among them, as they were:
+    ``restore`` puts back those into which a failed trace put a staged value (``H[0] =
+    x * 0`` into a global list would leave a symbolic value there), in place, so every
+    name holding the container sees its old items again."""
 
     def __init__(self, roots, labels=None) -> None:
         self.saved: list = []  # (container, shallow copy of it)
@@ -78,42 +100,61 @@ class Contents:
         while stack:
             value, depth, root, path = stack.pop()
             cls = value.__class__
-            if (cls is not list and cls is not dict) or id(value) in seen \
-                    or len(value) > _MAX_ITEMS:
+            if id(value) in seen:
+                continue
+            if cls is list or cls is dict:
+                if len(value) > _MAX_ITEMS:
+                    continue
+                copy = value.copy()
+            elif _has_attributes(value):
+                copy = dict(vars(value))
+            else:
                 continue
             seen.add(id(value))
-            copy = value.copy()
             self.saved.append((value, copy))
             self.labels.append((root, path))
             if depth > 1:
-                items = copy.items() if cls is dict else enumerate(copy)
-                stack.extend((v, depth - 1, root, f"{path}[{k!r}]") for k, v in items)
+                items = copy.items() if copy.__class__ is dict else enumerate(copy)
+                stack.extend((v, depth - 1, root, _key(value, path, k)) for k, v in items)
 
     def restore(self) -> None:
         """Put back each container that now holds a staged value it did not hold before
         (Python values the trace put there stay, as they would eagerly up to the error)."""
         for container, before in self.saved:
-            now = container.values() if container.__class__ is dict else container
             had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
-            if not any(id(v) not in had and backend_of(v) is not None for v in now):
+            if not any(id(v) not in had and backend_of(v) is not None
+                       for _, v in _items(container)):
                 continue
             if container.__class__ is list:
                 container[:] = before
-            else:
+            elif container.__class__ is dict:
                 container.clear()
                 container.update(before)
+            else:
+                now = dict(_items(container))
+                for name in [n for n in now if n not in before]:
+                    delattr(container, name)
+                for name, v in before.items():
+                    if now.get(name, Contents) is not v:
+                        setattr(container, name, v)
 
     def added(self, test):
         """``(where, value)`` of the first item ``test`` accepts that a container holds
         now and did not hold before, or None."""
         for (container, before), (root, path) in zip(self.saved, self.labels):
             had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
-            items = container.items() if container.__class__ is dict else enumerate(container)
-            for key, value in items:
+            for key, value in list(_items(container)):
                 if id(value) not in had and test(value):
                     name, kind = root
-                    return f"`{name}{path}[{key!r}]` (reached from {kind} '{name}')", value
+                    return (f"`{name}{_key(container, path, key)}` (reached from {kind} "
+                            f"'{name}')"), value
         return None
+
+
+def _key(container, path: str, key) -> str:
+    """``path[key]`` for a list or dict item, ``path.key`` for an attribute."""
+    cls = container.__class__
+    return f"{path}[{key!r}]" if cls is list or cls is dict else f"{path}.{key}"
 
 
 class Kept:

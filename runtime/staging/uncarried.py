@@ -1,7 +1,8 @@
 """Mutable containers a staged construct cannot carry: sets, deques, bytearrays,
 ``array.array``s, subclasses of dict and list (``collections.Counter``,
-``OrderedDict``, a user's ``class Cache(dict)``), and iterators (``next(it)``: those
-of lists, tuples, ranges and strings, and generators).
+``OrderedDict``, a user's ``class Cache(dict)``), iterators (``next(it)``: those
+of lists, tuples, ranges and strings, and generators), and the module globals a
+called function rebinds (``global N; N += 1`` in a helper the body calls).
 
 A staged ``if`` traces both branches and a staged loop traces its body once, so a
 change such a container gets inside them (``seen.add(k)``, ``counts[k] += 1``) would
@@ -31,6 +32,15 @@ _KINDS = (set, collections.deque, bytearray, array.array, dict, list, types.Gene
 def watched(value) -> bool:
     """A container of a kind ``Uncarried`` watches."""
     return isinstance(value, _KINDS) and value.__class__ not in _CARRIED
+
+
+class _Global:
+    """A name in a module's namespace, watched as a container of one item."""
+
+    __slots__ = ("namespace", "name")
+
+    def __init__(self, namespace: dict, name: str) -> None:
+        self.namespace, self.name = namespace, name
 
 
 def held_items(value) -> list:
@@ -94,9 +104,23 @@ class Uncarried:
     def add(self, value, label: str) -> None:
         self.entries.append((value, label, _snapshot(value), _contents(value)))
 
+    def add_global(self, namespace: dict, name: str, label: str) -> None:
+        """A module global a called function rebinds (``global N; N += 1``): rebound
+        inside a staged body, it would change once at trace time too."""
+        self.entries.append((_Global(namespace, name), label, None, namespace.get(name, _Global)))
+
     def check(self, construct: str, where_fn) -> None:
         """A ``StagingError`` naming the first container a body changed."""
-        for value, label, snapshot, _ in self.entries:
+        for value, label, snapshot, before in self.entries:
+            if value.__class__ is _Global:
+                if value.namespace.get(value.name, _Global) is not before:
+                    raise errors.StagingError(
+                        f"{construct} at {errors.where(where_fn)}: {label} inside it, and the "
+                        f"construct is staged (its condition is a staged value), so it would "
+                        f"change once, at trace time, whatever the condition says. Keep the "
+                        f"state in a local variable and return it, or in an "
+                        f"autograph.Variable.")
+                continue
             if _snapshot(value) != snapshot:
                 kind = type(value).__name__.replace("_", " ")
                 a = "an" if kind[0] in "aeiou" else "a"
@@ -111,5 +135,11 @@ class Uncarried:
 
     def restore(self) -> None:
         for value, _, snapshot, contents in self.entries:
-            if _snapshot(value) != snapshot:
+            if value.__class__ is _Global:
+                if value.namespace.get(value.name, _Global) is not contents:
+                    if contents is _Global:
+                        value.namespace.pop(value.name, None)
+                    else:
+                        value.namespace[value.name] = contents
+            elif _snapshot(value) != snapshot:
                 _put_back(value, contents)

@@ -193,3 +193,47 @@ def test_in_place_operator_on_an_array_another_holder_shares(backend, fn):
         except ag.StagingError as error:
             assert "keep the old contents" in str(error), str(error)
             return
+
+
+COUNT = 0
+
+
+def bump():
+    global COUNT
+    COUNT += 1
+
+
+def helper_rebinds_a_global(x):
+    if x.sum() > 0:
+        bump()
+    return x * 2
+
+
+def test_a_global_a_called_function_rebinds_in_a_staged_branch_is_refused(backend):
+    """``bump()`` (``global COUNT; COUNT += 1``) called in a staged branch ran at trace
+    time whatever the condition (COUNT was 1 for a negative x): refused, put back."""
+    global COUNT
+    COUNT = 0
+    text = backend.staging_error(helper_rebinds_a_global, np.array([-1.0, -2.0], np.float32))
+    assert "the global 'COUNT' is rebound by bump() inside it" in text, text
+    assert COUNT == 0
+
+
+class Tally:
+    count = 0
+
+
+def class_attribute_in_a_staged_branch(x):
+    if x.sum() > 0:
+        Tally.count += 1
+    return x * 2
+
+
+def test_a_staged_value_left_in_a_class_attribute_is_refused(backend):
+    """``Tally.count += 1`` in a staged branch left the class holding a staged value (a
+    tracer, a symbolic tensor) after the trace: refused, and the class keeps its value."""
+    Tally.count = 0
+    text = backend.staging_error(class_attribute_in_a_staged_branch,
+                                 np.array([1.0, 2.0], np.float32))
+    assert "`Tally.count` (reached from the global 'Tally')" in text, text
+    assert Tally.count == 0

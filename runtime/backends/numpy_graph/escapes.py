@@ -30,7 +30,7 @@ from .tensor import Tensor
 
 _ITEMS = 256  # items of one container looked at (the last ones: appends go there)
 _DEPTH = 2
-_OPAQUE = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+_OPAQUE = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
            types.MethodType, types.CodeType)
 
 
@@ -108,6 +108,11 @@ def _search(graph, value, where: str, depth: int, direct: bool):
         items = ((f"{where}[{i}]", value[i]) for i in range(start, len(value)))
     elif cls is dict:
         items = ((f"{where}[{k!r}]", v) for k, v in list(value.items())[-_ITEMS:])
+    elif isinstance(value, type):  # a user's class: its attributes (``Box.count``)
+        if (value.__module__ or "").partition(".")[0] in _LIBRARIES:
+            return None
+        items = ((f"{where}.{k}", v) for k, v in list(vars(value).items())[:_ITEMS]
+                 if not k.startswith("__"))
     else:
         try:
             attributes = object.__getattribute__(value, "__dict__")
