@@ -160,3 +160,25 @@ def test_a_staged_loop_keeps_the_kind_it_leaves(backend):
         f"float64 where it is NumPy's); a graph value has one dtype. Make every path choose "
         f"the same kind: write the Python number as a NumPy scalar (np.int64(0), "
         f"np.float64(0.0)), or convert the choice with int()/float().")
+
+
+def ufunc_by_kind(n):
+    t = max(2, n * 0)
+    return np.float32(1.5) + t
+
+
+def test_a_numpy_operand_on_the_left(backend):
+    """``np.float32(1.5) + t`` is NumPy's ufunc: float32 with the Python 2 max chose,
+    float64 with NumPy's int64 (the campaign: seed 11149, float64 where eagerly float32)."""
+    if backend.engine != "numpy":
+        pytest.xfail("open (tests/fuzz/README.md): the frameworks' operators are theirs")
+    text = backend.staging_error(ufunc_by_kind, np.int64(3))
+    line = backend.at(ufunc_by_kind, "return np.float32(1.5) + t")
+    chosen = backend.at(ufunc_by_kind, "t = max(2, n * 0)")
+    assert text == (
+        f"numpy.add at {line}: the result of max() at {chosen} is a Python number on some "
+        f"staged paths and a NumPy int64 on others, and the result's type differs between them "
+        f"(eagerly NumPy's float32 where it is the Python number, NumPy's float64 where it is "
+        f"NumPy's); a graph value has one dtype. Make every path choose the same kind: write "
+        f"the Python number as a NumPy scalar (np.int64(0), np.float64(0.0)), or convert the "
+        f"choice with int()/float().")

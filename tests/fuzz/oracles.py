@@ -272,12 +272,13 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
                 # NumPy arrays
                 eager_args = arguments("concrete", raw, 1) if oracle in ("torch", "tf") else args
                 expected = run(f, copy.deepcopy(eager_args))
-                if oracle == "jax" and _immutable(expected):  # (the code writes an item)
+                fell_back = oracle == "jax" and _immutable(expected)  # (it writes an item)
+                if fell_back:
                     expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)))
                 outcome = run(actual, copy.deepcopy(args), flush)
                 if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static)
                     outcome.args = outcome.args[:3] + expected.args[3:]
-                if oracle == "tf":  # TensorFlow's tensors take no writes: no argument changes
+                if oracle == "tf" or fell_back:  # tensors that take no writes: no changes
                     outcome.args = expected.args
                 report.runs[oracle] += 1
                 why = difference(oracle, expected, outcome)

@@ -21,6 +21,8 @@ path chose the Python number (``keep``, from a staged ``if``/ternary/``and``/``o
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ...staging import errors, raises
@@ -48,6 +50,7 @@ def _bits() -> dict:
         bits = state.python_bits = {}  # id(Value) -> (Value, bit, origin)
         state.after_binop = after_binop  # (the tensors' operators call them from now on)
         state.after_unop = after_unop
+        state.before_ufunc = check_ufunc
     return bits
 
 
@@ -97,7 +100,8 @@ def after_binop(symbol: str, left, right, result) -> None:
     a, b = python_bit(left), python_bit(right)
     if a.__class__ is bool and b.__class__ is bool:
         return  # each operand one kind on every path: as eagerly
-    _refuse_kind_dependent(symbol, left, right, a, b)
+    if symbol in trace.BINARY:
+        _refuse_kind_dependent(f"'{symbol}'", trace.BINARY[symbol], (left, right), (a, b))
     if a is False or b is False:
         return
     if symbol in _DIVISIONS and b is not True:
@@ -143,45 +147,48 @@ def _type_of(x):
     return type(x) if x.__class__ in _PYTHON else np.asarray(x).dtype
 
 
-def _refuse_kind_dependent(symbol, left, right, a, b) -> None:
-    """A StagingError where the result's type depends on which kind an operand is on
-    the path: NumPy's dtype against the Python number's, path by path."""
-    if symbol not in trace.BINARY:
-        return
-    mixed_left = a.__class__ is not bool
+def _refuse_kind_dependent(name: str, fn, operands, bits) -> None:
+    """A StagingError where the type of ``fn(*operands)`` depends on which kind an operand
+    is on the path (``bits``: each operand's ``python_bit``): NumPy's dtype against the
+    Python number's, path by path."""
+    mixed = next(k for k, bit in enumerate(bits) if bit.__class__ is not bool)
     results = ({}, {})  # (where the mixed operand is NumPy's, Python's): type -> its name
-    for left_python in (True, False):
-        for right_python in (True, False):
-            if a is (not left_python) or b is (not right_python):
-                continue  # (an operand that is one kind on every path)
-            with np.errstate(all="ignore"):
-                try:
-                    out = trace.BINARY[symbol](_sample(left, left_python),
-                                               _sample(right, right_python))
-                except Exception:  # noqa: BLE001 - an error eager code raises too
-                    continue
-            python = left_python if mixed_left else right_python
-            if out.__class__ in _PYTHON:
-                kind = np.asarray(out).dtype.kind
-                results[python][kind] = f"a Python {_KINDS[kind]}"
-            else:
-                dtype = np.asarray(out).dtype
-                results[python][dtype] = f"NumPy's {dtype}"
+    for kinds in itertools.product(*[(bit,) if bit.__class__ is bool else (True, False)
+                                     for bit in bits]):
+        with np.errstate(all="ignore"):
+            try:
+                out = fn(*(_sample(x, python) for x, python in zip(operands, kinds)))
+            except Exception:  # noqa: BLE001 - an error eager code raises too
+                continue
+        if out.__class__ in _PYTHON:
+            kind = np.asarray(out).dtype.kind
+            results[kinds[mixed]][kind] = f"a Python {_KINDS[kind]}"
+        else:
+            dtype = np.asarray(out).dtype
+            results[kinds[mixed]][dtype] = f"NumPy's {dtype}"
     found = results[0].keys() | results[1].keys()
     kinds = {k if k.__class__ is str else k.kind for k in found}
     if len({_KINDS.get(k, k) for k in kinds}) < 2 and \
             len([k for k in found if k.__class__ is not str]) < 2:
         return
-    mixed = left if mixed_left else right
     where = user_line()
     at = f" at {errors.at_line(*where)}" if where else ""
     raise errors.StagingError(
-        f"'{symbol}'{at}: {_seen(mixed)[2]} is a Python number on some staged paths and a "
-        f"NumPy {_value(mixed).dtype} on others, and the result's type differs between them "
-        f"(eagerly {' or '.join(sorted(results[1].values()))} where it is the Python number, "
-        f"{' or '.join(sorted(results[0].values()))} where it is NumPy's); a graph value has "
-        f"one dtype. Make every path choose the same kind: write the Python number as a NumPy "
-        f"scalar (np.int64(0), np.float64(0.0)), or convert the choice with int()/float().")
+        f"{name}{at}: {_seen(operands[mixed])[2]} is a Python number on some staged paths and "
+        f"a NumPy {_value(operands[mixed]).dtype} on others, and the result's type differs "
+        f"between them (eagerly {' or '.join(sorted(results[1].values()))} where it is the "
+        f"Python number, {' or '.join(sorted(results[0].values()))} where it is NumPy's); a "
+        f"graph value has one dtype. Make every path choose the same kind: write the Python "
+        f"number as a NumPy scalar (np.int64(0), np.float64(0.0)), or convert the choice "
+        f"with int()/float().")
+
+
+def check_ufunc(ufunc, inputs) -> None:
+    """``ufunc(*inputs)`` (``np.float32(1.5) + u`` dispatches here): NumPy's result on every
+    path, whose type may depend on which kind an operand is."""
+    bits = [python_bit(x) for x in inputs]
+    if any(bit.__class__ is not bool for bit in bits):
+        _refuse_kind_dependent(f"numpy.{ufunc.__name__}", ufunc, inputs, bits)
 
 
 _KINDS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}

@@ -121,6 +121,9 @@ class Tensor:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         out = _out_handle(kwargs, f"numpy.{ufunc.__name__}")
         if method == "__call__":
+            hook = getattr(current(), "before_ufunc", None)  # (python_chosen)
+            if hook is not None:
+                hook(ufunc, inputs)
             return _into(out, record("call", ufunc, inputs, kwargs))
         if method == "at":
             raise messages.SymbolicValueError(messages.in_place(f"numpy.{ufunc.__name__}.at"))

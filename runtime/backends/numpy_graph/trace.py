@@ -56,6 +56,7 @@ class TraceState:
         self.python_bits = None
         self.after_binop = None
         self.after_unop = None
+        self.before_ufunc = None
 
     def capture(self, array: np.ndarray) -> Value:
         """The constant of ``array`` that an op reads now. Between calls the graph reads
