@@ -62,7 +62,10 @@ def check_in_place(target) -> None:
 
 def getitem(target, index):
     """``target[index]`` for a graph-tensor ``index`` (a NumPy array made while tracing
-    is a constant of the graph): what ``select`` gives."""
+    is a constant of the graph): what ``select`` gives (a ``tf.RaggedTensor``: its own
+    indexing)."""
+    if isinstance(target, tf.RaggedTensor):
+        return target[strong(index)]
     return select(_tensor(strong(target)), _index(index))
 
 

@@ -121,6 +121,8 @@ def _sequence(iterable) -> _Sequence:
                          lambda leaves: (leaves[0], inner.make(leaves[1:])))
     if isinstance(iterable, Zip):
         return _zip([_sequence(it) for it in iterable.iterables], iterable.strict)
+    if isinstance(iterable, tf.RaggedTensor):
+        return _rows(iterable)
     x = iterable if isinstance(iterable, tf.Tensor) else tf.convert_to_tensor(iterable)
     if x.shape.rank == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -131,6 +133,19 @@ def _sequence(iterable) -> _Sequence:
 
 
 _PYTHON_INT = Aval(np.dtype(np.int64), (), True)
+
+
+def _rows(ragged) -> _Sequence:
+    """The rows of a ``tf.RaggedTensor``, as TensorFlow's AutoGraph loops over them:
+    ``ragged[k]``, a tensor of a run-time length (or a ragged tensor of one rank less,
+    carried as its component tensors)."""
+    row = ragged._type_spec._unbatch()  # the spec of one row
+    specs = tf.nest.flatten(row, expand_composites=True)
+    avals = [Aval(np.dtype(s.dtype.as_numpy_dtype), tuple(s.shape.as_list())) for s in specs]
+    return _Sequence(tf.cast(ragged.nrows(), tf.int32), avals,
+                     lambda k: tf.nest.flatten(ragged[k], expand_composites=True),
+                     lambda leaves: tf.nest.pack_sequence_as(row, list(leaves),
+                                                             expand_composites=True))
 
 
 def _first(leaves):
@@ -165,9 +180,9 @@ def _zip(parts, strict: bool) -> _Sequence:
 def for_stmt(backend, iterable, body, state, names, extra_test, shared):
     """``for item in iterable: state = body(item, *state)``, stopping once
     ``extra_test(*state)`` (the lowered ``break``/``return``) is false."""
+    if isinstance(iterable, (tf.data.Dataset, tf.RaggedTensor)) and not is_tracing():
+        return _python_for(iterable, body, state, extra_test)  # eager: a Python iterable
     if isinstance(iterable, tf.data.Dataset):
-        if not is_tracing():  # another framework traces: a dataset is a Python iterable here
-            return _python_for(iterable, body, state, extra_test)
         return _dataset_for(backend, iterable, body, state, names, extra_test, shared)
     counted = isinstance(iterable, Enumerate)
     source = iterable.iterable if counted else iterable
