@@ -234,6 +234,10 @@ def _numpy_promoting(name: str):
 
 
 _PYTHON_NUMBERS = (int, float, complex, bool)
+_KINDS = {dtype: np.dtype(dtype.as_numpy_dtype).kind for dtype in (
+    tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64,
+    tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128)}
+_NUMBERS = frozenset(_KINDS)
 
 
 def _other_kind(tensor, other, multiplies: bool) -> bool:
@@ -246,18 +250,19 @@ def _other_kind(tensor, other, multiplies: bool) -> bool:
     if other.__class__ in _PYTHON_NUMBERS or other.__class__ is Weak:
         return multiplies and mine == tf.bool and (other.__class__ is not bool and (
             other.__class__ is not Weak or other.kind is not bool))
-    if isinstance(other, (np.ndarray, np.generic)):
-        theirs = other.dtype
-    elif isinstance(other, _Tensor):
+    if isinstance(other, _Tensor):
+        if other.dtype == mine:
+            return False
         theirs = other.dtype.as_numpy_dtype
+    elif isinstance(other, (np.ndarray, np.generic)):
+        theirs = other.dtype
     else:
+        return False
+    if mine not in _NUMBERS or np.dtype(theirs).kind not in "biufc":
         return False
     if multiplies and (mine == tf.bool) != (theirs == np.bool_):
         return True
-    if mine.is_floating or mine.is_complex or mine == tf.bool or mine.is_integer:
-        want = np.result_type(mine.as_numpy_dtype, theirs)
-        return want.kind != np.dtype(mine.as_numpy_dtype).kind and want.kind in "biufc"
-    return False
+    return np.result_type(mine.as_numpy_dtype, theirs).kind != _KINDS[mine]
 
 
 def _promoted(tf_op, swapped: str, tensor, other):
