@@ -198,11 +198,16 @@ def augitem(target, index, op: str, value):
     if getattr(item, "ndim", 0):
         # NumPy updates an array item in place (``item op= value``), keeping its dtype
         was = _numpy_dtype(backend, item)
-        got = got if result is None else _numpy_dtype(backend, result)
-        if not np.can_cast(got, was, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {got!r} to "
-                            f"{was!r} with casting rule 'same_kind'")
+        _check_same_kind(op, got if result is None else _numpy_dtype(backend, result), was)
     return setitem(target, index, result)  # a concrete NumPy array target: staged state
+
+
+def _check_same_kind(op: str, got: np.dtype, was: np.dtype) -> None:
+    """NumPy's in-place operator casts its result back to the array's dtype ``was``:
+    its TypeError where the ``same_kind`` rule does not allow it."""
+    if not np.can_cast(got, was, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc {_UFUNC_NAMES[op]!r} output from {got!r} to "
+                        f"{was!r} with casting rule 'same_kind'")
 
 
 def setitem_path(target, keys, value):
@@ -291,6 +296,14 @@ def augassign(target, op: str, value):
         return augitem(target, Ellipsis, op, value)
     elif target.__class__ is np.ndarray and (backend := backends.tracing_now()) is not None:
         holders.refuse_copied(target, backend.compiler)
+        if backend.numpy_in_place_keeps_dtype and backend_of(value) is backend:
+            # the framework's operator gives the name its array, in the NumPy array's dtype
+            result = _IN_PLACE[op](target, value)
+            aval = backend.aval(result)
+            if aval is None or aval.dtype == target.dtype:
+                return result
+            _check_same_kind(op, aval.dtype, target.dtype)
+            return backend.cast(result, aval._replace(dtype=target.dtype))
     return _IN_PLACE[op](target, value)
 
 

@@ -52,6 +52,11 @@ class Backend:
     # array (``a += x``)? Eagerly it does where the value stands for a NumPy array (the
     # NumPy engine); a framework's array takes over the operator and the name gets it.
     writes_into_numpy = False
+    # Does NumPy's in-place operator on a NumPy array keep the array's dtype when given
+    # this backend's staged value (the result cast back, or NumPy's casting error), as
+    # NumPy code does eagerly? Where eager code runs the framework's operator (JAX), the
+    # name gets the framework's array in its dtype.
+    numpy_in_place_keeps_dtype = False
     # How messages name this framework's compiler and its compiled code ("jax.jit", "JAX").
     compiler = "the compiler"
     framework = "compiled"

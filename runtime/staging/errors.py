@@ -267,18 +267,6 @@ def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
     )
 
 
-def iterated_array_rebound(name: str, body) -> StagingError:
-    """A ``for`` over an array that its body writes into, where the loop cannot read the
-    written items (the body also rebinds the array, or holds it as a nonlocal): the NumPy
-    engine's and TensorFlow's words."""
-    return StagingError(
-        f"for loop at {where(body)}: the body writes into '{name}', the array the loop "
-        f"iterates over, in a way the graph cannot follow (it also gives '{name}' a new "
-        f"array, or the loop is inside a staged try); eagerly each iteration reads the "
-        f"array as the iterations before it left it. Iterate over the indices (for i in "
-        f"range(len({name})): e = {name}[i]), or over a copy (for e in {name}.copy():).")
-
-
 def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
     """A loop over an array its body writes into (or rebinds), where the staged code cannot
     say which items the later iterations read (``staging.iterated``); ``what`` the body did."""

@@ -318,11 +318,6 @@ BLOCKED.update({
     ("numpy_financial.irr", "tf"): (R4_ROOTS, "tf.experimental.numpy has no function of that name"),
     ("numpy_financial.mirr", "torch"):
         (TORCH_TRACED + ": np.arange(0, len(values)) in torch._numpy", "failed to convert"),
-    ("numpy_financial.mirr", "tf"):
-        ("a wrong value: TensorFlow's float64 tensor times a bool tensor is a bool tensor "
-         "(values*pos; NumPy gives float64), and 1/(values.size - 1) is float32 (TensorFlow's "
-         "size is an int32 tensor): TensorFlow's own dtype rules under tf.function",
-         "result[0]"),
 })
 
 

@@ -3,8 +3,17 @@
 
 from __future__ import annotations
 
-from ...staging.errors import StagingError, iterated_array_rebound  # noqa: F401
+from ...staging.errors import StagingError, iterated_array_unfollowed, subject
 from .ir import source_line, source_text
+
+
+def iterated_array_rebound(name: str, body) -> StagingError:
+    """A ``for`` over an array its body writes into, where the graph cannot follow the
+    writes (the body also rebinds the array, or holds it as a nonlocal in a staged try)."""
+    return iterated_array_unfollowed(
+        "for loop", body, f"the body writes into {subject(name)}, the array the loop iterates "
+        f"over, in a way the graph cannot follow (it also gives {subject(name)} a new array, "
+        f"or the loop is inside a staged try)")
 
 
 class SymbolicValueError(TypeError):

@@ -156,9 +156,11 @@ class TfBackend(backends.Backend):
                               "swap_memory"})
     isinstance_as_concrete = True  # a graph tensor is a tf.Tensor, as the eager one
     weak_placeholders = False  # a placeholder is an int32 or float32 tensor, weak or not
+    numpy_in_place_keeps_dtype = True  # TensorFlow's operator would cast the NumPy array
 
     def owns_type(self, cls: type) -> bool:
-        return issubclass(cls, (SymbolicTensor, Weak, tf.data.Dataset, *loops.STAGED_ITERABLES))
+        return issubclass(cls, (SymbolicTensor, Weak, tf.data.Dataset, tf.RaggedTensor,
+                                *loops.STAGED_ITERABLES))
 
     def is_tracing(self) -> bool:
         return is_tracing()

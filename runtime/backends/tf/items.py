@@ -62,7 +62,10 @@ def check_in_place(target) -> None:
 
 def getitem(target, index):
     """``target[index]`` for a graph-tensor ``index`` (a NumPy array made while tracing
-    is a constant of the graph): what ``select`` gives."""
+    is a constant of the graph): what ``select`` gives (a ``tf.RaggedTensor``: its own
+    indexing)."""
+    if isinstance(target, tf.RaggedTensor):
+        return target[strong(index)]
     return select(_tensor(strong(target)), _index(index))
 
 
@@ -96,35 +99,7 @@ def _index(index):
     return strong(index)
 
 
-class Writes:
-    """The tensors item writes made while it is current (``watching``): each new
-    tensor's root, the tensor the chain of writes started from (``v[0] = a; v[1] = b``
-    writes into ``v`` twice). A staged ``for`` asks whether its body wrote into the
-    array it iterates over (``loops.for_stmt``)."""
-
-    current = None
-
-    def __init__(self) -> None:
-        self.roots: dict = {}  # id(new tensor) -> (new tensor, root)
-        self.entered: list = []  # the iterated loop variable as each traced body got it
-
-    def root(self, x):
-        found = self.roots.get(id(x))
-        return x if found is None or found[0] is not x else found[1]
-
-    def wrote_into(self, x) -> bool:
-        return any(root is x for _, root in self.roots.values())
-
-
 def setitem(target, index, value):
-    out = _setitem(target, index, value)
-    writes = Writes.current
-    if writes is not None and isinstance(target, tf.Tensor) and out is not target:
-        writes.roots[id(out)] = (out, writes.root(target))
-    return out
-
-
-def _setitem(target, index, value):
     """``target[index] = value`` as a new tensor of ``target``'s dtype and shape: the
     positions ``index`` selects (``select`` of the positions of ``target``) scattered
     with ``value``, broadcast to them as NumPy does (``tf.tensor_scatter_nd_update``);

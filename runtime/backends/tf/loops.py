@@ -20,7 +20,7 @@ from ...staging import errors, loop_options
 from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, StagedZip, reversed_bounds
 from ...staging.state import Aval
-from . import items, while_op
+from . import while_op
 from .tensors import aval_of, invariants, is_tracing
 from .weak import rewrap, strong
 
@@ -121,6 +121,8 @@ def _sequence(iterable) -> _Sequence:
                          lambda leaves: (leaves[0], inner.make(leaves[1:])))
     if isinstance(iterable, Zip):
         return _zip([_sequence(it) for it in iterable.iterables], iterable.strict)
+    if isinstance(iterable, tf.RaggedTensor):
+        return _rows(iterable)
     x = iterable if isinstance(iterable, tf.Tensor) else tf.convert_to_tensor(iterable)
     if x.shape.rank == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -131,6 +133,19 @@ def _sequence(iterable) -> _Sequence:
 
 
 _PYTHON_INT = Aval(np.dtype(np.int64), (), True)
+
+
+def _rows(ragged) -> _Sequence:
+    """The rows of a ``tf.RaggedTensor``, as TensorFlow's AutoGraph loops over them:
+    ``ragged[k]``, a tensor of a run-time length (or a ragged tensor of one rank less,
+    carried as its component tensors)."""
+    row = ragged._type_spec._unbatch()  # the spec of one row
+    specs = tf.nest.flatten(row, expand_composites=True)
+    avals = [Aval(np.dtype(s.dtype.as_numpy_dtype), tuple(s.shape.as_list())) for s in specs]
+    return _Sequence(tf.cast(ragged.nrows(), tf.int32), avals,
+                     lambda k: tf.nest.flatten(ragged[k], expand_composites=True),
+                     lambda leaves: tf.nest.pack_sequence_as(row, list(leaves),
+                                                             expand_composites=True))
 
 
 def _first(leaves):
@@ -165,75 +180,17 @@ def _zip(parts, strict: bool) -> _Sequence:
 def for_stmt(backend, iterable, body, state, names, extra_test, shared):
     """``for item in iterable: state = body(item, *state)``, stopping once
     ``extra_test(*state)`` (the lowered ``break``/``return``) is false."""
+    if isinstance(iterable, (tf.data.Dataset, tf.RaggedTensor)) and not is_tracing():
+        return _python_for(iterable, body, state, extra_test)  # eager: a Python iterable
     if isinstance(iterable, tf.data.Dataset):
-        if not is_tracing():  # another framework traces: a dataset is a Python iterable here
-            return _python_for(iterable, body, state, extra_test)
         return _dataset_for(backend, iterable, body, state, names, extra_test, shared)
-    counted = isinstance(iterable, Enumerate)
-    source = iterable.iterable if counted else iterable
-    live = next((j for j, v in enumerate(state) if v is source and isinstance(v, tf.Tensor)),
-                None)
-    if live is None:
-        return _counted_for(backend, iterable, body, state, names, extra_test, shared)
-    # the loop iterates over a loop variable: if the body writes items into it, NumPy's
-    # iteration (by index) reads the written items, so the loop is built again over the
-    # indices, each item read from the variable as the iterations before left it
-    watch, before = items.Writes(), items.Writes.current  # (the runtime's: not loop state)
-
-    def watched(item, *s):
-        watch.entered.append(s[live])
-        return body(item, *s)
-
-    def read_live(k, *s):
-        row = tf.gather(strong(s[live]), strong(k))
-        after = tuple(body((k + iterable.start, row) if counted else row, *s))
-        if not _written(after[live], s[live], watch):
-            raise errors.iterated_array_rebound(staging.label_of(names, live), body)
-        return after
-
-    watched.__wrapped__ = read_live.__wrapped__ = body  # messages name the user's loop
-    items.Writes.current = watch
-    try:
-        out = _counted_for(backend, iterable, watched, state, names, extra_test, shared,
-                           lambda: any(watch.wrote_into(e) for e in watch.entered))
-        if out is not _REBUILD:
-            return out
-        n = source.shape[0] if source.shape[0] is not None else tf.shape(source)[0]
-        return _counted_for(backend, Range(0, n, 1), read_live, state, names, extra_test,
-                            shared)
-    finally:
-        items.Writes.current = before
+    return _counted_for(backend, iterable, body, state, names, extra_test, shared)
 
 
-def _written(new, old, watch) -> bool:
-    """``new`` is ``old`` or ``old`` with items written (``watch``), also where a staged
-    ``if`` joined them: each branch of its ``If`` op gave ``old`` or a write into it."""
-    while new is not old and watch.root(new) is not old:
-        if not isinstance(new, tf.Tensor) or not new.op.inputs:
-            return False
-        op = new.op
-        if op.type == "Identity":
-            new = op.inputs[0]
-            continue
-        if op.type not in ("If", "StatelessIf") or not hasattr(op, "_true_graph"):
-            return False
-        for graph in (op._true_graph, op._false_graph):
-            inner = {id(i): e for e, i in zip(graph.external_captures, graph.internal_captures)}
-            out = graph.outputs[new.value_index]
-            while out.op.type == "Identity" and id(out) not in inner and out.op.inputs:
-                out = out.op.inputs[0]
-            if not _written(inner.get(id(out), out), old, watch):  # (a capture: its outer)
-                return False
-        return True
-    return True
-
-
-_REBUILD = object()
-
-
-def _counted_for(backend, iterable, body, state, names, extra_test, shared, rebuild=None):
-    """A ``for`` over ``iterable`` (not a dataset) as one ``While`` op on a trip counter;
-    ``_REBUILD`` and no op where ``rebuild()`` holds once the body is traced."""
+def _counted_for(backend, iterable, body, state, names, extra_test, shared):
+    """A ``for`` over ``iterable`` (not a dataset) as one ``While`` op on a trip counter.
+    (A loop over an array its body writes into comes as a loop over its indices:
+    ``control_flow``'s ``_over_indices``.)"""
     carry = Carry(backend, tuple(state), names, shared, "for loop", body)
     seq = _sequence(iterable)
     trips = tf.get_static_value(seq.length)
@@ -249,8 +206,6 @@ def _counted_for(backend, iterable, body, state, names, extra_test, shared, rebu
     with while_op.laid_out(layout):
         handles = carry.trace(lambda items, s: body(seq.make(items), *s), seq.avals,
                               extra_test=extra_test)
-    if rebuild is not None and rebuild():
-        return _REBUILD
     init = [strong(x) for x in carry.init()] + ([tf.constant(True)] if flagged else [])
     test_graph, body_graph = handles
     shapes = invariants(body_graph.avals) + ([tf.TensorShape([])] if flagged else [])

@@ -13,8 +13,12 @@ function of its name with the tensor first (``d.sum(axis=0)`` is ``np.sum(d,
 axis=0)``), run as ``numpy_twins`` runs NumPy calls on graph tensors (the function of
 ``tf.experimental.numpy``); ``.real``, ``.imag``, ``.T``, ``.size``, ``.itemsize``,
 ``.nbytes`` are computed so. ``@`` with a vector operand is ``np.matmul``'s. An
-operator TensorFlow refuses for two dtypes (``counts + 1.7`` of int32 ``counts``)
-computes in NumPy's result dtype; where TensorFlow computes, its result stands. A
+operator TensorFlow refuses for two dtypes (``counts + 1.7`` of int32 ``counts``),
+or computes in a dtype of another kind than NumPy's (``mask * 1`` of a bool ``mask``:
+TensorFlow's ``*`` with a bool operand is a bool; a float NumPy array met by an int
+tensor: TensorFlow truncates the array into the tensor's dtype), computes in NumPy's
+result dtype; where TensorFlow computes in NumPy's kind, its result stands (a float32
+tensor times a NumPy float64 array is float32, as eagerly in TensorFlow). A
 method that writes in place (``.sort()``, ``.fill()``) or needs the values
 (``.item()``, ``.tolist()``), and NumPy asking for the values (``W[i]`` of a NumPy
 ``W``: ``__array__``), are a ``StagingError`` naming the line. Code autograph does not
@@ -199,16 +203,22 @@ _SWAPPED = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__", "__ge__"
 
 def _numpy_promoting(name: str):
     """The operator ``name`` of a graph tensor, which computes in NumPy's dtype where
-    TensorFlow refuses operands of two dtypes and converted code asks: ``1.0 * n`` for
+    converted code asks and TensorFlow refuses operands of two dtypes (``1.0 * n`` for
     an int64 ``n``, ``counts + 1.7`` for int32 ``counts``, ``r / denom`` for an int64
-    ``r`` and a float64 ``denom`` are float64, as NumPy computes them (a Python number
-    becomes a ``Weak``, whose operators promote as NumPy does). Where TensorFlow
-    computes (a float32 tensor and a NumPy float64 array: float32), its result stands."""
+    ``r`` and a float64 ``denom`` are float64, as NumPy computes them; a Python number
+    becomes a ``Weak``, whose operators promote as NumPy does) or would compute in
+    another kind of dtype (``_other_kind``). Where TensorFlow computes in NumPy's kind
+    (a float32 tensor and a NumPy float64 array: float32), its result stands."""
     tf_op = getattr(_Tensor, name)
     swapped = _SWAPPED.get(name) or (
         name.replace("__r", "__", 1) if name.startswith("__r") else "__r" + name[2:])
+    multiplies = name in ("__mul__", "__rmul__")
 
     def op(self, other):
+        if _other_kind(self, other, multiplies) and _from_converted_code():
+            out = _promoted(tf_op, swapped, self, other)
+            if out is not NotImplemented:
+                return out
         try:
             return tf_op(self, other)
         except (TypeError, ValueError):
@@ -221,6 +231,38 @@ def _numpy_promoting(name: str):
 
     op.__name__ = name
     return op
+
+
+_PYTHON_NUMBERS = (int, float, complex, bool)
+_KINDS = {dtype: np.dtype(dtype.as_numpy_dtype).kind for dtype in (
+    tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64,
+    tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128)}
+_NUMBERS = frozenset(_KINDS)
+
+
+def _other_kind(tensor, other, multiplies: bool) -> bool:
+    """Whether TensorFlow computes ``tensor <op> other`` in a dtype of another kind
+    (bool, integer, float, complex) than NumPy: its ``*`` with a bool operand is a bool
+    (a logical and of the operands' truth), and a NumPy value it converts into the
+    tensor's dtype, truncating a float array met by an int tensor. (Two tensors of two
+    dtypes, or a Python number it cannot convert, TensorFlow refuses.)"""
+    mine = tensor.dtype
+    if other.__class__ in _PYTHON_NUMBERS or other.__class__ is Weak:
+        return multiplies and mine == tf.bool and (other.__class__ is not bool and (
+            other.__class__ is not Weak or other.kind is not bool))
+    if isinstance(other, _Tensor):
+        if other.dtype == mine:
+            return False
+        theirs = other.dtype.as_numpy_dtype
+    elif isinstance(other, (np.ndarray, np.generic)):
+        theirs = other.dtype
+    else:
+        return False
+    if mine not in _NUMBERS or np.dtype(theirs).kind not in "biufc":
+        return False
+    if multiplies and (mine == tf.bool) != (theirs == np.bool_):
+        return True
+    return np.result_type(mine.as_numpy_dtype, theirs).kind != _KINDS[mine]
 
 
 def _promoted(tf_op, swapped: str, tensor, other):
