@@ -288,6 +288,10 @@ def test_print_of_a_tensor_while_tracing_is_refused():
 
     with pytest.raises(ag.StagingError) as info:
         torch.export.export(Program(), (X_POS,))
-    assert str(info.value).startswith("autograph.print at ")
-    assert "a traced PyTorch program cannot print at run time" in str(info.value)
+    line = f.__code__.co_firstlineno + 1
+    assert str(info.value) == (
+        f"autograph.print at {__file__}:{line} (`ag.print(\"x is\", x)`) prints a tensor "
+        f"while PyTorch traces (torch.compile or torch.export), and a traced PyTorch program "
+        f"cannot print at run time everywhere (not inside cond or while_loop). Return the "
+        f"value and print it outside the compiled function.")
     torch.testing.assert_close(converted(X_POS), X_POS + 1)  # eager: prints, as print does

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 
+from .region_boundary import REGION
+
 _INSTALLED = "_autograph_keeps_region_sizes"
 regions: set = set()  # ids of the functions autograph marks as non-strict regions
 
@@ -61,7 +63,8 @@ def _ours(func) -> bool:
     func = getattr(func, "func", func)  # a _ConstantFunction holds it,
     func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
     cells = getattr(func, "__closure__", None) or ()  # closes over it
-    return id(func) in regions or any(id(_contents(c)) in regions for c in cells)
+    return id(func) in regions or any(
+        id(_contents(c)) in regions or getattr(_contents(c), REGION, False) for c in cells)
 
 
 def _contents(cell):
