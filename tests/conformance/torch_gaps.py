@@ -94,6 +94,8 @@ EXPLAIN_EXCLUDED = dict.fromkeys([
     "test_try_refusals.py::test_broad_handlers_do_not_catch_a_refusal",
     "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks",
     "test_try_refusals.py::test_return_in_finally_does_not_swallow_a_refusal",
+    "test_none_in_calls.py::test_a_value_that_may_be_none_raises_where_it_is",
+    "test_staging_errors.py::test_a_python_number_carried_into_an_array_keeps_its_value",
 ], _PINS_A_REFUSAL)
 EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph break or an error)
     "test_array_state.py::test_a_staged_value_written_into_an_aliased_numpy_array":
@@ -122,10 +124,6 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "dynamo: a fake tensor of another fake mode (a closure's or a global's traced tensor)",
     "test_false_refusals.py::test_a_side_that_breaks_keeps_what_a_handler_around_the_loop_reads":
         "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
-    "test_handled_raise.py::test_each_raise_takes_its_own_handler":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
-    "test_handled_raise.py::test_the_handler_runs_on_the_branch_taken":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
     "test_iterated_arrays.py::test_a_staged_loop_over_an_array_its_body_rebinds":
         "assert 'for loop at ...ise after it.' == 'for loop at ...n v.copy():).'",
     "test_library_glue.py::test_library_code_that_inspects_its_argument":
@@ -164,14 +162,6 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "torch._dynamo.exc.TorchRuntimeError: RuntimeError when making fake tensor call",
     "test_nested_item_writes.py::test_an_item_of_an_item":
         "TypeError: Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. Please d",
-    "test_none_in_calls.py::test_a_bound_that_may_be_none_is_no_bound_there":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
-    "test_none_in_calls.py::test_a_value_that_may_be_none_raises_where_it_is":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
-    "test_numeric_builtins.py::test_asarray_of_a_staged_array_stays_in_the_graph":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
-    "test_numeric_builtins.py::test_python_values_run_as_python":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
     "test_numeric_methods.py::test_divmod_in_a_staged_loop":
         "AssertionError: ('result', dtype('float64'), dtype('float32'))",
     "test_numeric_methods.py::test_divmod_values_and_dtypes":
@@ -182,8 +172,6 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "the region returns a different structure on PyTorch's second run (nonstrict_trace asserts one)",
     "test_numpy_calls.py::test_keywords_and_submodules":
         "the region returns a different structure on PyTorch's second run (nonstrict_trace asserts one)",
-    "test_numpy_calls.py::test_numpy_functions_on_staged_scalars":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers":
         "AssertionError: result[0]",
     "test_output_containers.py::test_namedtuple_output":
@@ -202,8 +190,6 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "ValueError: positive",
     "test_staging_errors.py::test_a_key_first_added_in_a_staged_loop":
         "Failed: the handler ran: 2.0",
-    "test_staging_errors.py::test_a_python_number_carried_into_an_array_keeps_its_value":
-        "dynamo: a NumPy float64 constant it cannot hold (ConstantVariable)",
     "test_staging_errors.py::test_different_python_objects_in_a_conditional_expression":
         "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
     "test_trace_failure_in_try.py::test_a_handler_does_not_catch_the_traces_refusal":

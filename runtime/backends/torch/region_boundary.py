@@ -171,7 +171,7 @@ def _kind(leaf) -> str:
 
     if getattr(leaf, NUMPY_ARRAY, False):  # a tensor standing for a NumPy array (numpy_operands)
         return "numpy"
-    if isinstance(leaf, str) or not is_graphable(leaf):
+    if isinstance(leaf, (str, np.generic)) or not is_graphable(leaf):  # np.float64 is a float
         return "numpy" if isinstance(leaf, np.ndarray) else "constant"
     return "graph"
 
