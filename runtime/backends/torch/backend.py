@@ -441,6 +441,7 @@ class TorchBackend(backends.Backend):
     name = "torch"
     compiler, framework = "torch.compile", "PyTorch"
     unknown_dims = False
+    branch_sizes_differ = True  # cond's outputs may (an unbacked size); while_loop's not
     sizes_after_loops = True  # a list a loop collects is cut to its length after it (lists)
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
     # A staged item used as an index (xs[i]) has PyTorch's tracer make a size it cannot
