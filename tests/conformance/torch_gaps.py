@@ -96,6 +96,8 @@ EXPLAIN_EXCLUDED = dict.fromkeys([
     "test_try_refusals.py::test_return_in_finally_does_not_swallow_a_refusal",
     "test_none_in_calls.py::test_a_value_that_may_be_none_raises_where_it_is",
     "test_staging_errors.py::test_a_python_number_carried_into_an_array_keeps_its_value",
+    "test_try_refusals.py::test_an_assert_the_try_handles_is_refused",
+    "test_unreachable_reads.py::test_a_loop_body_that_always_raises_is_refused",
 ], _PINS_A_REFUSAL)
 EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph break or an error)
     "test_array_state.py::test_a_staged_value_written_into_an_aliased_numpy_array":

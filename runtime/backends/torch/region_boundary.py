@@ -86,10 +86,13 @@ def _call_region(call, variable, tx, args, kwargs):
             full.insert(i, value)
         kwargs.update((k, v) for k, v in held.items() if isinstance(k, str))
         leaves, tree = _pytree.tree_flatten(fn(*full, **kwargs))
-        kinds = [_kind(leaf) for leaf in leaves]
         if not out:
-            out.append((tree, kinds, leaves))
-        return [_as_graph_value(leaf, kind) for leaf, kind in zip(leaves, kinds)
+            out.append((tree, [_kind(leaf) for leaf in leaves], leaves))
+        elif len(leaves) == len(out[0][2]):
+            # a later run (the graph run by a backend that does not trace the region, as
+            # explain's: the Python path, on real tensors) gives the first run's kinds
+            leaves = [_as_recorded(leaf, first) for leaf, first in zip(leaves, out[0][2])]
+        return [_as_graph_value(leaf, kind) for leaf, kind in zip(leaves, out[0][1])
                 if kind != "constant"]
 
     region.__name__ = getattr(fn, "__name__", "region")
@@ -174,6 +177,19 @@ def _kind(leaf) -> str:
     if isinstance(leaf, (str, np.generic)) or not is_graphable(leaf):  # np.float64 is a float
         return "numpy" if isinstance(leaf, np.ndarray) else "constant"
     return "graph"
+
+
+def _as_recorded(leaf, first):
+    """``leaf`` as the kind of value ``first`` (the first run's) was: a NumPy value
+    where the trace made a tensor (a NumPy function of a traced tensor) as a tensor."""
+    import torch
+
+    if isinstance(first, torch.Tensor) and not isinstance(leaf, torch.Tensor) \
+            and isinstance(leaf, (np.ndarray, np.generic, int, float, bool)):
+        from .tensors import as_tensor
+
+        return as_tensor(leaf, first.dtype)
+    return leaf
 
 
 def _as_graph_value(leaf, kind: str):
