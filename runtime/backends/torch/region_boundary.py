@@ -33,8 +33,9 @@ import functools
 
 import numpy as np
 
+from .region_sizes import REGION, regions
+
 _INSTALLED = "_autograph_region_boundary"
-REGION = "_autograph_region"  # set on the callable that stands for one of our regions
 
 
 def install() -> None:
@@ -49,9 +50,7 @@ def install() -> None:
 
     @functools.wraps(call)
     def wrapper(self, tx, args, kwargs):
-        from . import region_sizes
-
-        if id(self.value) not in region_sizes.regions:
+        if id(self.value) not in regions:
             return call(self, tx, args, kwargs)
         return _call_region(call, self, tx, args, kwargs)
 

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import functools
 
-from .region_boundary import REGION
-
 _INSTALLED = "_autograph_keeps_region_sizes"
 regions: set = set()  # ids of the functions autograph marks as non-strict regions
+REGION = "_autograph_region"  # set on a callable standing for one of them (region_boundary)
 
 
 def install() -> None:
