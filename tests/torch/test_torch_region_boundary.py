@@ -129,3 +129,27 @@ def test_a_numpy_array_updated_in_place_by_a_staged_python_number():
         out, expected = compiled(x), counted_into_an_array(x)
         assert type(out) is np.ndarray and out.dtype == np.float32
         np.testing.assert_array_equal(out, expected)
+
+
+class Scaled(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x, scale=None):
+        if x.mean() > 0:
+            x = self.lin(x)
+        return (x if scale is None else x * scale), None
+
+
+def test_a_module_returning_none_keeps_its_parameters_gradients():
+    torch.manual_seed(0)
+    m = ag.convert(Scaled())
+    c = torch.compile(m, fullgraph=True, backend="aot_eager")
+    x = torch.arange(4.0) + 1
+    out, nothing = c(x)
+    out.sum().backward()
+    grad, m.lin.weight.grad = m.lin.weight.grad, None
+    Scaled.forward(m, x)[0].sum().backward()
+    assert nothing is None
+    torch.testing.assert_close(grad, m.lin.weight.grad)

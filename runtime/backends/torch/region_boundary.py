@@ -159,7 +159,10 @@ def _held(tx, fn, arg, where: str) -> bool:
         unimplemented(gb_type="autograph: a NumPy value given to a converted function",
                       context=f"{name}, {where}", explanation=str(error), hints=[],
                       from_exc=error)
-    if is_graphable_type(kind) or not arg.is_python_constant():
+    import torch
+
+    if is_graphable_type(kind) or issubclass(kind, torch.nn.Module) \
+            or not arg.is_python_constant():  # a module: dynamo passes its state in
         return False
     from torch.utils import _pytree
 
