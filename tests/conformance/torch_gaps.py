@@ -20,7 +20,7 @@ TORCH_XFAIL = {
 TORCH_MODE_XFAIL: dict = {}  # mode -> {case prefix: reason}: none left
 
 # The conformance cases the torch-explain mode does not run (tests/conformance/conftest.py),
-# each test with why. Measured in session 11 (every case of the suite explained: 312 pass).
+# each test with why (session 11: every case of the suite explained, these fail).
 _PINS_A_REFUSAL = ("pins the StagingError of a staged construct (or the raise a staged branch "
                    "takes); called with Python values, nothing is staged and nothing refused")
 EXPLAIN_EXCLUDED = dict.fromkeys([
@@ -170,10 +170,6 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "AssertionError: ('result[0][0]', dtype('int64'), dtype('int32'))",
     "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument":
         "TypeError: unsupported operand type(s) for *: 'numpy.ndarray' and 'Tensor'",
-    "test_numpy_calls.py::test_helpers_full_of_numpy_in_a_staged_loop":
-        "the region returns a different structure on PyTorch's second run (nonstrict_trace asserts one)",
-    "test_numpy_calls.py::test_keywords_and_submodules":
-        "the region returns a different structure on PyTorch's second run (nonstrict_trace asserts one)",
     "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers":
         "AssertionError: result[0]",
     "test_output_containers.py::test_namedtuple_output":
