@@ -98,20 +98,27 @@ EXPLAIN_EXCLUDED = dict.fromkeys([
     "test_staging_errors.py::test_a_python_number_carried_into_an_array_keeps_its_value",
     "test_try_refusals.py::test_an_assert_the_try_handles_is_refused",
     "test_unreachable_reads.py::test_a_loop_body_that_always_raises_is_refused",
+    "test_staging_errors.py::test_a_key_first_added_in_a_staged_loop",
+    "test_staging_errors.py::test_different_python_objects_in_a_conditional_expression",
+    "test_try_refusals.py::test_a_raise_the_try_around_the_if_handles_is_refused",
 ], _PINS_A_REFUSAL)
 EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph break or an error)
+    "test_printing.py::test_prints_come_in_program_order":
+        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
+    "test_printing.py::test_python_only_prints_run_at_every_execution":
+        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
     "test_array_state.py::test_a_staged_value_written_into_an_aliased_numpy_array":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_array_state.py::test_writes_into_traced_arrays_reach_every_name":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_array_state.py::test_writes_nothing_else_reads_are_staged":
         "AssertionError:",
     "test_array_state.py::test_writes_through_views":
-        "TypeError: Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. Please d",
+        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
     "test_array_writes.py::test_a_staged_if_changing_an_argument_in_place":
         "assert False",
     "test_array_writes.py::test_a_staged_if_writing_into_an_argument":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_array_writes.py::test_out_argument_in_a_staged_loop":
         "TypeError: unsupported operand type(s) for @: 'numpy.ndarray' and 'Tensor'",
     "test_array_writes.py::test_out_argument_updates_the_array":
@@ -119,17 +126,17 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_constructs.py::test_reversed_range_with_staged_step_is_refused":
         "Failed: DID NOT RAISE TypeError",
     "test_fall_off_end.py::test_nested_loops":
-        "dynamo: a fake tensor of another fake mode (a closure's or a global's traced tensor)",
+        "dynamo: a fake tensor of another fake mode",
     "test_fall_off_end.py::test_the_path_after_the_loop_is_named":
-        "dynamo: a fake tensor of another fake mode (a closure's or a global's traced tensor)",
+        "dynamo: a fake tensor of another fake mode",
     "test_fall_off_end.py::test_through_a_staged_loop":
-        "dynamo: a fake tensor of another fake mode (a closure's or a global's traced tensor)",
+        "dynamo: a fake tensor of another fake mode",
     "test_false_refusals.py::test_a_side_that_breaks_keeps_what_a_handler_around_the_loop_reads":
         "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
     "test_iterated_arrays.py::test_a_staged_loop_over_an_array_its_body_rebinds":
         "assert 'for loop at ...ise after it.' == 'for loop at ...n v.copy():).'",
     "test_library_glue.py::test_library_code_that_inspects_its_argument":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_library_glue.py::test_np_array_copy_and_ndmin":
         "ValueError: Unable to avoid copy while creating an array as requested.",
     "test_loop_accumulation.py::test_maximum_iterations_stops_a_staged_loop":
@@ -145,17 +152,17 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_loop_maybe_none.py::test_none_before_the_loop":
         "IndexError: tuple index out of range",
     "test_mask_writes.py::test_a_count_that_does_not_match":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_a_mask_over_rows":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_elementwise_values_of_the_same_selection":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_scalar_updates_under_a_staged_mask":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_the_target_keeps_its_dtype":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_mask_writes.py::test_what_needs_the_count":
         "dynamo's 'Unsupported output type' (an error inside the region)",
     "test_match.py::test_a_variable_some_cases_leave_unassigned":
@@ -163,7 +170,7 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_nested_item_writes.py::test_a_view_taken_with_a_staged_index_is_written_or_refused":
         "torch._dynamo.exc.TorchRuntimeError: RuntimeError when making fake tensor call",
     "test_nested_item_writes.py::test_an_item_of_an_item":
-        "TypeError: Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. Please d",
+        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
     "test_numeric_methods.py::test_divmod_in_a_staged_loop":
         "AssertionError: ('result', dtype('float64'), dtype('float32'))",
     "test_numeric_methods.py::test_divmod_values_and_dtypes":
@@ -175,27 +182,17 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_output_containers.py::test_namedtuple_output":
         "AssertionError: []",
     "test_output_containers.py::test_nested_containers":
-        "dynamo: a fake tensor of another fake mode (a closure's or a global's traced tensor)",
-    "test_printing.py::test_prints_come_in_program_order":
-        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
-    "test_printing.py::test_python_only_prints_run_at_every_execution":
-        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
+        "dynamo: a fake tensor of another fake mode",
     "test_range_loop_exit.py::test_its_body_is_traced_a_few_times_not_once_an_item":
-        "assert 5 >= 39",
+        "assert 13 >= 39",
     "test_staged_raise.py::test_a_failing_assert_on_python_values_raises_only_when_taken":
         "ValueError: odd and positive",
     "test_staged_raise.py::test_both_branches_raise":
         "ValueError: positive",
-    "test_staging_errors.py::test_a_key_first_added_in_a_staged_loop":
-        "Failed: the handler ran: 2.0",
-    "test_staging_errors.py::test_different_python_objects_in_a_conditional_expression":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
     "test_trace_failure_in_try.py::test_a_handler_does_not_catch_the_traces_refusal":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "Failed: the handler ran: 2.0",
     "test_try_arithmetic.py::test_handler_assigns_a_fallback":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises":
-        "a graph break, after which dynamo traces autograph's runtime frames (arg_writes.user_frames: unhashable dict)",
-    "test_try_refusals.py::test_a_raise_the_try_around_the_if_handles_is_refused":
-        "ValueError: no",
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
 })
