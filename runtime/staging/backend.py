@@ -40,6 +40,9 @@ class Backend:
 
     name = "backend"
     unknown_dims = False  # may a joined shape hold None (a dimension known at run time)?
+    # May the two branches of a staged if give an array different sizes (the joined
+    # shape then holds None there), where a loop carry may not (PyTorch's cond)?
+    branch_sizes_differ = False
     # Does isinstance answer for a staged value as for the arrays it stands for (a
     # match's class patterns, ``runtime.patterns``)?
     isinstance_as_concrete = False

@@ -104,7 +104,8 @@ class BranchJoin:
         ta, fa = ta or (fa if t is ZEROS else None), fa or (ta if f is ZEROS else None)
         if ta is None and fa is None and type(t) is type(f):
             raise errors.python_values_differ(label, self.where_fn, t)
-        joined = None if ta is None or fa is None else join_avals(ta, fa, backend.unknown_dims)
+        joined = None if ta is None or fa is None else join_avals(
+            ta, fa, backend.unknown_dims or backend.branch_sizes_differ)
         if joined is None and ta is not None and fa is not None:
             joined = _number_and_array(t, ta, f, fa)
         if joined is not None and not all(fits_constant(x, joined.dtype)

@@ -224,6 +224,9 @@ def accumulate(x):
 
 
 def test_in_place_operator_on_an_array_made_in_the_function(backend):
+    if backend.engine == "torch":  # eager PyTorch: NumPy defers to the tensor x * i, which
+        # declines: the oracle is eager PyTorch, not the NumPy code
+        return backend.check_raises(accumulate, TypeError, "Concatenation operation", np.ones(3))
     backend.numpy_code().check(accumulate, np.ones(3))  # a NumPy array += a staged value
 
 

@@ -26,11 +26,13 @@ def prints_in_order(x):
 
 def refused(backend, fn, *args, line: int, code: str) -> None:
     """A backend that cannot print at run time (``backend.prints`` False) refuses the
-    first ``ag.print`` while it traces, naming the user's line; eager code still prints."""
-    expected = (f"autograph.print at {__file__}:{line} (`{code}`) prints a tensor while "
-                f"PyTorch traces (torch.compile or torch.export), and a traced PyTorch "
-                f"program cannot print at run time everywhere (not inside cond or "
-                f"while_loop). Return the value and print it outside the compiled function.")
+    first ``ag.print`` while it traces, naming the user's line and what it prints (here
+    Python values only); eager code still prints."""
+    expected = (f"autograph.print at {__file__}:{line} (`{code}`) prints Python values only "
+                f"while PyTorch traces (torch.compile or torch.export): printed now, they "
+                f"would appear once, when PyTorch traces, not at every run of the traced "
+                f"program, which cannot print everywhere (not inside cond or while_loop). "
+                f"Print them outside the compiled function.")
     with pytest.raises(ag.StagingError, match=f"^{re.escape(expected)}$"):
         backend.staged(fn, *args)
 

@@ -2,17 +2,19 @@
 them ``xfail(strict=True)`` on torch only (keys: ``file::test`` for every case of a test,
 ``file::test[torch-...]`` for one; PyTorch's other modes look up their cases under the
 traced mode's id), so a case that starts passing fails the suite until it is taken off
-this list. ``TORCH_MODE_XFAIL`` adds what fails in one of the other modes only."""
+this list. ``TORCH_MODE_XFAIL`` adds what fails in one of the other modes only;
+``EXPLAIN_EXCLUDED`` the tests the ``torch-explain`` mode does not run, with why."""
 
 
 TORCH_XFAIL = {
-    'test_array_writes.py::test_in_place_operator_on_an_array_made_in_the_function[torch]':
-        "acc += x * i with acc a NumPy array and x the tensor argument: the NumPy oracle adds, "
-        "eager PyTorch raises TypeError (NumPy defers to the tensor, which declines), as "
-        "test_array_state.py::test_in_place_operator_gives_a_numpy_array_a_staged_value pins "
-        "for torch: the two cases ask opposite things of one statement",
     'test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop[torch]':
-        "refused where eager PyTorch computes: 'a = b' in a staged loop's body, then 'a -= c' after it: eagerly a and b are one tensor, which the in-place operator changes for both; the loop's output is a copy, so the operator is the StagingError of an in-place operator on a copy another name reads later (holders.refuse_copied)",
+        "refused where eager PyTorch computes: 'a = b' in a staged loop's body, then 'a -= c' "
+        "after it: eagerly a and b are then one tensor, which the in-place operator changes "
+        "for both; whether they are one depends on the path the run takes (range(a % 4) may "
+        "run no iteration: then a is a new tensor), and the loop's outputs are two tensors, "
+        "so the operator is the StagingError of an in-place operator on a tensor another name "
+        "may share (holders.refuse_copied); eager's value would need a run-time flag of which "
+        "names are one tensor, carried through the loop and read by every later write",
     'test_operator_dtypes.py::test_a_bool_mask_times_a_python_number[torch]':
         "pos * np.float64(0.5) of a bool tensor: PyTorch takes the NumPy scalar as a Python "
         "float, float32 (NumPy: float64)",
@@ -25,3 +27,181 @@ TORCH_XFAIL = {
 }
 
 TORCH_MODE_XFAIL: dict = {}  # mode -> {case prefix: reason}: none left
+
+# The conformance cases the torch-explain mode does not run (tests/conformance/conftest.py),
+# each test with why (session 11: every case of the suite explained, these fail).
+_PINS_A_REFUSAL = ("pins the StagingError of a staged construct (or the raise a staged branch "
+                   "takes); called with Python values, nothing is staged and nothing refused")
+EXPLAIN_EXCLUDED = dict.fromkeys([
+    "test_array_state.py::test_in_place_change_of_an_array_a_staged_if_gave_another_name_is_refused",
+    "test_array_state.py::test_state_reached_through_a_global_is_refused",
+    "test_array_state.py::test_writes_the_construct_cannot_carry_are_refused",
+    "test_array_writes.py::test_helper_writes_into_an_array_from_outside_its_branch",
+    "test_attribute_in_one_branch.py::test_a_later_call_reads_it_where_it_was_set",
+    "test_attribute_in_one_branch.py::test_hasattr_of_it_is_refused",
+    "test_attribute_in_one_branch.py::test_reading_it_where_it_may_be_absent_is_refused",
+    "test_failed_trace_state.py::test_a_failed_trace_puts_back_closure_containers",
+    "test_failed_trace_state.py::test_a_failed_trace_puts_back_global_containers",
+    "test_failed_trace_state.py::test_a_staged_value_left_in_a_closure_variable_is_refused_and_taken_out",
+    "test_failed_trace_state.py::test_a_staged_value_left_in_a_global_is_refused_and_taken_out",
+    "test_fall_off_end.py::test_a_loop_only_a_return_leaves",
+    "test_fall_off_end.py::test_a_tuple_holding_none_or_nothing",
+    "test_fall_off_end.py::test_a_tuple_or_nothing",
+    "test_fall_off_end.py::test_the_result_in_a_converted_caller",
+    "test_fall_off_end.py::test_under_a_staged_if",
+    "test_handled_raise.py::test_a_handler_that_reads_the_exception_is_refused",
+    "test_handled_raise.py::test_a_variable_the_handler_leaves_unassigned",
+    "test_isclose_infinities.py::test_allclose_depends_on_the_values",
+    "test_iterated_arrays.py::test_a_write_inside_a_staged_loop_is_refused",
+    "test_iterated_arrays.py::test_an_in_place_operator_on_the_iterated_array",
+    "test_library_glue.py::test_np_random_with_a_staged_size",
+    "test_loop_maybe_none.py::test_first_assigned_in_the_loop",
+    "test_match.py::test_cases_that_give_a_variable_different_types",
+    "test_maybe_none.py::test_an_ordering_comparison_raises_as_eager_where_it_is_none",
+    "test_maybe_none.py::test_arithmetic_on_a_maybe_none_value_raises_when_it_is_none",
+    "test_maybe_none.py::test_is_none_is_a_staged_test",
+    "test_maybe_none.py::test_none_comes_back_exactly_when_eager_returns_it",
+    "test_maybe_none.py::test_other_uses_of_a_maybe_none_value_are_refused",
+    "test_maybe_none.py::test_staged_index_into_a_list_of_mixed_items",
+    "test_maybe_none.py::test_two_values_that_may_be_none_raise_as_eager_where_either_is",
+    "test_number_and_string_joins.py::test_warn_with_a_message_a_staged_if_chose",
+    "test_numeric_context.py::test_bytes_status_chosen_by_a_staged_condition",
+    "test_numeric_context.py::test_chosen_bytes_concatenated_is_refused",
+    "test_numeric_context.py::test_dict_get_with_a_staged_key_is_refused",
+    "test_numeric_context.py::test_status_chosen_in_a_staged_loop",
+    "test_numeric_context.py::test_string_chosen_by_a_staged_condition_is_returned",
+    "test_raise_messages.py::test_f_string_with_format_specs_and_repr",
+    "test_raise_messages.py::test_format_specs_of_numbers",
+    "test_raise_messages.py::test_percent_conversions_of_numbers",
+    "test_raise_messages.py::test_percent_formatting_and_str",
+    "test_raise_messages.py::test_python_int_counter_shown_as_python_shows_it",
+    "test_raise_messages.py::test_str_format_method",
+    "test_raise_messages.py::test_value_as_the_exception_argument",
+    "test_staged_raise.py::test_nested_branch_raises",
+    "test_staged_raise.py::test_python_error_inside_a_staged_branch",
+    "test_staged_raise.py::test_raise_in_a_staged_loop",
+    "test_staged_raise.py::test_unassigned_variable_raises_only_when_read",
+    "test_staged_raise.py::test_validation_raises_only_when_taken",
+    "test_staged_raise.py::test_variable_assigned_in_one_branch_only",
+    "test_staged_semantics.py::test_jumps_in_try_with_closure_in_staged_loop",
+    "test_staged_semantics.py::test_jumps_out_of_try_in_staged_loops",
+    "test_staging_errors.py::test_a_dict_leaf_that_changes_is_named",
+    "test_staging_errors.py::test_a_key_added_in_one_branch_names_its_path",
+    "test_staging_errors.py::test_a_list_grown_in_a_staged_loop_is_named",
+    "test_staging_errors.py::test_a_loop_variable_that_changes_dtype_names_the_leaf",
+    "test_staging_errors.py::test_a_loop_variable_that_changes_shape_or_structure",
+    "test_staging_errors.py::test_branches_that_differ",
+    "test_staging_errors.py::test_captured_variable_defined_in_one_branch",
+    "test_staging_errors.py::test_defined_in_one_branch",
+    "test_staging_errors.py::test_dicts_that_differ_name_the_key",
+    "test_staging_errors.py::test_different_python_objects_in_each_branch",
+    "test_staging_errors.py::test_first_defined_inside_a_loop",
+    "test_staging_errors.py::test_reading_a_key_only_the_other_branch_defines",
+    "test_try_arithmetic.py::test_first_matching_handler_and_else",
+    "test_try_arithmetic.py::test_named_handler_is_refused",
+    "test_try_refusals.py::test_an_unbound_read_a_finally_swallows_is_refused",
+    "test_try_refusals.py::test_broad_handlers_do_not_catch_a_refusal",
+    "test_try_refusals.py::test_raises_the_try_does_not_handle_stay_run_time_checks",
+    "test_try_refusals.py::test_return_in_finally_does_not_swallow_a_refusal",
+    "test_none_in_calls.py::test_a_value_that_may_be_none_raises_where_it_is",
+    "test_staging_errors.py::test_a_python_number_carried_into_an_array_keeps_its_value",
+    "test_try_refusals.py::test_an_assert_the_try_handles_is_refused",
+    "test_unreachable_reads.py::test_a_loop_body_that_always_raises_is_refused",
+    "test_staging_errors.py::test_a_key_first_added_in_a_staged_loop",
+    "test_staging_errors.py::test_different_python_objects_in_a_conditional_expression",
+    "test_try_refusals.py::test_a_raise_the_try_around_the_if_handles_is_refused",
+], _PINS_A_REFUSAL)
+EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph break or an error)
+    "test_printing.py::test_prints_come_in_program_order":
+        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
+    "test_printing.py::test_python_only_prints_run_at_every_execution":
+        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
+    "test_array_state.py::test_a_staged_value_written_into_an_aliased_numpy_array":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_array_state.py::test_writes_into_traced_arrays_reach_every_name":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_array_state.py::test_writes_nothing_else_reads_are_staged":
+        "AssertionError:",
+    "test_array_state.py::test_writes_through_views":
+        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
+    "test_array_writes.py::test_a_staged_if_changing_an_argument_in_place":
+        "assert False",
+    "test_array_writes.py::test_a_staged_if_writing_into_an_argument":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_array_writes.py::test_out_argument_in_a_staged_loop":
+        "TypeError: unsupported operand type(s) for @: 'numpy.ndarray' and 'Tensor'",
+    "test_array_writes.py::test_out_argument_updates_the_array":
+        "TypeError: return arrays must be of ArrayType",
+    "test_constructs.py::test_reversed_range_with_staged_step_is_refused":
+        "Failed: DID NOT RAISE TypeError",
+    "test_fall_off_end.py::test_nested_loops":
+        "dynamo: a fake tensor of another fake mode",
+    "test_fall_off_end.py::test_the_path_after_the_loop_is_named":
+        "dynamo: a fake tensor of another fake mode",
+    "test_fall_off_end.py::test_through_a_staged_loop":
+        "dynamo: a fake tensor of another fake mode",
+    "test_false_refusals.py::test_a_side_that_breaks_keeps_what_a_handler_around_the_loop_reads":
+        "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
+    "test_iterated_arrays.py::test_a_staged_loop_over_an_array_its_body_rebinds":
+        "assert 'for loop at ...ise after it.' == 'for loop at ...n v.copy():).'",
+    "test_library_glue.py::test_library_code_that_inspects_its_argument":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_library_glue.py::test_np_array_copy_and_ndmin":
+        "ValueError: Unable to avoid copy while creating an array as requested.",
+    "test_loop_accumulation.py::test_maximum_iterations_stops_a_staged_loop":
+        "assert (0 == 7)",
+    "test_loop_accumulation.py::test_reading_an_item_an_earlier_iteration_appended_is_refused":
+        "assert False",
+    "test_loop_accumulation.py::test_set_loop_options_not_first_is_refused_when_staged":
+        "dynamo's 'Unsupported output type' (an error inside the region)",
+    "test_loop_accumulation.py::test_van_der_corput_verbatim":
+        "AssertionError: ('result[1]', dtype('float64'), dtype('float32'))",
+    "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none":
+        "IndexError: tuple index out of range",
+    "test_loop_maybe_none.py::test_none_before_the_loop":
+        "IndexError: tuple index out of range",
+    "test_mask_writes.py::test_a_count_that_does_not_match":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_a_mask_over_rows":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_elementwise_values_of_the_same_selection":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_scalar_updates_under_a_staged_mask":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_the_target_keeps_its_dtype":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_ufuncs_clip_and_astype_on_a_selection":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_mask_writes.py::test_what_needs_the_count":
+        "dynamo's 'Unsupported output type' (an error inside the region)",
+    "test_match.py::test_a_variable_some_cases_leave_unassigned":
+        "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
+    "test_nested_item_writes.py::test_a_view_taken_with_a_staged_index_is_written_or_refused":
+        "torch._dynamo.exc.TorchRuntimeError: RuntimeError when making fake tensor call",
+    "test_nested_item_writes.py::test_an_item_of_an_item":
+        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
+    "test_numeric_methods.py::test_divmod_in_a_staged_loop":
+        "AssertionError: ('result', dtype('float64'), dtype('float32'))",
+    "test_numeric_methods.py::test_divmod_values_and_dtypes":
+        "AssertionError: ('result[0][0]', dtype('int64'), dtype('int32'))",
+    "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument":
+        "TypeError: unsupported operand type(s) for *: 'numpy.ndarray' and 'Tensor'",
+    "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers":
+        "AssertionError: result[0]",
+    "test_output_containers.py::test_namedtuple_output":
+        "AssertionError: []",
+    "test_output_containers.py::test_nested_containers":
+        "dynamo: a fake tensor of another fake mode",
+    "test_range_loop_exit.py::test_its_body_is_traced_a_few_times_not_once_an_item":
+        "assert 13 >= 39",
+    "test_staged_raise.py::test_a_failing_assert_on_python_values_raises_only_when_taken":
+        "ValueError: odd and positive",
+    "test_staged_raise.py::test_both_branches_raise":
+        "ValueError: positive",
+    "test_trace_failure_in_try.py::test_a_handler_does_not_catch_the_traces_refusal":
+        "Failed: the handler ran: 2.0",
+    "test_try_arithmetic.py::test_handler_assigns_a_fallback":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises":
+        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
+})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ CONFORMANCE = pathlib.Path(__file__).resolve().parent.parent / "conformance"
 
 
 def _load(name: str):
+    if str(CONFORMANCE) not in sys.path:  # its conftest imports torch_gaps beside it
+        sys.path.append(str(CONFORMANCE))
     spec = importlib.util.spec_from_file_location(f"torch_modes_{name}", CONFORMANCE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

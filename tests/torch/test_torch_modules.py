@@ -288,6 +288,36 @@ def test_print_of_a_tensor_while_tracing_is_refused():
 
     with pytest.raises(ag.StagingError) as info:
         torch.export.export(Program(), (X_POS,))
-    assert str(info.value).startswith("autograph.print at ")
-    assert "a traced PyTorch program cannot print at run time" in str(info.value)
+    line = f.__code__.co_firstlineno + 1
+    assert str(info.value) == (
+        f"autograph.print at {__file__}:{line} (`ag.print(\"x is\", x)`) prints a tensor "
+        f"while PyTorch traces (torch.compile or torch.export), and a traced PyTorch program "
+        f"cannot print at run time everywhere (not inside cond or while_loop). Return the "
+        f"value and print it outside the compiled function.")
     torch.testing.assert_close(converted(X_POS), X_POS + 1)  # eager: prints, as print does
+
+
+def first_two_or_all(x):
+    if x.sum() > 0:  # outputs that differ in size only: PyTorch 2.13's cond takes them
+        y = x[:2] * 2
+    else:
+        y = x + 1
+    return y.sum(), y
+
+
+@pytest.mark.parametrize("how", ["compiled", "exported"])
+def test_branches_whose_outputs_differ_only_in_size(how):
+    converted = ag.convert(first_two_or_all)
+    if how == "compiled":
+        run = compiled(converted)
+    else:
+        class Program(torch.nn.Module):
+            def forward(self, x):
+                return converted(x)
+
+        ep = torch.export.export(Program(), (X_POS,))
+        assert "higher_order.cond" in ep.graph_module.code
+        run = ep.module()
+    for x in (X_POS, X_NEG):  # the sizes of both sides, from one program
+        for got, expected in zip(run(x), first_two_or_all(x)):
+            torch.testing.assert_close(got, expected)

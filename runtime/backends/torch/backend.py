@@ -40,6 +40,7 @@ reads ``xs[k]`` with ``index_select`` (indexing with a 0-d tensor is refused the
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 
@@ -440,6 +441,7 @@ class TorchBackend(backends.Backend):
     name = "torch"
     compiler, framework = "torch.compile", "PyTorch"
     unknown_dims = False
+    branch_sizes_differ = True  # cond's outputs may (an unbacked size); while_loop's not
     sizes_after_loops = True  # a list a loop collects is cut to its length after it (lists)
     isinstance_as_concrete = True  # a tracing tensor is a torch.Tensor
     # A staged item used as an index (xs[i]) has PyTorch's tracer make a size it cannot
@@ -540,9 +542,10 @@ class TorchBackend(backends.Backend):
         def region(module, training, *args, **kwargs):
             return converted(module, *args, **kwargs)
 
-        from . import region_sizes
+        from . import region_boundary, region_sizes
 
         region_sizes.install()
+        region_boundary.install()
         region = torch._dynamo.nonstrict_trace(region)
         region_sizes.regions.add(id(region))  # kept alive by forward below
 
@@ -792,18 +795,26 @@ class TorchBackend(backends.Backend):
         return target
 
     def print_(self, args, sep, end, file, flush):
-        """``ag.print`` of tensors under ``torch.compile``/``torch.export`` is refused:
-        PyTorch 2.13's print operator prints nothing (or fails) inside ``cond`` and
-        ``while_loop`` bodies, and a Python ``print`` shows tracing tensors once. Eager
-        tensors (no trace running) print as ``print`` prints them."""
+        """``ag.print`` under ``torch.compile``/``torch.export`` is refused: PyTorch
+        2.13's print operator prints nothing (or fails) inside ``cond`` and ``while_loop``
+        bodies, and a Python ``print`` runs once, while PyTorch traces (showing tracing
+        tensors), not at every run. The text says what is printed: a tensor, or Python
+        values only. Eager calls (no trace running) print as ``print`` prints."""
         if not is_tracing() and not any(_is_fake(a) for a in args):
             print(*args, sep=sep, end=end, file=file, flush=flush)
             return
+        if any(isinstance(a, torch.Tensor) for a in args):
+            raise errors.StagingError(
+                f"autograph.print at {_user_line()} prints a tensor while PyTorch traces "
+                f"(torch.compile or torch.export), and a traced PyTorch program cannot print "
+                f"at run time everywhere (not inside cond or while_loop). Return the value "
+                f"and print it outside the compiled function.")
         raise errors.StagingError(
-            f"autograph.print at {_user_line()} prints a tensor while PyTorch traces "
-            f"(torch.compile or torch.export), and a traced PyTorch program cannot print "
-            f"at run time everywhere (not inside cond or while_loop). Return the value and "
-            f"print it outside the compiled function.")
+            f"autograph.print at {_user_line()} prints Python values only while PyTorch "
+            f"traces (torch.compile or torch.export): printed now, they would appear once, "
+            f"when PyTorch traces, not at every run of the traced program, which cannot "
+            f"print everywhere (not inside cond or while_loop). Print them outside the "
+            f"compiled function.")
 
     def pair_values(self, label, t, f):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
@@ -869,11 +880,12 @@ def _mark_nonstrict(fn) -> None:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables import TorchInGraphFunctionVariable
 
-    from . import dynamo_errors, region_sizes, strict_export
+    from . import dynamo_errors, region_boundary, region_sizes, strict_export
 
     strict_export.repair()  # strict torch.export of a non-strict region fails in 2.13
     dynamo_errors.install()  # a StagingError reaches the user unwrapped
     region_sizes.install()  # a size only the region uses is its own (x[x > 1].sum())
+    region_boundary.install()  # None, strings and NumPy values in and out
     key = id(fn)
     region_sizes.regions.add(key)
     trace_rules._allowed_callable_ids.add(key)
@@ -924,9 +936,45 @@ def _refuse_argument_write(target, what: str = "item assignment") -> None:
     root = target._base if target._base is not None else target
     written = written_argument(target, depth=3) or (
         written_argument(root, depth=3) if root is not target else None)
-    if written is not None:
+    if written is not None and _held_by_a_caller(root, written):
         raise cannot_write("torch.compile and torch.export", written,
                            "a staged if or loop writes into a copy of it", what)
+
+
+def _held_by_a_caller(root: torch.Tensor, written) -> bool:
+    """Does a frame calling ``written``'s function hold ``root`` (the tensor written, or
+    the one it views), or a view of it: as a local, an item of a local tuple, list or
+    dict, or a module's parameter or buffer? A parameter the function rebound first
+    (``v = v.clone()``) holds a tensor no caller holds, whose write no caller sees: not
+    refused."""
+    from ...staging.arg_writes import user_frames
+
+    frame = next((f for f in user_frames(sys._getframe(2))
+                  if f.f_code.co_name == written.function
+                  and f.f_code.co_filename == written.filename), None)
+    if frame is None:
+        return True
+    frame = frame.f_back
+    # reading a tensor's _base here is no read of the body (_Reads notes what it touches)
+    with torch._C.DisableTorchFunction():
+        return _held_from(frame, root)
+
+
+def _held_from(frame, root) -> bool:
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, (tuple, list)):
+                items = value
+            elif isinstance(value, dict):
+                items = list(value.values())
+            elif isinstance(value, torch.nn.Module):
+                items = [*value.parameters(), *value.buffers()]
+            else:
+                items = (value,)
+            if any(isinstance(v, torch.Tensor) and _root(v) is root for v in items):
+                return True
+        frame = frame.f_back
+    return False
 
 
 def _refuse_shared_write(target) -> None:

@@ -17,8 +17,9 @@ comes from an operator of the user's line (converted code routes its NumPy calls
   number, as eagerly;
 - ``a op= t`` (NumPy's in-place ufunc, ``out`` the array): eager's TypeError (``/=``:
   the tensor's reflected division, a new tensor the name gets); where ``t`` stands for a
-  NumPy array the program wrote a traced value into (``tensors.NUMPY_ARRAY``), NumPy's
-  ufunc, a new tensor the name gets (``_into_array``);
+  NumPy array the program wrote a traced value into (``tensors.NUMPY_ARRAY``) or for a
+  Python number (``tensors.WEAK``: ``v += n``, ``n`` a loop's counter), NumPy's ufunc, a
+  new tensor standing for the array that the name gets (``_into_array``);
 - an operand that stands for a Python number (``tensors.WEAK``: a loop counter):
   NumPy's ufunc, of the dtype NumPy gives that number there;
 - ``a op t`` with an array on the left: NumPy's ufunc. Eagerly the traced value is an
@@ -79,7 +80,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             and out is not None and len(out) == 1 and out[0] is inputs[0] and len(kwargs) == 1:
         # ``array op= t``: eagerly NumPy defers to the tensor, which declines (or divides:
         # a new tensor the name gets); a tensor standing for a NumPy array is one there
-        if getattr(inputs[1], NUMPY_ARRAY, False):
+        if getattr(inputs[1], NUMPY_ARRAY, False) or is_weak(inputs[1]):
             return _into_array(ufunc, *inputs)
         if ufunc.__name__ != "divide":
             raise TypeError(_DECLINED.get(ufunc.__name__, "unsupported operand type(s) for "
@@ -102,7 +103,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 def _into_array(ufunc, array, tensor):
-    """``array op= t`` with ``t`` standing for a NumPy array (``tensors.NUMPY_ARRAY``):
+    """``array op= t`` with ``t`` standing for a NumPy array (``tensors.NUMPY_ARRAY``) or a
+    Python number (``tensors.WEAK``):
     NumPy's ufunc into ``array``'s dtype (its ``same_kind`` rule), as a tensor standing
     for the array that the name gets; a name read later that shares the array's memory
     is refused (``check_staged_write``: it would keep the old contents)."""

@@ -16,6 +16,7 @@ import functools
 
 _INSTALLED = "_autograph_keeps_region_sizes"
 regions: set = set()  # ids of the functions autograph marks as non-strict regions
+REGION = "_autograph_region"  # set on a callable standing for one of them (region_boundary)
 
 
 def install() -> None:
@@ -61,7 +62,8 @@ def _ours(func) -> bool:
     func = getattr(func, "func", func)  # a _ConstantFunction holds it,
     func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
     cells = getattr(func, "__closure__", None) or ()  # closes over it
-    return id(func) in regions or any(id(_contents(c)) in regions for c in cells)
+    return id(func) in regions or any(
+        id(_contents(c)) in regions or getattr(_contents(c), REGION, False) for c in cells)
 
 
 def _contents(cell):

@@ -1,0 +1,202 @@
+"""What crosses the boundary of a converted function under ``torch.compile``.
+
+Dynamo calls a converted function as a non-strict region (``backend.entry_point``): it
+flattens the arguments with PyTorch's pytree and passes the leaves into its graph, then
+flattens what the region returns the same way. PyTorch 2.13 takes only tensors, Python
+numbers, strings (as inputs) and the like as those leaves: ``None`` or a NumPy scalar
+given to a converted function, or ``None``, a string or a NumPy value it returns, is
+dynamo's "Invalid input type" / "Unsupported output type for nonstrict_trace-ed
+function", a graph break (an error with ``fullgraph=True``), where the same function
+without conversion compiles.
+
+``install`` wraps dynamo's call of a non-strict region, for autograph's regions only:
+
+- An argument leaf that dynamo knows as a Python constant the region cannot take
+  (``None``, a NumPy scalar, any constant that is not a graph value) is held by the
+  callable the graph records, not passed: dynamo guards on it as on any constant of the
+  frame, and the region sees the object itself.
+- A NumPy array or scalar argument is a ``StagingError`` naming it (a graph break where
+  dynamo may go on): dynamo holds it as a tensor, and the region would run NumPy's code on
+  a tensor PyTorch traces.
+- An output leaf that is not a graph value comes out beside the graph's: a NumPy array
+  (or the tensor that stands for one the program wrote a traced value into:
+  ``tensors.NUMPY_ARRAY``) as a tensor of its values that dynamo turns back into one
+  (``Tensor.numpy()``, what dynamo does with NumPy code it compiles), anything else
+  (``None``, a string, a NumPy scalar) as the constant it was when PyTorch traced (a value made from
+  tensors cannot be one: the staging core refuses a string or ``None`` a tensor
+  condition chose).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .region_sizes import REGION, regions
+
+_INSTALLED = "_autograph_region_boundary"
+
+
+def install() -> None:
+    """Wrap dynamo's call of a non-strict region once."""
+    try:
+        from torch._dynamo.variables.torch import TorchInGraphFunctionVariable
+    except ImportError:
+        return
+    call = getattr(TorchInGraphFunctionVariable, "_call_nonstrict_traceable_function", None)
+    if call is None or getattr(call, _INSTALLED, False):
+        return
+
+    @functools.wraps(call)
+    def wrapper(self, tx, args, kwargs):
+        if id(self.value) not in regions:
+            return call(self, tx, args, kwargs)
+        return _call_region(call, self, tx, args, kwargs)
+
+    setattr(wrapper, _INSTALLED, True)
+    TorchInGraphFunctionVariable._call_nonstrict_traceable_function = wrapper
+
+
+def _call_region(call, variable, tx, args, kwargs):
+    from torch._dynamo.variables import ListVariable, VariableTracker
+    from torch._dynamo.variables.builder import SourcelessBuilder
+    from torch.utils import _pytree
+
+    fn = variable.value
+    held: dict = {}  # position (an argument index or keyword) -> the constant held
+    passed_args = []
+    for i, arg in enumerate(args):
+        if _held(tx, fn, arg, f"argument {i + 1}"):
+            held[i] = arg.as_python_constant()
+        else:
+            passed_args.append(arg)
+    passed_kwargs = {}
+    for name, arg in kwargs.items():
+        if _held(tx, fn, arg, f"argument '{name}'"):
+            held[name] = arg.as_python_constant()
+        else:
+            passed_kwargs[name] = arg
+    out: list = []  # what the region's first run returned: its tree and its leaves' kinds
+
+    def region(*args, **kwargs):
+        full = list(args)
+        for i, value in sorted((k, v) for k, v in held.items() if isinstance(k, int)):
+            full.insert(i, value)
+        kwargs.update((k, v) for k, v in held.items() if isinstance(k, str))
+        leaves, tree = _pytree.tree_flatten(fn(*full, **kwargs))
+        if not out:
+            out.append((tree, [_kind(leaf) for leaf in leaves], leaves))
+        elif len(leaves) == len(out[0][2]):
+            # a later run (the graph run by a backend that does not trace the region, as
+            # explain's: the Python path, on real tensors) gives the first run's kinds
+            leaves = [_as_recorded(leaf, first) for leaf, first in zip(leaves, out[0][2])]
+        return [_as_graph_value(leaf, kind) for leaf, kind in zip(leaves, out[0][1])
+                if kind != "constant"]
+
+    region.__name__ = getattr(fn, "__name__", "region")
+    setattr(region, REGION, True)
+    flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
+    tree, kinds, leaves = out[0]
+    items, graph = [], iter(flat.unpack_var_sequence(tx))
+    for leaf, kind in zip(leaves, kinds):
+        if kind == "graph":
+            items.append(next(graph))
+        elif kind == "constant":
+            items.append(_constant(tx, leaf))
+        else:  # a NumPy array or scalar, as dynamo holds one: a tensor's .numpy()
+            array = next(graph).call_method(tx, "numpy", [], {})
+            items.append(array)
+    return SourcelessBuilder.create(tx, _pytree.tree_unflatten).call_function(
+        tx, [ListVariable(items), VariableTracker.build(tx, tree)], {})
+
+
+# The NumPy scalars regions returned, each read by the graph that returns it: dynamo
+# builds a NumPy scalar only as a value it can read from somewhere (a source), and gives
+# back one it read unchanged as itself.
+_returned_scalars: list = []
+
+
+def _constant(tx, leaf):
+    """A dynamo variable of ``leaf``, a constant the region returned."""
+    from torch._dynamo.variables import VariableTracker
+
+    if not isinstance(leaf, np.generic):
+        return VariableTracker.build(tx, leaf)
+    from torch._dynamo.source import AttrSource, GetItemSource
+    from torch._dynamo.variables.builder import VariableBuilder
+
+    _returned_scalars.append(leaf)
+    source = GetItemSource(AttrSource(tx.import_source(__name__), "_returned_scalars"),
+                           len(_returned_scalars) - 1)
+    return VariableBuilder(tx, source)(leaf)
+
+
+def _held(tx, fn, arg, where: str) -> bool:
+    """Is ``arg`` (a dynamo variable) a constant the region cannot take? A NumPy array
+    dynamo holds as a tensor is the ``StagingError``."""
+    from torch._higher_order_ops.flat_apply import is_graphable, is_graphable_type
+
+    kind = arg.python_type()
+    if issubclass(kind, np.ndarray):  # a NumPy scalar too: dynamo holds it as a 0-d array
+        import linecache
+
+        from torch._dynamo.exc import unimplemented
+
+        from ...staging.errors import StagingError
+
+        name = getattr(fn, "__qualname__", getattr(fn, "__name__", "the function"))
+        file, line = tx.f_code.co_filename, tx.lineno
+        text = linecache.getline(file, line).strip()
+        error = StagingError(
+            f"the converted function '{name}' is given a NumPy array or scalar ({where}) at "
+            f"{file}:{line}" + (f" (`{text}`)" if text else "") + f", code torch.compile "
+            f"traces, which holds it as a tensor: the function would run its NumPy code on a "
+            f"tensor PyTorch traces. Pass torch.as_tensor(value) (a Python number for a "
+            f"scalar), or call the converted function outside the compiled code.")
+        # a graph break (eager code runs the call) where dynamo may go on; with
+        # fullgraph=True the StagingError itself (dynamo_errors), its text as it is
+        unimplemented(gb_type="autograph: a NumPy value given to a converted function",
+                      context=f"{name}, {where}", explanation=str(error), hints=[],
+                      from_exc=error)
+    import torch
+
+    if is_graphable_type(kind) or issubclass(kind, torch.nn.Module) \
+            or not arg.is_python_constant():  # a module: dynamo passes its state in
+        return False
+    from torch.utils import _pytree
+
+    return not all(map(is_graphable, _pytree.tree_leaves(arg.as_python_constant())))
+
+
+def _kind(leaf) -> str:
+    from torch._higher_order_ops.flat_apply import is_graphable
+
+    from .tensors import NUMPY_ARRAY
+
+    if getattr(leaf, NUMPY_ARRAY, False):  # a tensor standing for a NumPy array (numpy_operands)
+        return "numpy"
+    if isinstance(leaf, (str, np.generic)) or not is_graphable(leaf):  # np.float64 is a float
+        return "numpy" if isinstance(leaf, np.ndarray) else "constant"
+    return "graph"
+
+
+def _as_recorded(leaf, first):
+    """``leaf`` as the kind of value ``first`` (the first run's) was: a NumPy value
+    where the trace made a tensor (a NumPy function of a traced tensor) as a tensor."""
+    import torch
+
+    if isinstance(first, torch.Tensor) and not isinstance(leaf, torch.Tensor) \
+            and isinstance(leaf, (np.ndarray, np.generic, int, float, bool)):
+        from .tensors import as_tensor
+
+        return as_tensor(leaf, first.dtype)
+    return leaf
+
+
+def _as_graph_value(leaf, kind: str):
+    if kind == "numpy":
+        from .tensors import as_tensor
+
+        return as_tensor(leaf)
+    return leaf
