@@ -150,7 +150,7 @@ def check_staged_write(target: np.ndarray, construct: str = "item assignment") -
     ``out=d``; the name rebound to the staged result): a ``StagingError`` if another
     array held in the user's frames shares its memory (its base, a view of it), which
     would keep the old contents."""
-    _refuse_sharing(target, f"{construct} at {user_location()}",
+    _refuse_sharing(target, lambda: f"{construct} at {user_location()}",
                     "a staged value is written into a NumPy array, which becomes a staged "
                     "value")
     held = holders.stale(lambda value: value is target)
@@ -170,19 +170,20 @@ def check_carried(value, label: str, construct: str, where_fn) -> None:
         for suffix, v in items(value):
             check_carried(v, label + suffix, construct, where_fn)
     elif is_array(value):
-        _refuse_sharing(value, f"{construct} at {errors.where(where_fn)}",
+        _refuse_sharing(value, lambda: f"{construct} at {errors.where(where_fn)}",
                         f"'{label}', a NumPy array, is changed inside it and the condition is "
                         f"a staged value, so it becomes a staged value there")
 
 
-def _refuse_sharing(target, where: str, what: str) -> None:
+def _refuse_sharing(target, where, what: str) -> None:
+    """(``where()``: the construct and its location, for the message only.)"""
     base = base_of(target)
     for _, _, frame in _frames(sys._getframe(2)):
         for name, value in [held for local in frame.f_locals.items()
                             for held in holders.held_in(local[1], local[0])]:
             if value is not target and is_array(value) and base_of(value) is base:
                 raise errors.StagingError(
-                    f"{where}: {what}; but '{name}' shares its memory (a view of it, or the "
+                    f"{where()}: {what}; but '{name}' shares its memory (a view of it, or the "
                     f"array it views) and would keep the old contents. Write through one of "
                     f"them only, or copy the view (v = a[1:].copy()) if the two should not "
                     f"share.")
