@@ -822,11 +822,12 @@ class _SeededWriter(_Writer):
             else:
                 header, inner = f"for j{k} in lst:", [(f"j{k}", "int")]
             lines = [header] + _indent(self.block((*scope, *inner), depth + 1, True))
-        elif self.while_true and self.chance(0.4):  # ends by a break only
-            prologue = [f"c{k} = 0"]
+        elif self.while_true and self.chance(0.4):  # ends by a break only (a continue
+            prologue = [f"c{k} = 0"]                  # skips the last one, not the first)
             lines = ["while True:"] + _indent(
-                [f"c{k} += 1"] + self.block((*scope, (f"c{k}", "int")), depth + 1, True)
-                + [f"if c{k} >= 3 or ({self.cond(scope)}):", "    break"])
+                [f"c{k} += 1", f"if c{k} > 3:", "    break"]
+                + self.block((*scope, (f"c{k}", "int")), depth + 1, True)
+                + [f"if {self.cond(scope)}:", "    break"])
         else:
             prologue = [f"c{k} = 0"]
             lines = [f"while c{k} < 3 and ({self.cond(scope)}):"]

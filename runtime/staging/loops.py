@@ -112,9 +112,12 @@ class Carry:
         if not self.backend.keeps_kinds:
             return
         for k in range(len(self.avals)):
-            if is_number(self.firsts[k]) and not self.avals[k].weak:
-                self.avals.append(Aval(np.dtype(bool), ()))
-                self.firsts.append(True)
+            first = self.firsts[k]
+            kind = True if is_number(first) else False if self.avals[k].weak \
+                or self.backend.aval(first) is None else self.backend.python_kind(first)
+            if kind is not False and not self.avals[k].weak:  # (a Python number, or a
+                self.avals.append(Aval(np.dtype(bool), ()))     # choice of one: its flag)
+                self.firsts.append(kind)
                 self.kinds.append((k, len(self.avals) - 1))
 
     def _spec(self, x):
