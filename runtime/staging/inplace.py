@@ -22,15 +22,14 @@ a body that changes one is a ``StagingError``.
 from __future__ import annotations
 
 import dis
-import sys
 import types
 
 from .arrays import Arrays, globals_read, is_array
 from .uncarried import Uncarried, held_items, watched
+from .user_state import NOT_USER as _NOT_USER, user_object as _user_object
 from .undefined import Undefined
 
 _MAX_NODES = 2000
-_NOT_USER = ("builtins", "numpy", "jax", "jaxlib", "autograph", "torch", "tensorflow")
 
 
 class Side:
@@ -74,19 +73,6 @@ def _layers(fn):
         if not hasattr(fn, "__wrapped__"):
             return
         fn = fn.__wrapped__
-
-
-def _user_object(obj) -> bool:
-    cls = type(obj)
-    if getattr(cls, "restorable", False):  # the runtime's own in-place state (accumulate.Growing)
-        return True
-    module = cls.__module__ or ""
-    if module.partition(".")[0] in _NOT_USER or not getattr(cls, "__dictoffset__", 0):
-        return False
-    if isinstance(obj, (type, types.ModuleType, types.FunctionType, types.MethodType)):
-        return False
-    path = getattr(sys.modules.get(module), "__file__", None) or ""
-    return "site-packages" not in path
 
 
 def _stored_globals(code) -> set:

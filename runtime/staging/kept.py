@@ -35,6 +35,7 @@ from . import errors
 from .backend import backend_of, tracing_now
 from .raises import AlwaysRaises, raised_by_user
 from .returns import Pending
+from .user_state import user_class, user_object
 
 
 def same_objects(out, given) -> list:
@@ -74,13 +75,7 @@ def _items(value):
 
 def _has_attributes(value) -> bool:
     """A user's object or class, whose attributes a trace can set (``Box.count += 1``)."""
-    from .inplace import _NOT_USER, _user_object
-
-    if isinstance(value, type):
-        module = sys.modules.get(value.__module__ or "")
-        return (value.__module__ or "").partition(".")[0] not in _NOT_USER and \
-            "site-packages" not in (getattr(module, "__file__", None) or "site-packages")
-    return _user_object(value)
+    return user_class(value) or user_object(value)
 
 
 class Contents:

@@ -214,6 +214,10 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
         "dynamo's 'Unsupported output type for nonstrict_trace-ed function' (6 graphs) before "
         "our StagingError",
 })
+EXPLAIN_EXCLUDED["test_hashed_items.py::test_a_set_of_staged_items_is_refused"] = _PINS_A_REFUSAL
+EXPLAIN_EXCLUDED["test_operator_dtypes.py::test_an_int_array_refuses_a_float_in_place"] = (
+    "a strict xfail of the traced torch mode (PyTorch's TypeError), which the explain mode "
+    "inherits by name; with Python values no tensor meets the NumPy array and it passes")
 EXPLAIN_EXCLUDED["test_nested_item_writes.py::test_a_row_taken_with_a_zero_d_array_index_is_a_copy"] = (
     "its 0-d array argument is the point (an integer array index: a copy); the explain mode "
     "passes 0-d arrays as Python numbers, whose index is a view")
