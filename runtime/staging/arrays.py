@@ -179,8 +179,8 @@ def _refuse_sharing(target, where, what: str) -> None:
     """(``where()``: the construct and its location, for the message only.)"""
     base = base_of(target)
     for _, _, frame in _frames(sys._getframe(2)):
-        for name, value in [held for local in frame.f_locals.items()
-                            for held in holders.held_in(local[1], local[0])]:
+        for name, value in (held for local in frame.f_locals.items()
+                            for held in holders.held_in(local[1], local[0])):
             if value is not target and is_array(value) and base_of(value) is base:
                 raise errors.StagingError(
                     f"{where()}: {what}; but '{name}' shares its memory (a view of it, or the "
@@ -214,12 +214,17 @@ def globals_read(fn) -> list:
     code, space = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
     if code is None or space is None:
         return []
-    stack, names = [code], set()
+    names = {name for c in nested_codes(code) for name in c.co_names}
+    return [(n, space[n]) for n in sorted(names) if n in space]
+
+
+def nested_codes(code):
+    """``code`` and the code objects nested in it (its functions, lambdas, classes)."""
+    stack = [code]
     while stack:
         c = stack.pop()
-        names.update(c.co_names)
+        yield c
         stack.extend(k for k in c.co_consts if k.__class__ is types.CodeType)
-    return [(n, space[n]) for n in sorted(names) if n in space]
 
 
 def _unreached(construct: str, where_fn, name: str, function, own: bool):

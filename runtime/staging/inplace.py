@@ -24,7 +24,7 @@ from __future__ import annotations
 import dis
 import types
 
-from .arrays import Arrays, globals_read, is_array
+from .arrays import Arrays, globals_read, is_array, nested_codes
 from .uncarried import Uncarried, held_items, watched
 from .user_state import NOT_USER as _NOT_USER, user_object as _user_object
 from .undefined import Undefined
@@ -75,14 +75,20 @@ def _layers(fn):
         fn = fn.__wrapped__
 
 
-def _stored_globals(code) -> set:
-    """The global names ``code`` (and the code nested in it) assigns."""
-    found, stack = set(), [code]
-    while stack:
-        current = stack.pop()
-        stack.extend(c for c in current.co_consts if c.__class__ is types.CodeType)
-        found.update(ins.argval for ins in dis.get_instructions(current)
-                     if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+_STORED: dict = {}  # id(code) -> (code, the global names it stores)
+
+
+def _stored_globals(code) -> frozenset:
+    """The global names ``code`` (and the code nested in it) assigns; read once per code
+    object (every staged construct that reaches the function asks)."""
+    cached = _STORED.get(id(code))
+    if cached is not None and cached[0] is code:
+        return cached[1]
+    found = frozenset(ins.argval for c in nested_codes(code) for ins in dis.get_instructions(c)
+                      if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"))
+    if len(_STORED) > 4096:
+        _STORED.clear()
+    _STORED[id(code)] = (code, found)
     return found
 
 
