@@ -174,8 +174,9 @@ def tracing_changed(module_name: str, delta: int) -> None:
     """One more (``delta`` 1) or one fewer (-1) thread inside a trace of a framework
     that reports its traces (after ``report_tracing`` gave the count once)."""
     with _lock:
-        _reported[module_name] = _reported[module_name] + delta
-        _changed()
+        if module_name in _reported:  # not after ``ThreadTraces.stop``
+            _reported[module_name] += delta
+            _changed()
 
 
 class ThreadTraces:
@@ -186,6 +187,7 @@ class ThreadTraces:
     def __init__(self, module_name: str) -> None:
         self.name = module_name
         self._local = threading.local()  # .tracing: this thread is inside a trace
+        self._stopped = False
 
     def start(self, tracing: bool) -> None:
         """Report the first count: this thread's state (``tracing``), once the hook is in."""
@@ -194,9 +196,18 @@ class ThreadTraces:
 
     def note(self, tracing: bool) -> None:
         """The hook saw this thread's state after a change: ``tracing`` or not."""
-        if tracing is not getattr(self._local, "tracing", False):
+        if tracing is not getattr(self._local, "tracing", False) and not self._stopped:
             self._local.tracing = tracing
             tracing_changed(self.name, 1 if tracing else -1)
+
+    def stop(self) -> None:
+        """The hook can no longer see every trace (a thread may now start inside one):
+        the framework counts as tracing whenever it is imported, as one that never
+        reported."""
+        with _lock:
+            self._stopped = True
+            _reported.pop(self.name, None)
+            _changed()
 
 
 def add_probe(module_name: str, load) -> None:

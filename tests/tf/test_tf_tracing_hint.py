@@ -73,3 +73,40 @@ def test_the_hint_follows_tensorflow_graphs():
     eager, staged, eager_elsewhere = (True, True), (False, False), (False, True)
     assert done.stdout.strip() == str([
         eager, staged, eager, staged, eager, staged, eager, staged, eager, eager_elsewhere, eager])
+
+
+def test_graph_mode_made_the_default_later_stops_the_hint(tmp_path):
+    # ``disable_eager_execution`` after the hook is in: a new thread starts inside a
+    # graph without a switch the hook could see, so every converted call asks again.
+    script = textwrap.dedent("""
+        import threading
+        import tensorflow as tf
+        import autograph as ag
+        from autograph import runtime as ag__
+
+        @ag.convert
+        def magnitude(x):
+            if x > 0:
+                return x
+            return -x
+
+        ag__.mode.staging()
+        print(magnitude(-2.0), ag__.mode.python)
+        tf.compat.v1.disable_eager_execution()
+        print(ag__.mode.python)
+
+        def in_a_new_thread():
+            x = tf.compat.v1.placeholder(tf.float32, ())
+            y = magnitude(x)
+            with tf.compat.v1.Session() as session:
+                print(session.run(y, {x: 3.0}), session.run(y, {x: -4.0}))
+
+        thread = threading.Thread(target=in_a_new_thread)
+        thread.start()
+        thread.join()
+    """)
+    program = tmp_path / "graph_default.py"  # a file: autograph reads the function's source
+    program.write_text(script)
+    done = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["2.0", "True", "False", "3.0", "4.0"]

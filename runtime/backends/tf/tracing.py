@@ -13,9 +13,10 @@ the number of such threads to ``staging.mode`` (``report_tracing``); while it is
 Nothing is reported, and every converted call asks ``tf.executing_eagerly()`` as
 before, where the wrapper cannot be installed (another TensorFlow) or where graph
 mode is the default (``tf.compat.v1.disable_eager_execution()`` already called:
-every new thread starts in graph mode, without a switch). TensorFlow allows that call
-only at program start; made after autograph's first converted call it goes unnoticed,
-and a graph tensor that then reaches a Python ``if`` raises TensorFlow's own error.
+every new thread starts in graph mode, without a switch). Made after the wrapper was
+installed, that call stops the reports: ``disable_eager_execution`` is wrapped too,
+wherever a loaded module holds it (``tf.compat.v1``, ``ops``), and from then on every
+converted call asks ``tf.executing_eagerly()`` again.
 A graph being built in *another* thread when the wrapper is installed is not counted
 until that thread switches again, as with JAX (``backends.jax.tracing``).
 """
@@ -23,6 +24,8 @@ until that thread switches again, as with JAX (``backends.jax.tracing``).
 from __future__ import annotations
 
 import contextlib
+import functools
+import sys
 
 from tensorflow.python.eager import context as _context
 
@@ -55,4 +58,23 @@ def install(is_tracing):
     context_class._mode = switch
     _installed = True
     threads.start(is_tracing())
+    _stop_on_graph_default(threads)
     return is_tracing
+
+
+def _stop_on_graph_default(threads) -> None:
+    """Wrap ``disable_eager_execution`` in every loaded module that holds it, so that
+    making graph mode the default stops ``threads``' reports."""
+    from tensorflow.python.framework import ops
+
+    original = ops.disable_eager_execution
+
+    @functools.wraps(original)
+    def disable_eager_execution(*args, **kwargs):
+        threads.stop()
+        return original(*args, **kwargs)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("tensorflow") and \
+                getattr(module, "disable_eager_execution", None) is original:
+            module.disable_eager_execution = disable_eager_execution
