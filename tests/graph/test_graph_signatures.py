@@ -6,6 +6,7 @@ which point at the user's line."""
 from __future__ import annotations
 
 import inspect
+import random
 import warnings
 
 import numpy as np
@@ -297,6 +298,33 @@ def test_generators_the_function_reads_warn_by_name():
         "call, draw them outside the function and pass them as an argument "
         "(f(x, local.normal(size=n))).",
     ]
+
+
+PYTHON_RNG = random.Random(3)
+
+
+def test_pythons_random_warns_like_np_random():
+    @ag.function
+    def f(x):
+        return x + random.random() + PYTHON_RNG.random()
+
+    random_random = random.random
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        first = f(np.ones(2))
+        again = f(np.ones(2))
+    np.testing.assert_array_equal(first, again)  # what the warnings are about
+    line = f.python_function.__code__.co_firstlineno
+    assert [(w.category, w.filename, w.lineno) for w in record] == [
+        (ag.TraceTimeWarning, HERE, line + 2), (ag.TraceTimeWarning, HERE, line)]
+    assert str(record[0].message).startswith(
+        f"autograph.function 'f': random.random at {HERE}:{line + 2} "
+        f"(`return x + random.random() + PYTHON_RNG.random()`) runs while tracing")
+    assert str(record[1].message).endswith(
+        "the Random 'PYTHON_RNG' drew numbers while tracing, so they are constants of the graph "
+        "and every call returns the same ones. For new numbers on each call, draw them outside "
+        "the function and pass them as an argument (f(x, PYTHON_RNG.random())).")
+    assert random.random is random_random
 
 
 def test_a_generator_that_does_not_draw_does_not_warn():

@@ -2,14 +2,15 @@
 
 A trace runs the Python function once; whatever it computes from Python values
 becomes a constant of the graph. For most values that is the point (Python
-arguments, shapes, configuration), but ``np.random`` draws numbers too: called
+arguments, shapes, configuration), but ``np.random`` (and Python's ``random``) draws
+numbers too: called
 inside an ``autograph.function`` it runs while tracing, and every call of the
 graph returns the same numbers. ``watch_random`` reports each such call once
 per trace, naming the call and the user's line, with the fix.
 
-While a trace runs, ``np.random``'s drawing functions are wrapped by ones that
+While a trace runs, the drawing functions of ``np.random`` and ``random`` are wrapped by ones that
 report a call made by the tracing thread; other threads see no difference. The
-Generators and RandomStates the function reads from its globals or closure are
+Generators, RandomStates and ``random.Random`` objects the function reads from its globals or closure are
 compared before and after the trace, and named if they drew. A name imported
 before (``from numpy.random import normal``) and a generator reached through an
 attribute or an argument are not seen: the README lists them among the
@@ -25,6 +26,7 @@ import contextlib
 import functools
 import linecache
 import os
+import random as python_random
 import sys
 import threading
 import warnings
@@ -39,7 +41,7 @@ LIBRARY_DIRS = tuple(sorted({_PACKAGE_DIR + os.sep, trace._RUNTIME_DIR + os.sep}
 
 
 class TraceTimeWarning(UserWarning):
-    """A value was fixed into a graph while tracing: ``np.random`` called in a trace.
+    """A value was fixed into a graph while tracing: ``np.random`` (or ``random``) called in a trace.
 
     The numbers drawn while tracing become constants of the graph, so every
     call returns the same ones. The warning names the call and its line. To get
@@ -85,19 +87,30 @@ _DRAWS = (
     "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal",
     "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
 )
+# Python's ``random`` module: the functions that draw from its hidden ``Random``.
+_PYTHON_DRAWS = (
+    "betavariate", "binomialvariate", "choice", "choices", "expovariate", "gammavariate",
+    "gauss", "getrandbits", "lognormvariate", "normalvariate", "paretovariate", "randbytes",
+    "randint", "random", "randrange", "sample", "shuffle", "triangular", "uniform",
+    "vonmisesvariate", "weibullvariate",
+)
+# (module, how the message names it, its drawing functions)
+_SOURCES = (("numpy.random", "np.random", _DRAWS), ("random", "random", _PYTHON_DRAWS))
 _lock = threading.Lock()
 _watching: dict = {}  # thread id -> (traced function's name, call sites already reported)
-_originals: dict = {}  # name -> np.random's own function, while the watch is installed
-_wrappers: dict = {}  # name -> the watching wrapper of it, made once
+_originals: dict = {}  # (module, name) -> its own function, while the watch is installed
+_wrappers: dict = {}  # (module, name) -> the watching wrapper of it, made once
 
 
-def _watched(name: str, original):
+def _watched(call: str, original):
+    seeding = call == "np.random.default_rng"
+
     @functools.wraps(original)
     def draw(*args, **kwargs):
         watch = _watching.get(threading.get_ident())
-        seeded = name == "default_rng" and (args[0] if args else kwargs.get("seed")) is not None
+        seeded = seeding and (args[0] if args else kwargs.get("seed")) is not None
         if watch is not None and not seeded:
-            _report(watch, f"np.random.{name}", sys._getframe(1))
+            _report(watch, call, sys._getframe(1))
         return original(*args, **kwargs)
 
     return draw
@@ -133,25 +146,29 @@ def watch_random(function_name: str, fn: Any = None) -> Iterator[None]:
                 f"autograph.function '{function_name}': the {type(generator).__name__} '{name}' "
                 f"drew numbers while tracing, so they are constants of the graph and every call "
                 f"returns the same ones. For new numbers on each call, draw them outside the "
-                f"function and pass them as an argument (f(x, {name}.normal(size=n))).",
+                f"function and pass them as an argument (f(x, {name}.{_draw_example(generator)})).",
                 TraceTimeWarning, code.co_filename, code.co_firstlineno)
 
 
 @contextlib.contextmanager
 def _watching_np_random(function_name: str) -> Iterator[None]:
-    import numpy.random as random  # NumPy imports it on first use of np.random
+    import random  # noqa: F401  (imported here so that sys.modules holds both)
+    import numpy.random  # noqa: F401  NumPy imports it on first use of np.random
 
     me = threading.get_ident()
     with _lock:
         if not _watching:
-            for name in _DRAWS:
-                original = getattr(random, name, None)
-                if original is not None:
-                    _originals[name] = original
-                    wrapper = _wrappers.get(name)
-                    if wrapper is None or wrapper.__wrapped__ is not original:
-                        wrapper = _wrappers[name] = _watched(name, original)
-                    setattr(random, name, wrapper)
+            for module_name, label, draws in _SOURCES:
+                module = sys.modules[module_name]
+                for name in draws:
+                    original = getattr(module, name, None)
+                    if original is not None:
+                        key = (module, name)
+                        _originals[key] = original
+                        wrapper = _wrappers.get(key)
+                        if wrapper is None or wrapper.__wrapped__ is not original:
+                            wrapper = _wrappers[key] = _watched(f"{label}.{name}", original)
+                        setattr(module, name, wrapper)
         outer = _watching.get(me)  # a trace started while this thread traces another
         _watching[me] = (function_name, set())
     try:
@@ -163,8 +180,8 @@ def _watching_np_random(function_name: str) -> Iterator[None]:
             else:
                 _watching[me] = outer
             if not _watching:
-                for name, original in _originals.items():
-                    setattr(random, name, original)
+                for (module, name), original in _originals.items():
+                    setattr(module, name, original)
                 _originals.clear()
 
 
@@ -189,7 +206,7 @@ def _generators_of(fn) -> list:
             values[name] = cell.cell_contents
         except ValueError:  # an empty cell
             pass
-    kinds = (random.Generator, random.RandomState)
+    kinds = (random.Generator, random.RandomState, python_random.Random)
     return [(n, v) for n, v in sorted(values.items()) if isinstance(v, kinds)]
 
 
@@ -198,7 +215,13 @@ def _state(generator):
 
     if isinstance(generator, random.Generator):
         return generator.bit_generator.state
+    if isinstance(generator, python_random.Random):
+        return generator.getstate()
     return generator.get_state(legacy=False)
+
+
+def _draw_example(generator) -> str:
+    return "random()" if isinstance(generator, python_random.Random) else "normal(size=n)"
 
 
 def _same(a, b) -> bool:
