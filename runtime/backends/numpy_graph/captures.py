@@ -8,10 +8,11 @@ inside an ``autograph.function`` it runs while tracing, and every call of the
 graph returns the same numbers. ``watch_random`` reports each such call once
 per trace, naming the call and the user's line, with the fix.
 
-While a trace runs, the drawing functions of ``np.random`` and ``random`` are wrapped by ones that
-report a call made by the tracing thread; other threads see no difference. The
-Generators, RandomStates and ``random.Random`` objects the function reads from its globals or closure are
-compared before and after the trace, and named if they drew. A name imported
+While a trace runs, the drawing functions of ``np.random`` and ``random`` are
+wrapped by ones that report a call made by the tracing thread; other threads see no
+difference. The Generators, RandomStates and ``random.Random`` objects the function
+reads from its globals or closure are compared before and after the trace, and named
+if they drew. A name imported
 before (``from numpy.random import normal``) and a generator reached through an
 attribute or an argument are not seen: the README lists them among the
 trace-time captures.
@@ -41,7 +42,7 @@ LIBRARY_DIRS = tuple(sorted({_PACKAGE_DIR + os.sep, trace._RUNTIME_DIR + os.sep}
 
 
 class TraceTimeWarning(UserWarning):
-    """A value was fixed into a graph while tracing: ``np.random`` (or ``random``) called in a trace.
+    """A value was fixed into a graph while tracing: ``np.random`` (or ``random``) drawn from.
 
     The numbers drawn while tracing become constants of the graph, so every
     call returns the same ones. The warning names the call and its line. To get
