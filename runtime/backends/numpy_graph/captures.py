@@ -3,19 +3,17 @@
 A trace runs the Python function once; whatever it computes from Python values
 becomes a constant of the graph. For most values that is the point (Python
 arguments, shapes, configuration), but ``np.random`` (and Python's ``random``) draws
-numbers too: called
-inside an ``autograph.function`` it runs while tracing, and every call of the
-graph returns the same numbers. ``watch_random`` reports each such call once
-per trace, naming the call and the user's line, with the fix.
+numbers too: called inside an ``autograph.function`` it runs while tracing, and every
+call of the graph returns the same numbers. ``watch_random`` reports each such call
+once per trace, naming the call and the user's line, with the fix.
 
 While a trace runs, the drawing functions of ``np.random`` and ``random`` are
 wrapped by ones that report a call made by the tracing thread; other threads see no
 difference. The Generators, RandomStates and ``random.Random`` objects the function
 reads from its globals or closure are compared before and after the trace, and named
-if they drew. A name imported
-before (``from numpy.random import normal``) and a generator reached through an
-attribute or an argument are not seen: the README lists them among the
-trace-time captures.
+if they drew. A name imported before (``from numpy.random import normal``) and a
+generator reached through an attribute or an argument are not seen: the README lists
+them among the trace-time captures.
 
 ``warn_outside_library`` issues a warning attributed to the first frame outside
 autograph, so a warning points at the user's call, not into the library.
