@@ -135,10 +135,13 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
-    if is_array(target):
-        check_staged_write(target)
     holders.refuse_numpy_view_write(target)
-    result = backend.setitem(target, index, value)
+    with holders.carrying(target):  # the lists and dicts holding it take the new value
+        if is_array(target):
+            check_staged_write(target)
+        result = backend.setitem(target, index, value)
+    if result is not target:
+        holders.carry_into_slots(target, result)
     if iterated.watching():  # (the array a loop iterates, written: staging.iterated)
         iterated.wrote(target, result)
     return result

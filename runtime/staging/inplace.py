@@ -22,6 +22,7 @@ a body that changes one is a ``StagingError``.
 from __future__ import annotations
 
 import dis
+import threading
 import types
 
 from .arrays import Arrays, globals_read, is_array, nested_codes
@@ -92,12 +93,39 @@ def _stored_globals(code) -> frozenset:
     return found
 
 
+_local = threading.local()  # .running: the InPlace of each construct whose body runs
+
+
+class running:
+    """``with running(inplace):`` around the trace of a staged construct's body."""
+
+    def __init__(self, inplace) -> None:
+        self.inplace = inplace
+
+    def __enter__(self):
+        stack = getattr(_local, "running", None)
+        if stack is None:
+            stack = _local.running = []
+        stack.append(self.inplace)
+
+    def __exit__(self, *exc) -> None:
+        _local.running.pop()
+
+
+def tracks(container) -> bool:
+    """Whether a change to ``container`` made now is exact: no staged construct's body
+    is being traced (straight-line code runs once, as Python runs it), or every one
+    being traced carries ``container``'s items (it was reachable when it started)."""
+    return all(id(container) in inplace.node_ids for inplace in getattr(_local, "running", ()))
+
+
 class InPlace:
     """Containers reachable from ``fns``' closures and from ``state``, with the
     contents they had when the construct started."""
 
     def __init__(self, fns, state, names, construct: str, where_fn) -> None:
         self.nodes: list = []  # (container, label)
+        self.node_ids: set = set()  # their ids (``tracks``)
         self.snapshots: list = []
         self.arrays = Arrays()  # the NumPy arrays reachable, with their contents before
         self.uncarried = Uncarried()
@@ -142,6 +170,7 @@ class InPlace:
             if self._global is not None:
                 self.through_global[len(self.nodes)] = self._global
             self.nodes.append((value, label))
+            self.node_ids.add(id(value))
             contents = self._contents(value)
             self.snapshots.append(contents)
             for key, item in contents.items():
