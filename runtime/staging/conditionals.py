@@ -24,7 +24,8 @@ import numpy as np
 
 from . import errors, iterated, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
-from .inplace import MISSING, InPlace, Side, running
+from .holders import running
+from .inplace import MISSING, InPlace, Side
 from .kept import note_copies, refill, same_objects
 from .state import (
     ZEROS, Aval, Slot, array_leaves, copy_tree, describe, filler, fill, fits_constant, is_node,

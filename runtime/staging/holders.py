@@ -99,7 +99,9 @@ def _held(value, label: str, depth: int = _HELD_DEPTH, holder=None, key=None):
 # a container an argument of the traced function holds (the caller's, which the trace
 # cannot change): those stay refused where they are read later, as does any name.
 
-_local = threading.local()  # .carrying: the array a staged write is writing
+_local = threading.local()  # .carrying: the array a staged write is writing; .running:
+# the InPlace of each staged construct whose body is being traced (``running``); .label
+# (``named``)
 
 
 class carrying:
@@ -118,6 +120,29 @@ class carrying:
         _local.carrying = self.outer
 
 
+class running:
+    """``with running(inplace):`` around the trace of a staged construct's body."""
+
+    def __init__(self, inplace) -> None:
+        self.inplace = inplace
+
+    def __enter__(self):
+        stack = getattr(_local, "running", None)
+        if stack is None:
+            stack = _local.running = []
+        stack.append(self.inplace)
+
+    def __exit__(self, *exc) -> None:
+        _local.running.pop()
+
+
+def tracks(container) -> bool:
+    """Whether a change to ``container`` made now is exact: no staged construct's body
+    is being traced (straight-line code runs once, as Python runs it), or every one
+    being traced carries ``container``'s items (it was reachable when it started)."""
+    return all(id(container) in inplace.node_ids for inplace in getattr(_local, "running", ()))
+
+
 class _Slots:
     """Which containers can take a carried write, seen from ``frame`` (converted code)."""
 
@@ -125,8 +150,6 @@ class _Slots:
         self.arguments = _argument_containers(frame)
 
     def takes(self, holder) -> bool:
-        from .inplace import tracks
-
         return holder.__class__ in (list, dict) and id(holder) not in self.arguments \
             and tracks(holder)
 
@@ -283,9 +306,28 @@ def _innermost():
 
 
 def rebound_name() -> str:
-    """The name the converted statement running assigns (``e`` of ``e[0] = x``)."""
+    """The name the converted statement running assigns (``e`` of ``e[0] = x``); what
+    ``named`` says for a write into an attribute or an expression."""
+    label = getattr(_local, "label", None)
+    if label is not None:
+        return label
     frame = _innermost()
     return (_rebound(frame) if frame is not None else None) or "a"
+
+
+class named:
+    """``with named(label):`` around a write whose target is not a variable
+    (``obj.arr[i] = v``): messages call what it writes into ``label`` (``obj.arr``)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __enter__(self):
+        self.outer = getattr(_local, "label", None)
+        _local.label = self.label
+
+    def __exit__(self, *exc) -> None:
+        _local.label = self.outer
 
 
 def _rebound(frame) -> Optional[str]:
@@ -295,6 +337,8 @@ def _rebound(frame) -> Optional[str]:
     for ins in instructions:
         if ins.offset > frame.f_lasti and ins.opname in _STORES:
             return ins.argval
+        if ins.offset > frame.f_lasti and ins.opname == "POP_TOP":
+            return None  # a statement that assigns nothing (``ag__.setitem_attr(...)``)
     return None
 
 

@@ -22,7 +22,6 @@ a body that changes one is a ``StagingError``.
 from __future__ import annotations
 
 import dis
-import threading
 import types
 
 from .arrays import Arrays, globals_read, is_array, nested_codes
@@ -91,32 +90,6 @@ def _stored_globals(code) -> frozenset:
         _STORED.clear()
     _STORED[id(code)] = (code, found)
     return found
-
-
-_local = threading.local()  # .running: the InPlace of each construct whose body runs
-
-
-class running:
-    """``with running(inplace):`` around the trace of a staged construct's body."""
-
-    def __init__(self, inplace) -> None:
-        self.inplace = inplace
-
-    def __enter__(self):
-        stack = getattr(_local, "running", None)
-        if stack is None:
-            stack = _local.running = []
-        stack.append(self.inplace)
-
-    def __exit__(self, *exc) -> None:
-        _local.running.pop()
-
-
-def tracks(container) -> bool:
-    """Whether a change to ``container`` made now is exact: no staged construct's body
-    is being traced (straight-line code runs once, as Python runs it), or every one
-    being traced carries ``container``'s items (it was reachable when it started)."""
-    return all(id(container) in inplace.node_ids for inplace in getattr(_local, "running", ()))
 
 
 class InPlace:

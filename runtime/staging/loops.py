@@ -22,7 +22,8 @@ import numpy as np
 from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
                returns as staged_return)
 from .arrays import check_carried
-from .inplace import MISSING, InPlace, Side, running
+from .holders import running
+from .inplace import MISSING, InPlace, Side
 from .uncarried import watched
 from .kept import note_loop_copies, refill, same_objects
 from .state import (
