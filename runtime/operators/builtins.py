@@ -157,7 +157,7 @@ def setitem_attr(obj, name: str, target, index, value, op: Optional[str] = None)
     each time) and, inside the body of a staged ``if`` or loop, where the construct carries
     the object's attributes (``inplace.tracks``); elsewhere a ``StagingError``. Returns
     what ``obj.name`` holds after the write."""
-    with holders.named(name):
+    with holders.named(_indexed_text(name)):
         new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
     if new is target:
         return new
@@ -180,13 +180,13 @@ def setitem_into(target, index, value, op: Optional[str] = None):
     return target
 
 
-def _indexed_text() -> str:
+def _indexed_text(otherwise: str = "a") -> str:
     """The expression the user's line indexes and writes into (``a.T`` of ``a.T[0] = v``),
-    for messages; ``a`` where the line does not show it."""
+    for messages; ``otherwise`` where the line does not show it."""
     where = user_line()
     text = linecache.getline(*where).strip() if where is not None else ""
     target = text.split("=", 1)[0].rstrip(" +-*/%@&|^<>")
-    return target[:target.rindex("[")].strip() if "[" in target else "a"
+    return target[:target.rindex("[")].strip() if "[" in target else otherwise
 
 
 def _a(obj) -> str:

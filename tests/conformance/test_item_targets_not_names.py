@@ -127,3 +127,55 @@ def test_an_in_place_update_of_a_numpy_slice(backend):
     """``a[1:] += v`` with a staged ``v``: the item the converted code reads first (a view
     of ``a``) is not a name that keeps the old contents (was a false refusal)."""
     assert backend.numpy_oracle(slice_updated_in_place, X) is None
+
+
+# --- views a method makes (the NumPy engine passed writes through slices only) ---
+
+def transposed_view_written(x):
+    a = x.reshape(2, 3) * 1.0
+    b = a.T
+    b[0] = -1.0
+    return a
+
+
+def reshaped_view_written(x):
+    a = x * 1.0
+    b = a.reshape(2, 3)
+    b[1, 1] = -1.0
+    return a
+
+
+def base_written_transposed_view_read(x):
+    a = x.reshape(2, 3) * 1.0
+    b = a.transpose(1, 0)
+    a[0, 2] = -1.0
+    return b
+
+
+def transpose_written_through(x):
+    a = x.reshape(2, 3) * 1.0
+    a.T[0] = x[4]
+    return a
+
+
+def test_a_view_a_method_made_shares_the_write(backend):
+    """``b = a.T; b[0] = v`` changes ``a`` eagerly (was the old ``a`` on the NumPy engine:
+    a silent wrong value); JAX's and TensorFlow's arrays are immutable: refused."""
+    x = np.arange(6.0, dtype=F)
+    fns = (transposed_view_written, reshaped_view_written, base_written_transposed_view_read,
+           transpose_written_through)
+    refused = [backend.numpy_oracle(fn, x) for fn in fns]
+    if backend.engine in ("numpy", "torch"):
+        assert refused == [None] * 4
+        return
+    under, new = {"jax": ("jax.jit", "array (JAX arrays are immutable)"),
+                  "tensorflow": ("tf.function", "tensor (TensorFlow tensors are immutable)")
+                  }[backend.engine]
+    assert refused[3] == (
+        f"item assignment at {backend.at(transpose_written_through, 'a.T[0] = x[4]')}: under "
+        f"{under} the write gives 'a.T' a new {new}, but 'a' holds the same array or one "
+        f"sharing its memory (an alias, a view of it, or the array it views) and is read "
+        f"later, so it would keep the old contents where NumPy changes them. Write through "
+        f"one name only (a[1:][0] = v -> a[1] = v), or copy the array (v = a[1:].copy()) if "
+        f"the two should not share.")
+    assert all(text.startswith("item assignment at ") for text in refused[:3])
