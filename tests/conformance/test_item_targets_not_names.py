@@ -179,3 +179,39 @@ def test_a_view_a_method_made_shares_the_write(backend):
         f"one name only (a[1:][0] = v -> a[1] = v), or copy the array (v = a[1:].copy()) if "
         f"the two should not share.")
     assert all(text.startswith("item assignment at ") for text in refused[:3])
+
+
+def flattened_written(x):
+    a = x.reshape(2, 3) * 1.0
+    flat = a.reshape(6)
+    flat[1] = -1.0
+    return a
+
+
+def flattened_written_base_unread(x):
+    a = x.reshape(2, 3) * 1.0
+    flat = a.reshape(6)
+    flat[1] = -1.0
+    return flat
+
+
+def test_a_reshape_of_several_axes(backend):
+    """NumPy gives a view of contiguous memory and a copy otherwise, a layout the NumPy
+    engine's graph does not keep: a write through one that the other sees later is
+    refused there (a write nobody else reads is staged)."""
+    x = np.arange(6.0, dtype=F)
+    assert backend.numpy_oracle(flattened_written_base_unread, x) is None
+    refused = backend.numpy_oracle(flattened_written, x)
+    if backend.engine == "torch":
+        assert refused is None
+    elif backend.engine == "numpy":
+        at = backend.at(flattened_written, 'flat[1] = -1.0').rsplit("/", 1)[-1]  # (its file name)
+        assert refused == (
+            f"autograph.function: the write at {at} "
+            f"goes into an array that NumPy gives as a view of 'a' or as a copy of it (a "
+            f"reshape or ravel of an array of several axes: a view where its memory is "
+            f"contiguous), and 'a' is read later, so whether it sees the write depends on a "
+            f"memory layout the graph does not keep. Write into 'a' itself, or copy "
+            f"(b = a.reshape(n).copy()) if the two should not share.")
+    else:
+        assert refused.startswith("item assignment at ")

@@ -188,6 +188,7 @@ class Tensor:
     def _assign(self, value: Value) -> None:
         """Point this handle at ``value``, as a write into the array does; a view passes
         the write on to the array it views (NumPy's views share memory with their base)."""
+        refuse_layout_twins(self)
         self._value = value
         if self._view is not None:
             base, index = self._view
@@ -387,8 +388,7 @@ def _viewing(base: "Tensor", result, name: str, args=(), kwargs=None):
     dimension, a staged argument) or NumPy's answer depends on memory layout the graph
     does not keep (``reshape`` of an array of several axes)."""
     shape = base._value.shape
-    if result.__class__ is not Tensor or None in shape or (
-            name in _LAYOUT and (len(shape) != 1 or base._view is not None)):
+    if result.__class__ is not Tensor or None in shape:
         return result
     if _staged_in((args, kwargs)):
         return result
@@ -400,10 +400,45 @@ def _viewing(base: "Tensor", result, name: str, args=(), kwargs=None):
         return result
     if not isinstance(moved, np.ndarray) or not np.shares_memory(moved, positions):
         return result
+    if name in _LAYOUT and (len(shape) != 1 or base._view is not None):
+        _note_twins(base, result)  # a view or a copy, by a layout the graph does not keep
+        return result
     result._view = (base, Positions(np.array(moved)))
     base._views = [r for r in base._views or () if r() is not None]
     base._views.append(weakref.ref(result))
     return result
+
+
+# id(handle) -> (a weak reference to it, weak references to the handles that NumPy may
+# give as a view of it or it as a view of, by a memory layout the graph does not keep)
+_twins: dict = {}
+
+
+def _note_twins(a: "Tensor", b: "Tensor") -> None:
+    for x, y in ((a, b), (b, a)):
+        key = id(x)
+        entry = _twins.get(key)
+        if entry is None or entry[0]() is not x:
+            entry = _twins[key] = (weakref.ref(x, lambda _, key=key: _twins.pop(key, None)), [])
+        entry[1].append(weakref.ref(y))
+
+
+def _layout_twins(t: "Tensor") -> list:
+    """The live handles NumPy may give as a view of ``t`` or ``t`` as a view of (``_twins``):
+    a write into ``t`` may or may not reach them, so one that is read later is refused."""
+    entry = _twins.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return []
+    return [twin for twin in (r() for r in entry[1]) if twin is not None]
+
+
+def refuse_layout_twins(t: "Tensor") -> None:
+    """Before a write into ``t``: a ``StagingError`` if a handle NumPy may give as a view of
+    it (or it of) is read later (``_twins``)."""
+    for twin in _layout_twins(t):
+        held = holders.stale(lambda h, twin=twin: h is twin)
+        if held is not None:
+            raise messages.layout_view_write(user_source(), held[0])
 
 
 def _staged_in(structure) -> bool:
@@ -514,6 +549,7 @@ def _in_place(symbol):
             return self
         if self._shares():
             raise messages.view_write(user_source())
+        refuse_layout_twins(self)
         return result
 
     return inplace
