@@ -65,25 +65,31 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
     return None
 
 
-_HELD_DEPTH = 3  # how far into the lists, tuples and dicts a name holds
-
-
-def held_in(value, label: str, depth: int = _HELD_DEPTH):
+def held_in(value, label: str):
     """``(label, item)`` for ``value`` and the items of the lists, tuples and dicts it
-    holds (``l[0]``, ``d['k']``), a few levels down: a container holding an array keeps
-    it as an alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
-    for label, item, _, _ in _held(value, label, depth):
+    holds (``l[0]``, ``d['k']``), at any depth: a container holding an array keeps it as an
+    alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
+    for label, item, _, _ in _held(value, label):
         yield label, item
 
 
-def _held(value, label: str, depth: int = _HELD_DEPTH, holder=None, key=None):
+_PLAIN = frozenset({int, float, bool, complex, str, bytes, type(None)})  # hold no array
+
+
+def _held(value, label: str):
     """``held_in``'s items as ``(label, item, holder, key)``: ``holder[key]`` is the item
-    (``holder`` None for ``value`` itself)."""
-    yield label, value, holder, key
-    if depth and value.__class__ in (list, tuple, dict):
-        pairs = value.items() if value.__class__ is dict else enumerate(value)
-        for k, item in pairs:
-            yield from _held(item, f"{label}[{k!r}]", depth - 1, value, k)
+    (``holder`` None for ``value`` itself); each container once (a cycle ends)."""
+    stack, seen = [(label, value, None, None)], set()
+    while stack:
+        entry = stack.pop()
+        yield entry
+        item = entry[1]
+        cls = item.__class__
+        if (cls is list or cls is tuple or cls is dict) and id(item) not in seen:
+            seen.add(id(item))
+            pairs = item.items() if cls is dict else enumerate(item)
+            stack.extend(reversed([(f"{entry[0]}[{k!r}]", v, item, k) for k, v in pairs
+                                   if v.__class__ not in _PLAIN]))
 
 
 # --- a staged write carried into the list and dict items that hold the array written ---

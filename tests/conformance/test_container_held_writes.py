@@ -114,6 +114,13 @@ def nested_containers(x):
     return held
 
 
+def deeply_nested(x):
+    c = x * 1.0
+    held = [[[[{"k": [c]}]]]]
+    c[1] = x[0]
+    return held[0][0][0][0]["k"][0]
+
+
 def dict_holds_it(x):
     c = x * 1.0
     held = {"a": c, "b": 2.0}
@@ -157,7 +164,7 @@ def test_the_containers_holding_a_numpy_array_see_the_write(backend):
 
 
 def test_the_containers_holding_a_staged_array_see_the_write(backend):
-    for fn in (list_holds_a_staged_array, dict_holds_it):
+    for fn in (list_holds_a_staged_array, dict_holds_it, deeply_nested):
         assert backend.numpy_oracle(fn, X) is None, fn.__name__
 
 
