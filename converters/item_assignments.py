@@ -7,8 +7,13 @@ staged value, and a staged value that another name shares); ``to_code`` shows th
 one as written (``shown_as``). On Python objects these update in place and
 return the same object, so nothing changes; a staged array (JAX, the graph
 engine) gets a new value, which the enclosing loop or branch then carries.
-Only plain local names are rewritten: rebinding a global or a closure variable
-would change what the name refers to.
+Only plain local names are rebound: rebinding a global or a closure variable
+would change what the name refers to. An item of an attribute, ``obj.arr[i] = v``,
+becomes ``ag__.setitem_attr(obj, 'arr', obj.arr, i, v)`` (the runtime rebinds the attribute where
+a staged write gives a new value, or refuses), and an item of any other expression,
+``a.T[0] = v`` or ``a.reshape(2, 3)[i] = v``, ``ag__.setitem_into(expr, i, v)`` (a staged
+write there is refused, naming the line, where NumPy would raise its own error or the
+write would be lost); ``op=`` passes the operator last.
 
 An item of an item of a local, ``x[i][j] = v`` (or ``x[i][j] += v``), becomes
 ``x = ag__.setitem_path(x, (i, j), v)`` (``ag__.augitem_path(x, (i, j), '+=', v)``): Python
@@ -73,7 +78,7 @@ class ItemAssignments(transformer.Base):
                 "name = ag__.setitem_path(name, keys, value)", name=nested[0],
                 keys=gast.Tuple(elts=nested[1], ctx=gast.Load()), value=node.value)
         if not self._local_target(node.targets[0]):
-            return node
+            return self._held_item(node.targets[0], None, node.value) or node
         target = node.targets[0]
         return templates.replace(
             "name = ag__.setitem(name, index, value)",
@@ -94,12 +99,34 @@ class ItemAssignments(transformer.Base):
                 f"name = ag__.augitem_path(name, keys, {_AUG_OPS[type(node.op)]!r}, value)",
                 name=nested[0], keys=gast.Tuple(elts=nested[1], ctx=gast.Load()), value=node.value)
         if not self._local_target(node.target):
-            return node
+            return self._held_item(node.target, _AUG_OPS[type(node.op)], node.value) or node
         target = node.target
         return templates.replace(
             f"name = ag__.augitem(name, index, {_AUG_OPS[type(node.op)]!r}, value)",
             name=target.value.id, index=index_expression(target.slice), value=node.value,
         )
+
+    def _held_item(self, target, op, value):
+        """``obj.name[i] = v`` -> ``ag__.setitem_attr(obj, 'name', obj.name, i, v)`` (``obj`` a
+        variable or an attribute of one, read again harmlessly) and any other item of an
+        expression (``a.T[0] = v``, ``f()[i] = v``) -> ``ag__.setitem_into(expr, i, v)``
+        (with the operator after ``v`` for ``op=``): a staged write there gives a new
+        value, which the runtime rebinds the attribute to, or refuses. An item of a global
+        or closure variable stays as written (None)."""
+        if not isinstance(target, gast.Subscript) or isinstance(target.value, gast.Name):
+            return None
+        holder, rest = target.value, [index_expression(target.slice), value]
+        if op is not None:
+            rest.append(templates.constant(op))
+        attribute = _checked_read(holder) or holder
+        if isinstance(attribute, gast.Attribute) and _names_only(attribute.value):
+            call = templates.replace_expr("ag__.setitem_attr(obj, name, holder)",
+                                          obj=attribute.value,
+                                          name=templates.constant(attribute.attr), holder=holder)
+        else:
+            call = templates.replace_expr("ag__.setitem_into(holder)", holder=holder)
+        call.args.extend(rest)
+        return gast.Expr(value=call)
 
     def _split(self, node) -> list:
         """``node`` as one assignment of its value to fresh names, then one plain
@@ -119,6 +146,24 @@ class ItemAssignments(transformer.Base):
             inner = e.value if isinstance(e, gast.Starred) else e
             rest += templates.replace("target = value", target=inner, value=f)
         return unpack + rest
+
+
+def _checked_read(node):
+    """The attribute read inside ``ag__.ld_attribute(obj.name, obj, 'name')`` (the
+    variables pass wraps a read of an attribute the function also assigns), else None."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+            and node.func.attr == "ld_attribute" and isinstance(node.func.value, gast.Name) \
+            and node.func.value.id == templates.RUNTIME and node.args:
+        return node.args[0]
+    return None
+
+
+def _names_only(node) -> bool:
+    """``node`` is a variable or an attribute chain of one (``self.layer``): reading it
+    twice reads the same object."""
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return isinstance(node, gast.Name)
 
 
 def index_expression(node):

@@ -77,6 +77,7 @@ class _Paths:
         self.item_value = ctx.namer.new("value")  # and the value and index of an item write
         self.item_index = ctx.namer.new("index")
         self.item_read = ctx.namer.new("item")
+        self.item_holder = ctx.namer.new("holder")
 
 
 def _block(stmts: list, ctx) -> list:
@@ -91,6 +92,8 @@ def _block(stmts: list, ctx) -> list:
             out.extend(_assert(stmt, ctx))
         elif runtime_call in ("setitem", "augitem"):
             out.extend((_setitem if runtime_call == "setitem" else _augitem)(stmt, ctx))
+        elif runtime_call in ("setitem_attr", "setitem_into"):
+            out.extend(_held_item(stmt, runtime_call == "setitem_attr", ctx))
         elif runtime_call in ("for_loop", "while_loop") and i + 1 < len(stmts) and isinstance(stmts[i + 1], gast.For):
             unpack = stmts[i + 2] if i + 2 < len(stmts) and _reads_loop_state(stmts[i + 2], stmt) else None
             replaced = (_for if runtime_call == "for_loop" else _while)(stmt, stmts[i + 1], unpack, out, ctx)
@@ -144,13 +147,15 @@ def _shallow_copy(node):
 def _runtime_call(stmt):
     """``branch`` for ``... = ag__.branch(...)(...)``, ``for_loop``/``while_loop`` for
     ``loop = ag__.for_loop(...)``, ``setitem``/``augitem`` for ``x =
-    ag__.setitem(x, ...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``; otherwise
-    None."""
+    ag__.setitem(x, ...)``, ``assert_stmt`` for ``ag__.assert_stmt(...)``,
+    ``setitem_attr``/``setitem_into`` for ``ag__.setitem_attr(...)``; otherwise None."""
     value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Call) and _is_runtime(value.func.func, "branch"):
         return "branch"
-    if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call) and _is_runtime(value.func, "assert_stmt"):
-        return "assert_stmt"
+    if isinstance(stmt, gast.Expr) and isinstance(value, gast.Call):
+        for name in ("assert_stmt", "setitem_attr", "setitem_into"):
+            if _is_runtime(value.func, name):
+                return name
     if isinstance(stmt, gast.Assign) and isinstance(value, gast.Call):
         for name in ("for_loop", "while_loop", "setitem", "augitem"):
             if _is_runtime(value.func, name):
@@ -310,12 +315,62 @@ def _augitem(stmt, ctx) -> list:
         "    item_ = target[index_]\n"
         "    value_ = value\n"
         "    if ag__.staged(value_):\n"
+        "        item_ = None\n"  # (the item read is not a view the write leaves behind)
         "        target = ag__.augitem(target, index_, op, value_)\n"
         "    else:\n"
         "        update\n"
         "        target[index_] = item_",
         index_=ctx.item_index, index=index, target=target.id, op=op, value=value,
         item_=item, value_=ctx.item_value, update=[update])
+    origins.fill(new, stmt)
+    return new
+
+
+def _held_item(stmt, attribute: bool, ctx) -> list:
+    """``ag__.setitem_attr(obj, 'name', holder, index, value)`` (``attribute``) or
+    ``ag__.setitem_into(holder, index, value)``, the operator last for ``op=`` -> Python's
+    own ``holder[index] = value`` (``op=``) when none of them is staged, in Python's order
+    (see ``_setitem`` and ``_augitem``), ``holder`` evaluated once."""
+    call = stmt.value
+    lead, rest = call.args[:2 if attribute else 0], call.args[2 if attribute else 0:]
+    holder, index, value = rest[:3]
+    op = rest[3] if len(rest) > 3 else None
+
+    def staged_call(value_node):  # (assigned to the holder's variable: no later read)
+        return templates.replace("holder_ = call", holder_=ctx.item_holder, call=gast.Call(
+            func=call.func, keywords=[], args=lead + [templates.load(ctx.item_holder),
+                                                      templates.load(ctx.item_index),
+                                                      value_node] + ([op] if op else [])))[0]
+
+    if op is None:
+        new = templates.replace(
+            "value_ = value\nholder_ = holder\nindex_ = index\n"
+            "if ag__.staged(holder_) or ag__.staged(index_) or ag__.staged(value_):\n"
+            "    staged\n"
+            "else:\n    holder_[index_] = value_",
+            value_=ctx.item_value, value=value, holder_=ctx.item_holder, holder=holder,
+            index_=ctx.item_index, index=index, staged=[staged_call(templates.load(ctx.item_value))])
+    else:
+        update = gast.AugAssign(target=gast.Name(id=ctx.item_read, ctx=gast.Store(), annotation=None,
+                                                 type_comment=None),
+                                op=item_assignments.AUG_OPERATORS[op.value](),
+                                value=templates.load(ctx.item_value))
+        new = templates.replace(
+            "holder_ = holder\nindex_ = index\n"
+            "if ag__.staged(holder_) or ag__.staged(index_):\n"
+            "    staged\n"
+            "else:\n"
+            "    item_ = holder_[index_]\n"
+            "    value_ = value\n"
+            "    if ag__.staged(value_):\n"
+            "        item_ = None\n"
+            "        staged_value\n"
+            "    else:\n"
+            "        update\n"
+            "        holder_[index_] = item_",
+            holder_=ctx.item_holder, holder=holder, index_=ctx.item_index, index=index,
+            item_=ctx.item_read, value_=ctx.item_value, value=value, update=[update],
+            staged=[staged_call(value)], staged_value=[staged_call(templates.load(ctx.item_value))])
     origins.fill(new, stmt)
     return new
 

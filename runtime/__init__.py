@@ -6,7 +6,7 @@ through ``backends``; see its docstring for the interface.
 
 from .staging.backend import Backend, backend_of, register, register_lazy
 from .operators.builtins import (augassign, augitem, augitem_path, enumerate_, len_, print_, range_,
-                                 setitem, setitem_path, zip_)
+                                 setitem, setitem_attr, setitem_into, setitem_path, zip_)
 from .operators.calls import converted, do_not_convert
 from .operators.choices import getitem, is_none, is_not_none
 from .staging.errors import StagingError
@@ -35,7 +35,7 @@ from .staging.undefined import (
 __all__ = [
     "Backend", "backend_of", "register", "register_lazy",
     "augassign", "augitem", "augitem_path", "enumerate_", "len_", "print_", "range_", "setitem",
-    "setitem_path", "zip_",
+    "setitem_attr", "setitem_into", "setitem_path", "zip_",
     "converted", "do_not_convert",
     "getitem", "is_none", "is_not_none",
     "StagingError", "keep_state", "handled_by", "staged_handler",

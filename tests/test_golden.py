@@ -559,8 +559,27 @@ CASES = [
         """\
     def item_nonlocal(obj, i):
         G[i] = 1
-        obj.a[i] = 2
+        ag__.setitem_attr(obj, 'a', obj.a, i, 2)
         return obj
+    """),
+    Case('item_assignments', 'item_of_expressions',
+        """\
+    import numpy as np
+
+    def item_of_expressions(a, obj, i, v):
+        a.T[0] = v
+        a.reshape(2, 3)[i, 1:] += v
+        obj.layer.w[i] -= v
+        obj.rows()[i][0] = v
+        return a
+    """,
+        """\
+    def item_of_expressions(a, obj, i, v):
+        ag__.setitem_attr(a, 'T', a.T, 0, v)
+        ag__.setitem_into(ag__.converted(a.reshape)(2, 3), (i, slice(1, None, None)), v, '+=')
+        ag__.setitem_attr(obj.layer, 'w', obj.layer.w, i, v, '-=')
+        ag__.setitem_into(ag__.converted(obj.rows)()[i], 0, v)
+        return a
     """),
     Case('call_trees', 'call_lib',
         """\

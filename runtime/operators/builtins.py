@@ -8,6 +8,7 @@ backend return something its ``for_stmt`` can loop over without unrolling.
 
 from __future__ import annotations
 
+import linecache
 import operator
 import sys
 from typing import Any, Optional, TextIO
@@ -19,6 +20,7 @@ from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
 from ..staging.indexing import basic_index
+from ..staging.arg_writes import user_line, user_location
 from .choices import getitem as choices_getitem, read_item
 
 
@@ -135,13 +137,60 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
-    if is_array(target):
-        check_staged_write(target)
     holders.refuse_numpy_view_write(target)
-    result = backend.setitem(target, index, value)
+    with holders.carrying(target):  # the lists and dicts holding it take the new value
+        if is_array(target):
+            check_staged_write(target)
+        result = backend.setitem(target, index, value)
+    if result is not target:
+        holders.carry_into_slots(target, result)
     if iterated.watching():  # (the array a loop iterates, written: staging.iterated)
         iterated.wrote(target, result)
     return result
+
+
+def setitem_attr(obj, name: str, target, index, value, op: Optional[str] = None):
+    """``obj.name[index] = value`` (``op=`` with ``op``; ``target`` is ``obj.name``, read by
+    converted code): Python writes into what ``obj.name`` holds. Where the write gives a new value instead (a staged write into an
+    array), the attribute is rebound to it: eagerly it would show the write. That is
+    exact where the attribute is the object's own (not a property, which may give a view
+    each time) and, inside the body of a staged ``if`` or loop, where the construct carries
+    the object's attributes (``inplace.tracks``); elsewhere a ``StagingError``. Returns
+    what ``obj.name`` holds after the write."""
+    with holders.named(_indexed_text(name)):
+        new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
+    if new is target:
+        return new
+    if name not in getattr(obj, "__dict__", ()) or not holders.tracks(obj):
+        raise errors.unreachable_item_write(user_location(), f"'{name}' of {_a(obj)}")
+    setattr(obj, name, new)
+    return new
+
+
+def setitem_into(target, index, value, op: Optional[str] = None):
+    """``expr[index] = value`` (``op=`` with ``op``) of a target that is not a variable
+    or an attribute (``a.reshape(2, 3)[i] = v``, ``f()[i] = v``, ``a.T[0] = v`` of an array
+    ``a``): Python writes into what ``expr`` gives. A write that gives a new value (a
+    staged one) cannot reach it: a ``StagingError`` (the sharing checks of ``setitem`` name
+    an array that shares its memory first). Returns ``target``."""
+    with holders.named(_indexed_text()):
+        new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
+    if new is not target:
+        raise errors.unreachable_item_write(user_location(), "the value it indexes")
+    return target
+
+
+def _indexed_text(otherwise: str = "a") -> str:
+    """The expression the user's line indexes and writes into (``a.T`` of ``a.T[0] = v``),
+    for messages; ``otherwise`` where the line does not show it."""
+    where = user_line()
+    text = linecache.getline(*where).strip() if where is not None else ""
+    target = text.split("=", 1)[0].rstrip(" +-*/%@&|^<>")
+    return target[:target.rindex("[")].strip() if "[" in target else otherwise
+
+
+def _a(obj) -> str:
+    return f"a {type(obj).__name__} object"
 
 
 def _select_into(backend, items: list, index, value) -> list:

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import errors, iterated, raises as staged_raise, returns as staged_return
 from .arg_writes import function_name
+from .holders import running
 from .inplace import MISSING, InPlace, Side
 from .kept import note_copies, refill, same_objects
 from .state import (
@@ -318,7 +319,8 @@ def stage_if(backend, cond, body, orelse, state, names, shared=None,
             if known is not None:
                 _KNOWN_NOW.append(known)
             try:
-                out = fn(*inputs)
+                with running(inplace):
+                    out = fn(*inputs)
             finally:
                 if known is not None:
                     _KNOWN_NOW.pop()

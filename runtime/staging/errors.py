@@ -275,3 +275,14 @@ def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
         f"iterations before it left it, and here the loop cannot tell which array it reads. "
         f"Iterate over the indices (for i in range(len(v)): e = v[i]), or over a copy "
         f"(for e in v.copy():).")
+
+
+def unreachable_item_write(location: str, holder: str) -> StagingError:
+    """An item write whose target is not a variable (``a.T[0] = x``, ``obj.arr[i] = x``)
+    that gives a new value (a staged write into an array) which cannot be put where
+    eager code writes."""
+    return StagingError(
+        f"item assignment at {location}: the write gives a new value (a staged value "
+        f"written into an array), and {holder} cannot take it in place of the array eager "
+        f"code writes into. Write into the array through a variable that holds it "
+        f"(a[:, 0] = v for a.T[0] = v; arr = obj.arr; arr[i] = v; obj.arr = arr).")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dis
 import sys
+import threading
 import weakref
 from typing import Callable, Optional
 
@@ -40,6 +41,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
     if frame is None:
         return None
     rebound = _rebound(frame)
+    carried, slots = getattr(_local, "carrying", None), None
     own, function = True, None
     while frame is not None:
         code = frame.f_code
@@ -48,9 +50,14 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
             for name, value in frame.f_locals.items():
                 if own and (name == rebound or name in skip):
                     continue
-                for held in held_in(value, name):
-                    if shares(held[1]) and _may_read(frame, name):
-                        return held[0], (code.co_name if user else function), own
+                for label, item, holder, _ in _held(value, name):
+                    if not shares(item) or not _may_read(frame, name):
+                        continue
+                    if item is carried and holder is not None:
+                        slots = slots or _Slots(frame)
+                        if slots.takes(holder):  # it gets the new value (``carry_into_slots``)
+                            continue
+                    return label, (code.co_name if user else function), own
             if user:
                 function = function or code.co_name
                 own = False
@@ -58,18 +65,137 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
     return None
 
 
-_HELD_DEPTH = 3  # how far into the lists, tuples and dicts a name holds
-
-
-def held_in(value, label: str, depth: int = _HELD_DEPTH):
+def held_in(value, label: str):
     """``(label, item)`` for ``value`` and the items of the lists, tuples and dicts it
-    holds (``l[0]``, ``d['k']``), a few levels down: a container holding an array keeps
-    it as an alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
-    yield label, value
-    if depth and value.__class__ in (list, tuple, dict):
-        pairs = value.items() if value.__class__ is dict else enumerate(value)
-        for key, item in pairs:
-            yield from held_in(item, f"{label}[{key!r}]", depth - 1)
+    holds (``l[0]``, ``d['k']``), at any depth: a container holding an array keeps it as an
+    alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
+    for label, item, _, _ in _held(value, label):
+        yield label, item
+
+
+_PLAIN = frozenset({int, float, bool, complex, str, bytes, type(None)})  # hold no array
+
+
+def _held(value, label: str):
+    """``held_in``'s items as ``(label, item, holder, key)``: ``holder[key]`` is the item
+    (``holder`` None for ``value`` itself); each container once (a cycle ends)."""
+    stack, seen = [(label, value, None, None)], set()
+    while stack:
+        entry = stack.pop()
+        yield entry
+        item = entry[1]
+        cls = item.__class__
+        if (cls is list or cls is tuple or cls is dict) and id(item) not in seen:
+            seen.add(id(item))
+            pairs = item.items() if cls is dict else enumerate(item)
+            stack.extend(reversed([(f"{entry[0]}[{k!r}]", v, item, k) for k, v in pairs
+                                   if v.__class__ not in _PLAIN]))
+
+
+# --- a staged write carried into the list and dict items that hold the array written ---
+#
+# ``params = [w, b]; for p, g in zip(params, grads): p[:] = p - lr * g``: eagerly the write
+# changes the array that ``params[0]`` holds too. Where the write gives the name a new
+# value instead (a staged array's functional update, a NumPy array given a staged value),
+# the items holding the very array written get the new value after the write, as they
+# would see it eagerly: at the top level of a trace (straight-line code, which runs once
+# as Python does) any list or dict item; inside the body of a staged if or loop only an
+# item of a container every running construct tracks (``inplace.tracks``: its op carries
+# the change, so it happens only on the paths that make it). A tuple cannot take it, nor
+# a container an argument of the traced function holds (the caller's, which the trace
+# cannot change): those stay refused where they are read later, as does any name.
+
+_local = threading.local()  # .carrying: the array a staged write is writing; .running:
+# the InPlace of each staged construct whose body is being traced (``running``); .label
+# (``named``)
+
+
+class carrying:
+    """``with carrying(target):`` around a staged write into ``target``: the sharing
+    checks (``stale``) pass over the list and dict items that hold ``target`` itself and
+    can take the new value (``carry_into_slots`` gives it to them after the write)."""
+
+    def __init__(self, target) -> None:
+        self.target = target
+
+    def __enter__(self):
+        self.outer = getattr(_local, "carrying", None)
+        _local.carrying = self.target
+
+    def __exit__(self, *exc) -> None:
+        _local.carrying = self.outer
+
+
+class running:
+    """``with running(inplace):`` around the trace of a staged construct's body."""
+
+    def __init__(self, inplace) -> None:
+        self.inplace = inplace
+
+    def __enter__(self):
+        stack = getattr(_local, "running", None)
+        if stack is None:
+            stack = _local.running = []
+        stack.append(self.inplace)
+
+    def __exit__(self, *exc) -> None:
+        _local.running.pop()
+
+
+def tracks(container) -> bool:
+    """Whether a change to ``container`` made now is exact: no staged construct's body
+    is being traced (straight-line code runs once, as Python runs it), or every one
+    being traced carries ``container``'s items (it was reachable when it started)."""
+    return all(id(container) in inplace.node_ids for inplace in getattr(_local, "running", ()))
+
+
+class _Slots:
+    """Which containers can take a carried write, seen from ``frame`` (converted code)."""
+
+    def __init__(self, frame) -> None:
+        self.arguments = _argument_containers(frame)
+
+    def takes(self, holder) -> bool:
+        return holder.__class__ in (list, dict) and id(holder) not in self.arguments \
+            and tracks(holder)
+
+
+def _argument_containers(frame) -> set:
+    """The ids of the lists, tuples and dicts the arguments of the outermost converted
+    user function from ``frame`` (the one traced) hold, a few levels down."""
+    outermost = None
+    while frame is not None:
+        code = frame.f_code
+        if code in converted.codes and not GENERATED.match(code.co_name) \
+                and code.co_name != "<lambda>":
+            outermost = frame
+        frame = frame.f_back
+    if outermost is None:
+        return set()
+    code = outermost.f_code
+    n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
+        + bool(code.co_flags & 8)
+    return {id(item) for name in code.co_varnames[:n]
+            for _, item, _, _ in _held(outermost.f_locals.get(name), name)
+            if item.__class__ in (list, tuple, dict)}
+
+
+def carry_into_slots(target, new) -> None:
+    """After a staged write gave ``new`` for ``target``: every list or dict item in the
+    frames of converted code that holds ``target`` itself and can take it gets ``new``."""
+    frame = _innermost()
+    if frame is None:
+        return
+    slots, done = _Slots(frame), set()
+    while frame is not None:
+        if frame.f_code in converted.codes:
+            for name, value in list(frame.f_locals.items()):
+                for _, item, holder, key in _held(value, name):
+                    if item is target and holder is not None and (id(holder), key) not in done \
+                            and slots.takes(holder):
+                        done.add((id(holder), key))
+                        holder[key] = new
+        frame = frame.f_back
 
 
 def refuse_shared_write(shares: Callable[[object], bool], under: str, new: str) -> None:
@@ -186,9 +312,28 @@ def _innermost():
 
 
 def rebound_name() -> str:
-    """The name the converted statement running assigns (``e`` of ``e[0] = x``)."""
+    """The name the converted statement running assigns (``e`` of ``e[0] = x``); what
+    ``named`` says for a write into an attribute or an expression."""
+    label = getattr(_local, "label", None)
+    if label is not None:
+        return label
     frame = _innermost()
     return (_rebound(frame) if frame is not None else None) or "a"
+
+
+class named:
+    """``with named(label):`` around a write whose target is not a variable
+    (``obj.arr[i] = v``): messages call what it writes into ``label`` (``obj.arr``)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __enter__(self):
+        self.outer = getattr(_local, "label", None)
+        _local.label = self.label
+
+    def __exit__(self, *exc) -> None:
+        _local.label = self.outer
 
 
 def _rebound(frame) -> Optional[str]:
@@ -198,6 +343,8 @@ def _rebound(frame) -> Optional[str]:
     for ins in instructions:
         if ins.offset > frame.f_lasti and ins.opname in _STORES:
             return ins.argval
+        if ins.offset > frame.f_lasti and ins.opname == "POP_TOP":
+            return None  # a statement that assigns nothing (``ag__.setitem_attr(...)``)
     return None
 
 
@@ -207,9 +354,22 @@ def _may_read(frame, name: str) -> bool:
         return True  # a nested function (a generated body) may read it
     instructions, loops = _info(code)
     here = frame.f_lasti
-    start = min([target for target, end in loops if target <= here < end] + [here + 1])
+    start = min([target for target, end in loops if target <= here < end
+                 and not _renewed(instructions, target, name)] + [here + 1])
     return any(ins.offset >= start and ins.opname in _LOADS and _names(ins.argval, name)
                for ins in instructions)
+
+
+def _renewed(instructions, target: int, name: str) -> bool:
+    """The loop starting at offset ``target`` is a ``for`` whose target is ``name``: each
+    iteration gives it a new value before reading it (the item of the loop driving a
+    converted loop's body), so its reads in the loop before the current instruction
+    read the next item, not this one."""
+    for i, ins in enumerate(instructions[:-1]):
+        if ins.offset == target:
+            after = instructions[i + 1]
+            return ins.opname == "FOR_ITER" and after.opname in _STORES and after.argval == name
+    return False
 
 
 def _names(argval, name: str) -> bool:

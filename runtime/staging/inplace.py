@@ -98,6 +98,7 @@ class InPlace:
 
     def __init__(self, fns, state, names, construct: str, where_fn) -> None:
         self.nodes: list = []  # (container, label)
+        self.node_ids: set = set()  # their ids (``tracks``)
         self.snapshots: list = []
         self.arrays = Arrays()  # the NumPy arrays reachable, with their contents before
         self.uncarried = Uncarried()
@@ -142,6 +143,7 @@ class InPlace:
             if self._global is not None:
                 self.through_global[len(self.nodes)] = self._global
             self.nodes.append((value, label))
+            self.node_ids.add(id(value))
             contents = self._contents(value)
             self.snapshots.append(contents)
             for key, item in contents.items():

@@ -22,6 +22,7 @@ import numpy as np
 from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
                returns as staged_return)
 from .arrays import check_carried
+from .holders import running
 from .inplace import MISSING, InPlace, Side
 from .uncarried import watched
 from .kept import note_loop_copies, refill, same_objects
@@ -274,7 +275,8 @@ class Carry:
     def _guarded(self, fn):
         def run(*flat):
             try:
-                return fn(flat)
+                with running(self.inplace):
+                    return fn(flat)
             finally:
                 self.inplace.restore()
                 self.side.restore()

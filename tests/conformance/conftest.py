@@ -170,6 +170,18 @@ class Backend:
         with pytest.raises(exc_type, match=match):
             self.staged(fn, *args, **kwargs)
 
+    def numpy_oracle(self, fn, *args):
+        """``fn`` staged agrees with ``fn`` run eagerly on NumPy arrays (copies: eager NumPy
+        writes into its arguments), compared as NumPy values whatever the backend: None;
+        the StagingError text instead, if it is refused."""
+        expected = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        try:
+            staged = self.staged(fn, *args)
+        except ag.StagingError as error:
+            return str(error)
+        Backend.assert_same(self, expected, staged)
+        return None
+
     def staging_error(self, fn, *args, **kwargs):
         """The StagingError text ``fn`` gives when staged (for pinned messages)."""
         with pytest.raises(ag.StagingError) as info:

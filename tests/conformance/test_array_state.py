@@ -350,19 +350,6 @@ def test_state_reached_through_a_global_is_refused(backend):
 # (eager NumPy is the oracle: under jax.jit the write gives the written name a new array,
 # so a name that still holds the old one and is read later is refused, never left behind)
 
-def _numpy_oracle(backend, fn, *args):
-    """``fn`` staged agrees with ``fn`` run eagerly on NumPy arrays (copies: eager NumPy
-    writes into its arguments); the StagingError text instead, if it is refused."""
-    expected = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    try:
-        staged = backend.staged(fn, *args)
-    except ag.StagingError as error:
-        return str(error)
-    Backend = type(backend).__mro__[-2]  # compare as NumPy values, whatever the backend
-    Backend.assert_same(backend, expected, staged)
-    return None
-
-
 def alias_written(x):
     d = x * 1.0
     e = d
@@ -452,7 +439,7 @@ XS = np.array([1.0, 2.0, 3.0, 4.0], F)
     (view_written_in_staged_branch, "d", "inner[0] = 5.0"),
 ])
 def test_writes_into_traced_arrays_reach_every_name(backend, fn, holder, line):
-    refused = _numpy_oracle(backend, fn, XS)
+    refused = backend.numpy_oracle(fn, XS)
     if backend.engine in _REWRITES and (backend.engine != "torch"
                                         or fn is view_written_in_staged_branch):
         # torch writes in place outside staged constructs, into a copy inside one
@@ -464,8 +451,8 @@ def test_writes_into_traced_arrays_reach_every_name(backend, fn, holder, line):
 
 
 def test_writes_nothing_else_reads_are_staged(backend):
-    assert _numpy_oracle(backend, rows_updated_in_a_loop, np.ones((3, 2), F), np.int32(2)) is None
-    refused = _numpy_oracle(backend, copy_written, XS)
+    assert backend.numpy_oracle(rows_updated_in_a_loop, np.ones((3, 2), F), np.int32(2)) is None
+    refused = backend.numpy_oracle(copy_written, XS)
     if backend.engine == "torch":  # ndarray.copy: a tensor has no such method
         assert refused.startswith(
             f"PyTorch could not trace the line at {backend.at(copy_written, 'inner = d[1:].copy()')}"
@@ -475,7 +462,7 @@ def test_writes_nothing_else_reads_are_staged(backend):
 
 
 def test_a_staged_value_written_into_an_aliased_numpy_array(backend):
-    text = _numpy_oracle(backend, numpy_alias_given_a_staged_value, XS)
+    text = backend.numpy_oracle(numpy_alias_given_a_staged_value, XS)
     assert text == (
         f"item assignment at {backend.at(numpy_alias_given_a_staged_value, 'e[0] = x[1]')}: a "
         f"staged value is written into a NumPy array, which becomes a staged value; but 'd' "

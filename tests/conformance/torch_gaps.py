@@ -221,3 +221,18 @@ EXPLAIN_EXCLUDED["test_operator_dtypes.py::test_an_int_array_refuses_a_float_in_
 EXPLAIN_EXCLUDED["test_nested_item_writes.py::test_a_row_taken_with_a_zero_d_array_index_is_a_copy"] = (
     "its 0-d array argument is the point (an integer array index: a copy); the explain mode "
     "passes 0-d arrays as Python numbers, whose index is a view")
+_NUMPY_MEETS_A_TENSOR = (
+    "NumPy code: a NumPy array the function makes meets a tensor (p - 0.5 * g), which eager "
+    "PyTorch refuses (TypeError); with Python values nothing is staged, and the traced mode "
+    "runs it")
+EXPLAIN_EXCLUDED.update(dict.fromkeys([
+    "test_container_held_writes.py::test_the_optimizer_step_reaches_the_list",
+    "test_container_held_writes.py::test_the_training_loop_carries_the_list",
+    "test_container_held_writes.py::test_the_containers_holding_a_numpy_array_see_the_write",
+    "test_item_targets_not_names.py::test_an_attribute_takes_the_write",
+    "test_item_targets_not_names.py::test_an_in_place_update_of_a_numpy_slice",
+], _NUMPY_MEETS_A_TENSOR))
+EXPLAIN_EXCLUDED.update(dict.fromkeys([
+    "test_container_held_writes.py::test_holders_that_cannot_take_the_write_are_refused",
+    "test_item_targets_not_names.py::test_a_view_a_property_or_a_temporary_is_refused",
+], _PINS_A_REFUSAL))

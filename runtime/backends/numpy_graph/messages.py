@@ -178,6 +178,20 @@ def view_write(source) -> StagingError:
         f"(inner = a[1:-1].copy()) if the two should not share.")
 
 
+def layout_view_write(source, name: str) -> StagingError:
+    """A write into an array that NumPy may give as a view of another one or as a copy
+    (``a.reshape(...)`` of an array of several axes: C-contiguous memory gives a view), where
+    the other one is read later: which one eager code has depends on a memory layout the
+    graph does not keep."""
+    return StagingError(
+        f"autograph.function: the write{_at(source)} goes into an array that NumPy gives as "
+        f"a view of '{name}' or as a copy of it (a reshape or ravel of an array of several "
+        f"axes: a view where its memory is contiguous), and '{name}' is read later, so "
+        f"whether it sees the write depends on a memory layout the graph does not keep. "
+        f"Write into '{name}' itself, or copy (b = a.reshape(n).copy()) if the two should "
+        f"not share.")
+
+
 def numpy_view_write(source) -> StagingError:
     """A write through ``row = a[i]`` (``i`` a symbolic tensor) of a NumPy array ``a``
     (the staging core's text, ``holders.numpy_view_write``)."""

@@ -84,11 +84,11 @@ class Tensor:
 
     @property
     def T(self):
-        return record("attr", "T", (self,))
+        return _viewing(self, record("attr", "T", (self,)), "T")
 
     @property
     def mT(self):
-        return record("attr", "mT", (self,))
+        return _viewing(self, record("attr", "mT", (self,)), "mT")
 
     @property
     def real(self):
@@ -188,6 +188,7 @@ class Tensor:
     def _assign(self, value: Value) -> None:
         """Point this handle at ``value``, as a write into the array does; a view passes
         the write on to the array it views (NumPy's views share memory with their base)."""
+        refuse_layout_twins(self)
         self._value = value
         if self._view is not None:
             base, index = self._view
@@ -195,7 +196,7 @@ class Tensor:
                 raise messages.numpy_view_write(user_source())
             if not base._updatable():
                 raise messages.view_write(user_source())
-            base._value = setitem(base, index, self)._value
+            base._value = _written_through(base, index, self)._value
             base._refresh_views(skip=self)
             if base._view is not None:
                 base._assign(base._value)
@@ -213,7 +214,7 @@ class Tensor:
                 continue
             if not view._updatable():
                 raise messages.view_write(user_source())
-            view._value = record("getitem", None, (self, view._view[1]))._value
+            view._value = _read_through(self, view._view[1])._value
             view._refresh_views()
 
     def _updatable(self) -> bool:
@@ -232,9 +233,10 @@ class Tensor:
             def method(*args, **kwargs):
                 if kwargs.get("out") is not None:
                     raise messages.SymbolicValueError(messages.out_argument(f"ndarray.{name}"))
-                return record("method", name, (self,) + args, kwargs,
-                              weak_result=name in ("item", "tolist"),
-                              data_dependent=name == "nonzero")
+                result = record("method", name, (self,) + args, kwargs,
+                                weak_result=name in ("item", "tolist"),
+                                data_dependent=name == "nonzero")
+                return _viewing(self, result, name, args, kwargs) if name in _VIEWS else result
             method.__name__ = name
             return method
         if name.startswith("__"):
@@ -360,6 +362,112 @@ def has_mask(index) -> bool:
     return False
 
 
+# --- views a method makes (``a.T``, ``a.transpose(1, 0)``, ``a.reshape(2, 3)``) ----------
+
+class Positions:
+    """The index of a view a method made: for each of its items, the flat position of the
+    item of the base it shares (``np.arange(n).reshape(shape).T`` for ``.T``)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+
+# the methods whose result NumPy gives as a view of any array; reshape and ravel give one
+# of a C-contiguous array only, which a handle that is no view and has one axis is
+_VIEWS = frozenset({"T", "mT", "transpose", "swapaxes", "squeeze", "reshape", "ravel"})
+_LAYOUT = frozenset({"reshape", "ravel"})
+
+
+def _viewing(base: "Tensor", result, name: str, args=(), kwargs=None):
+    """``result`` of ``base.<name>(...)`` made NumPy's view of ``base`` where NumPy gives one
+    (a write through either reaches the other, as ``Tensor._assign`` passes writes on):
+    what the method does to the positions of ``base``'s items tells where each of
+    ``result``'s items lives. Left alone where that is unknown while tracing (an unknown
+    dimension, a staged argument) or NumPy's answer depends on memory layout the graph
+    does not keep (``reshape`` of an array of several axes)."""
+    shape = base._value.shape
+    if result.__class__ is not Tensor or None in shape:
+        return result
+    if _staged_in((args, kwargs)):
+        return result
+    positions = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.intp).reshape(shape)
+    try:
+        moved = getattr(positions, name)
+        moved = moved(*args, **(kwargs or {})) if callable(moved) else moved
+    except Exception:  # (NumPy's own error was raised by the recorded op already)
+        return result
+    if not isinstance(moved, np.ndarray) or not np.shares_memory(moved, positions):
+        return result
+    if name in _LAYOUT and (len(shape) != 1 or base._view is not None):
+        _note_twins(base, result)  # a view or a copy, by a layout the graph does not keep
+        return result
+    result._view = (base, Positions(np.array(moved)))
+    base._views = [r for r in base._views or () if r() is not None]
+    base._views.append(weakref.ref(result))
+    return result
+
+
+# id(handle) -> (a weak reference to it, weak references to the handles that NumPy may
+# give as a view of it or it as a view of, by a memory layout the graph does not keep)
+_twins: dict = {}
+
+
+def _note_twins(a: "Tensor", b: "Tensor") -> None:
+    for x, y in ((a, b), (b, a)):
+        key = id(x)
+        entry = _twins.get(key)
+        if entry is None or entry[0]() is not x:
+            entry = _twins[key] = (weakref.ref(x, lambda _, key=key: _twins.pop(key, None)), [])
+        entry[1].append(weakref.ref(y))
+
+
+def _layout_twins(t: "Tensor") -> list:
+    """The live handles NumPy may give as a view of ``t`` or ``t`` as a view of (``_twins``):
+    a write into ``t`` may or may not reach them, so one that is read later is refused."""
+    entry = _twins.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return []
+    return [twin for twin in (r() for r in entry[1]) if twin is not None]
+
+
+def refuse_layout_twins(t: "Tensor") -> None:
+    """Before a write into ``t``: a ``StagingError`` if a handle NumPy may give as a view of
+    it (or it of) is read later (``_twins``)."""
+    for twin in _layout_twins(t):
+        held = holders.stale(lambda h, twin=twin: h is twin)
+        if held is not None:
+            raise messages.layout_view_write(user_source(), held[0])
+
+
+def _staged_in(structure) -> bool:
+    cls = structure.__class__
+    if cls is tuple or cls is list:
+        return any(_staged_in(item) for item in structure)
+    if cls is dict:
+        return any(_staged_in(item) for item in structure.values())
+    return cls is Tensor or cls is Value
+
+
+def _read_through(base: "Tensor", index) -> "Tensor":
+    """The view ``base[index]`` (or the method's view, ``Positions``) read again."""
+    if index.__class__ is Positions:
+        flat = record("method", "reshape", (base, -1))
+        return record("getitem", None, (flat, index.array))
+    return record("getitem", None, (base, index))
+
+
+def _written_through(base: "Tensor", index, view: "Tensor") -> "Tensor":
+    """``base`` with the view's items written where they live in it."""
+    if index.__class__ is Positions:
+        flat = record("method", "reshape", (base, -1))
+        items = record("method", "reshape", (view, -1))
+        written = setitem(flat, index.array.reshape(-1), items)
+        return record("method", "reshape", (written, base._value.shape))
+    return setitem(base, index, view)
+
+
 def setitem(target: Tensor, index, value) -> Tensor:
     """A new tensor equal to ``target`` with ``target[index] = value`` applied."""
     state = current()
@@ -441,6 +549,7 @@ def _in_place(symbol):
             return self
         if self._shares():
             raise messages.view_write(user_source())
+        refuse_layout_twins(self)
         return result
 
     return inplace

@@ -27,7 +27,7 @@ from . import messages
 from .messages import view_write
 from .trace import to_value, user_source
 from .raising import raise_copy
-from .tensor import Tensor
+from .tensor import Tensor, refuse_layout_twins
 from .tensor import setitem as functional_setitem
 
 
@@ -39,6 +39,7 @@ def setitem(target, index, value):
             return target
         if target._shares():
             raise view_write(user_source())
+        refuse_layout_twins(target)
         _check_argument(target)
         if target._value.shape:
             holders.refuse_shared_write(lambda h: h is target, "autograph.function", "array")
