@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
+from . import (accumulate, errors, holders, iterated, loop_options, raises as staged_raise,
                returns as staged_return)
 from .arrays import check_carried
 from .inplace import MISSING, InPlace, Side
@@ -232,7 +232,13 @@ class Carry:
 
             def run_body(flat):
                 entered = self._enter(flat[n_items:])
-                out = tuple(step(list(flat[:n_items]), entered))
+                depth = len(holders.ENTERED)
+                holders.ENTERED.extend(_arrays_entered(self.before + self.side.before,
+                                                       self._entered))
+                try:
+                    out = tuple(step(list(flat[:n_items]), entered))
+                finally:
+                    del holders.ENTERED[depth:]
                 self.kept = [k and s for k, s in zip(self.kept, same_objects(out, entered))]
                 shared_now = tuple(self.side.get())
                 self.last = out + shared_now  # eagerly maybe the very objects after the loop
@@ -466,6 +472,18 @@ def reversed_bounds(start, stop, step):
                         "give the step as a Python int") from None
     n = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // -step
     return start + (n - 1) * step, start - step, -step
+
+
+def _arrays_entered(befores, entered) -> list:
+    """``(entered leaf, NumPy array)`` for the NumPy arrays (not 0-d) among ``befores``
+    (the carried state, its lists and dicts) and what the body is given for them."""
+    pairs = []
+    for before, value in zip(befores, entered):
+        if before.__class__ is np.ndarray and before.shape and value is not before:
+            pairs.append((value, before))
+        elif is_node(before) and is_node(value) and before.__class__ is value.__class__:
+            pairs += _arrays_entered([v for _, v in items(before)], [v for _, v in items(value)])
+    return pairs
 
 
 class StagedEnumerate:
