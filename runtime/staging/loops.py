@@ -227,7 +227,7 @@ class Carry:
             fns = []
             if test is not None:
                 fns.append(self._guarded(lambda flat: [predicate(
-                    self.backend, test(*self._enter(flat[n_items:])), self.construct,
+                    self.backend, self._test(test, flat[n_items:]), self.construct,
                     self.where_fn)]))
 
             def run_body(flat):
@@ -276,6 +276,32 @@ class Carry:
             f"{self.construct} at {errors.where(self.where_fn)}: the types of the loop "
             f"variables did not settle after {MAX_TRACES} traces of the body. Give the loop "
             f"variables their final dtype before the loop.")
+
+    def _test(self, test, flat):
+        """``test`` on the state ``flat`` enters with; a StagingError if it rebinds a
+        shared variable (``while c < 3 and tick() >= n`` with ``tick`` counting by
+        ``nonlocal``), or an item of a container (a call counter ``ncalls[0] += 1`` of a
+        function it calls): the op's condition gives only its truth, so the change would
+        be lost (fuzz seed 24152: 1 where eagerly 3, and a loop run 3 times eagerly run
+        none)."""
+        entered = self._enter(flat)
+        shared = tuple(self.side.get())
+        items_before = self.inplace.changes(shared)
+        truth = test(*entered)
+        changed = [name for name, before, now in zip(self.side.names, shared, self.side.get())
+                   if now is not before]
+        items_now = self.inplace.changes(tuple(self.side.get()))
+        changed += [self.inplace.label(e) for e, value in items_now.items()
+                    if items_before.get(e, MISSING) is not value]
+        if changed:
+            raise errors.StagingError(
+                f"{self.construct} at {errors.where(self.where_fn)}: its condition changes "
+                f"{errors.subject(changed[0])} (directly or in a function it calls), and the "
+                f"condition is a staged value: a staged loop's condition gives only its "
+                f"truth, so the change would be lost. Test in the body instead (while "
+                f"True: ... if not (condition): break), or make the change outside the "
+                f"condition.")
+        return truth
 
     def _guarded(self, fn):
         def run(*flat):

@@ -95,3 +95,68 @@ def test_a_staged_loop_writing_a_numpy_array_another_name_reads(backend, fn, hol
         assert f"'{holder}' holds the same array or one sharing its memory" in str(error)
         return
     type(backend).__mro__[-2].assert_same(backend, expected, staged)  # as NumPy values
+
+
+def counted_in_a_loop_condition(n):
+    k = 0
+
+    def tick():
+        nonlocal k
+        k += 1
+        return k
+
+    c = 0
+    while c < 3 and tick() >= n:
+        c += 1
+    return c, k
+
+
+def _counted(function):
+    ncalls = [0]
+
+    def wrapper(x):
+        ncalls[0] += 1
+        return function(x)
+
+    return ncalls, wrapper
+
+
+def _half(v):
+    return v * 0.5
+
+
+def counted_calls_in_a_loop_condition(x):
+    ncalls, f = _counted(_half)
+    while f(x) > 1.0:
+        x = x * 0.5
+    return x, ncalls[0]
+
+
+def counted_calls_tested_in_the_body(x):
+    ncalls, f = _counted(_half)
+    while True:
+        if not f(x) > 1.0:
+            break
+        x = x * 0.5
+    return x, ncalls[0]
+
+
+def _condition_changes(backend, fn, line, name):
+    return (f"while loop at {backend.at(fn, line)}: its condition changes '{name}' (directly or "
+            f"in a function it calls), and the condition is a staged value: a staged loop's "
+            f"condition gives only its truth, so the change would be lost. Test in the body "
+            f"instead (while True: ... if not (condition): break), or make the change outside "
+            f"the condition.")
+
+
+def test_a_staged_loop_condition_that_changes_state_is_refused(backend):
+    """A staged ``while`` whose condition calls a function that counts (by ``nonlocal``,
+    or in its closure's list): the count changed once, at trace time (1 where eagerly 3,
+    and the loop ran 3 times where eagerly none: seed 24152); refused, and the rewrite
+    the message gives computes eager's values."""
+    assert backend.staging_error(counted_in_a_loop_condition, np.int32(2)) == _condition_changes(
+        backend, counted_in_a_loop_condition, "while c < 3 and tick() >= n:", "k")
+    assert backend.staging_error(counted_calls_in_a_loop_condition, np.float32(8.0)) == \
+        _condition_changes(backend, counted_calls_in_a_loop_condition, "while f(x) > 1.0:", "ncalls[0]")
+    backend.check(counted_calls_tested_in_the_body, np.float32(8.0))
+    backend.check(counted_calls_tested_in_the_body, np.float32(0.5))

@@ -227,3 +227,5 @@ EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_out_argument_writes_into_the_call
 EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_a_staged_loop_writing_a_numpy_array_another_name_reads"] = (
     "a staged value written into a NumPy array: the holder check walks the callers' frames "
     "(sys._getframe), which dynamo does not trace (unhashable dict; hfuzz12)")
+EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_a_staged_loop_condition_that_changes_state_is_refused"] = \
+    _PINS_A_REFUSAL
