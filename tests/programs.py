@@ -551,7 +551,24 @@ FUZZ_NEW = {
               "(int64), fv (float32), bv (bool), written by items and whole, mixed in "
               "expressions and returned (dtypes compared)",
     "while_true": "while True: loops that end by a counted break",
+    # session 12: the mechanisms of NumPy's mutable arrays and of Python state
+    "containers": "arrays held by a list and a dict and written through them (for pk in "
+                  "params: pk -= ...; params[0][1] = ...; opt['q'] += ...), and a list holding "
+                  "an array written through its own name (held = [p]; p[1] = ...; held[0][1])",
+    "views": "views written, then their base read: a slice of v, b.T, b.reshape(6), a row "
+             "b[1] of a local 2-d array b",
+    "after_use": "an array used, then changed in place (u = v * 2.0; v *= 3.0; return u), "
+                 "an alias (u = v), ufuncs with out= (np.add(v, x, out=v))",
+    "counters": "a closure counting calls by nonlocal (tick), a module function counting by "
+                "global (gtick), a class attribute (Box.total) and an object's attribute "
+                "(o.val) written anywhere (staged branches and loops too)",
+    "state": "a global list and dict (HIST, CACHE) given values anywhere, try/except "
+             "Exception around staged code; no staged value may be left in them",
 }
+# The module state (globals, class attributes) of ``counters``/``state``: every program
+# module with it has ``_fuzz_reset()`` (the oracles call it before each run) and
+# ``_fuzz_state()`` (compared after it, and checked for staged values left behind).
+STATE_FEATURES = frozenset({"counters", "state"})
 FUZZ_FEATURES = frozenset(FUZZ_KNOWN_BUGS) | frozenset(FUZZ_NEW)
 
 
@@ -585,6 +602,12 @@ class _SeededWriter(_Writer):
         self.dtypes = "dtypes" in features and rng.random() < 0.5
         # while True: ... with a counted break
         self.while_true = "while_true" in features
+        # session 12 (FUZZ_NEW): each in about half the programs that may draw it
+        self.containers = "containers" in features and rng.random() < 0.5
+        self.views = "views" in features and rng.random() < 0.5
+        self.after_use = "after_use" in features and rng.random() < 0.5
+        self.counters = "counters" in features and rng.random() < 0.5
+        self.state = "state" in features and rng.random() < 0.5
 
     def pick(self, options):
         return self.rng.choice(options)
@@ -601,7 +624,13 @@ class _SeededWriter(_Writer):
             kinds += ["arith", "arith", "mod", "ternary", "minmax", "boolop"]
         if self.dtypes:
             kinds += ["int_item", "bool_item"]
+        if self.counters:
+            kinds += ["k", "tick"]
         kind = self.pick(kinds)
+        if kind == "k":
+            return "k"
+        if kind == "tick":
+            return "tick()"
         if kind == "const":
             return str(self.rng.randint(-2, 4))
         if kind == "var":
@@ -633,9 +662,25 @@ class _SeededWriter(_Writer):
             kinds.append("grid_item")
         if self.dtypes:
             kinds.append("f32_item")
+        kinds += ["held_item"] if self.containers else []
+        kinds += ["base_item"] if self.views else []
+        kinds += ["used_item"] if self.after_use else []
+        kinds += ["attr"] if self.counters else []
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "scaled"]
         kind = self.pick(kinds)
+        if kind == "held_item":
+            return self.pick((f"params[{self.rng.randint(0, 1)}][{self.rng.randint(0, 1)}]",
+                              f"opt['{self.pick('pq')}'][{self.rng.randint(0, 1)}]",
+                              f"held[0][{self.rng.randint(0, 2)}]", f"p[{self.rng.randint(0, 2)}]"))
+        if kind == "base_item":
+            return self.pick((f"b[{self.rng.randint(0, 1)}, {self.rng.randint(0, 2)}]", "b.sum()",
+                              f"bt[{self.rng.randint(0, 2)}, {self.rng.randint(0, 1)}]",
+                              f"v[{self.rng.randint(0, 3)}]"))
+        if kind == "used_item":
+            return f"u[{self.rng.randint(0, 3)}]"
+        if kind == "attr":
+            return self.pick(("o.val", "Box.total"))
         if kind == "const":
             return self.pick(("0.5", "1.5", "-1.0", "2.0", "0.25"))
         if kind == "var":
@@ -718,6 +763,11 @@ class _SeededWriter(_Writer):
         kinds += ["collect", "collect"] if self.collect else []
         kinds += ["grid_write", "grid_write", "row_write"] if self.grid else []
         kinds += ["int_write", "f32_write", "bool_write", "dtype_whole"] if self.dtypes else []
+        kinds += ["container_write", "container_write"] if self.containers else []
+        kinds += ["view_write", "view_write"] if self.views else []
+        kinds += ["after_use", "after_use"] if self.after_use else []
+        kinds += ["counter", "counter"] if self.counters else []
+        kinds += ["stash"] if self.state else []
         if last:
             kinds += ["return"]
             if in_loop:
@@ -767,6 +817,18 @@ class _SeededWriter(_Writer):
             return [self.pick((f"iv += {self.pick(('t', 'n', '1', 'bv'))}",
                                f"fv *= {self.pick(('x', 'acc', '0.5', 't'))}",
                                f"fv += {self.pick(('iv', 'bv', 'acc'))}"))]
+        if kind == "container_write":
+            return self.container_write(scope)
+        if kind == "view_write":
+            return self.view_write(scope)
+        if kind == "after_use":
+            return self.after_use_write(scope)
+        if kind == "counter":
+            return self.counter(scope)
+        if kind == "stash":
+            return self.pick(([f"HIST.append({self.float_expr(scope, 1)})"],
+                              [f"CACHE['last'] = {self.int_expr(scope, 1)}"],
+                              [f"CACHE.setdefault('seen', []).append({self.int_expr(scope, 1)})"]))
         if kind == "print":
             self.prints += 1
             value = self.pick((self.int_expr(scope, 1), self.float_expr(scope, 1), str(self.prints)))
@@ -777,9 +839,56 @@ class _SeededWriter(_Writer):
             return [f"return {self.result(scope)}"]
         return self.compound(kind, scope, depth, in_loop)
 
+    def container_write(self, scope):
+        """A write into the arrays ``params``/``opt``/``held`` hold, through the container
+        or through the array's own name."""
+        self.loops += 1
+        how = self.pick(("loop", "item", "dict", "own"))
+        if how == "loop":
+            return [f"for pk{self.loops} in params:",
+                    f"    pk{self.loops} {self.pick(('-=', '+=', '*='))} {self.float_expr(scope, 1)}"]
+        if how == "item":
+            return [f"params[{self.rng.randint(0, 1)}][{self.rng.randint(0, 1)}] "
+                    f"{self.pick(('=', '+=', '-='))} {self.float_expr(scope, 1)}"]
+        if how == "dict":
+            return [self.pick((f"opt['{self.pick('pq')}'] {self.pick(('+=', '*='))} {self.float_expr(scope, 1)}",
+                               f"opt['q'][{self.rng.randint(0, 1)}] = {self.float_expr(scope, 1)}"))]
+        return [f"p[{self.rng.randint(0, 2)}] {self.pick(('=', '+='))} {self.float_expr(scope, 1)}"]
+
+    def view_write(self, scope):
+        """A write through a view (a slice of ``v``, ``b.T``, ``b.reshape(6)``, the row
+        ``b[1]``) whose base is read later."""
+        value = self.float_expr(scope, 1)
+        return [self.pick((f"vs[{self.rng.randint(0, 1)}] {self.pick(('=', '*='))} {value}",
+                           f"bt[{self.rng.randint(0, 2)}, {self.rng.randint(0, 1)}] {self.pick(('=', '+='))} {value}",
+                           f"bf[{self.rng.randint(0, 5)}] {self.pick(('=', '-='))} {value}",
+                           f"b1 {self.pick(('+=', '*='))} {value}",
+                           f"b1[{self.rng.randint(0, 2)}] = {value}",
+                           f"vs[:] = {value}"))]
+
+    def after_use_write(self, scope):
+        """``u`` computed from ``v`` (or made its alias), ``v`` or ``u`` changed in place
+        later, by an operator or a ufunc's ``out=``."""
+        return [self.pick((f"u = v * {self.float_expr(scope, 1)}", "u = v", "u = v.copy()",
+                           f"v {self.pick(('*=', '+='))} {self.pick(('3.0', 'x', '-1.0'))}",
+                           f"np.add(v, {self.float_expr(scope, 1)}, out=v)",
+                           f"np.multiply(u, {self.pick(('2.0', 'x'))}, out=u)",
+                           "np.negative(v, out=v)"))]
+
+    def counter(self, scope):
+        """A call of the counting closure or the global-counting function, or a write
+        into the class attribute or the object's."""
+        return [self.pick(("tick()", f"t += tick()", "gtick()", f"gtick({self.int_expr(scope, 1)})",
+                           f"Box.total {self.pick(('=', '+='))} {self.float_expr(scope, 1)}",
+                           f"o.val {self.pick(('=', '+=', '*='))} {self.float_expr(scope, 1)}"))]
+
     def result(self, scope):
         extra = (", m[0][0], m[1][2]" if self.grid else "") + \
-            (", iv[0] + iv[2], fv[1] * 2, bv[0], iv[1] * acc, fv[0] + t" if self.dtypes else "")
+            (", iv[0] + iv[2], fv[1] * 2, bv[0], iv[1] * acc, fv[0] + t" if self.dtypes else "") + \
+            (", p[0], p[2], q[1], opt['p'][1]" if self.containers else "") + \
+            (", b[0, 1], b[1, 2], v[1]" if self.views else "") + \
+            (", u[0], u[3], v[2]" if self.after_use else "") + \
+            (", k, o.val" if self.counters else "")
         if self.collect:
             return "t, acc, len(out), sum(out)" + extra
         return ("t, acc, v[0]" if self.chance(0.3) else "t, acc") + extra
@@ -795,7 +904,8 @@ class _SeededWriter(_Writer):
         return lines
 
     def try_statement(self, scope, depth, in_loop):
-        exc = self.pick(("ZeroDivisionError", "IndexError", "ValueError", "AssertionError"))
+        exc = self.pick(("ZeroDivisionError", "IndexError", "ValueError", "AssertionError")
+                        + (("Exception",) if self.state else ()))
         body = self.block(scope, depth + 1, in_loop)
         if exc == "ZeroDivisionError" and self.chance(0.6) and "int_division" in self.features:
             body.insert(0, f"t = {self.rng.randint(1, 6)} // ({self.int_expr(scope, 1)})")
@@ -854,8 +964,26 @@ def seeded_program(seed: int, features=frozenset()) -> str:
         head += ["m = np.zeros((2, 3))"]
     if writer.dtypes:
         head += ["iv = np.arange(3)", "fv = np.ones(3, np.float32)", "bv = v[:3] > 0"]
+    if writer.containers:
+        head += ["p = np.zeros(3)", "q = np.ones(2)", "params = [p, q]", "opt = {'p': p, 'q': q}",
+                 "held = [p]"]
+    if writer.views:
+        head += ["b = np.arange(6.0).reshape(2, 3)", "bt = b.T", "bf = b.reshape(6)", "b1 = b[1]",
+                 "vs = v[1:3]"]
+    if writer.after_use:
+        head += ["u = v * 2.0"]
+    if writer.counters:
+        head += ["k = 0", "", "def tick():", "    nonlocal k", "    k += 1", "    return k", "",
+                 "o = Box()", "o.val = 0.0"]
+    module = []
+    if writer.counters or writer.state:  # module state: reset before each run, compared after
+        module = ["COUNT = 0", "HIST = []", "CACHE = {}", "", "", "class Box:", "    total = 0.0",
+                  "", "", "def gtick(d=1):", "    global COUNT", "    COUNT += d", "", "",
+                  "def _fuzz_reset():", "    global COUNT", "    COUNT = 0", "    HIST.clear()",
+                  "    CACHE.clear()", "    Box.total = 0.0", "", "",
+                  "def _fuzz_state():", "    return COUNT, list(HIST), dict(CACHE), Box.total", "", ""]
     final = f"return {writer.result(())}"
-    lines = ["def f(n, x, v, lst):"] + _indent(head + body + [final])
+    lines = module + ["def f(n, x, v, lst):"] + _indent(head + body + [final])
     return FUZZ_HEADER + "\n".join(lines) + "\n"
 
 

@@ -290,7 +290,8 @@ def _holders(target, keys) -> list:
         item = choices_getitem(holder, key)
         if holder.__class__ is np.ndarray and item.__class__ is np.ndarray and item.base is not None:
             item = item.copy()
-        elif (backend := backend_of(item)) is not None and basic_index(key):
+        elif holder.__class__ not in (list, dict) and (backend := backend_of(item)) is not None \
+                and basic_index(key):  # (a list's or dict's item is no view: written as is)
             item = backend.numpy_call(np.copy, (item,), {})  # (not a view a backend tracks)
         holders.append(item)
     return holders

@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import (accumulate, errors, iterated, loop_options, raises as staged_raise,
+from . import (accumulate, errors, holders, iterated, loop_options, raises as staged_raise,
                returns as staged_return)
 from .arrays import check_carried
 from .holders import running
@@ -228,12 +228,18 @@ class Carry:
             fns = []
             if test is not None:
                 fns.append(self._guarded(lambda flat: [predicate(
-                    self.backend, test(*self._enter(flat[n_items:])), self.construct,
+                    self.backend, self._test(test, flat[n_items:]), self.construct,
                     self.where_fn)]))
 
             def run_body(flat):
                 entered = self._enter(flat[n_items:])
-                out = tuple(step(list(flat[:n_items]), entered))
+                depth = len(holders.ENTERED)
+                holders.ENTERED.extend(_arrays_entered(self.before + self.side.before,
+                                                       self._entered))
+                try:
+                    out = tuple(step(list(flat[:n_items]), entered))
+                finally:
+                    del holders.ENTERED[depth:]
                 self.kept = [k and s for k, s in zip(self.kept, same_objects(out, entered))]
                 shared_now = tuple(self.side.get())
                 self.last = out + shared_now  # eagerly maybe the very objects after the loop
@@ -271,6 +277,32 @@ class Carry:
             f"{self.construct} at {errors.where(self.where_fn)}: the types of the loop "
             f"variables did not settle after {MAX_TRACES} traces of the body. Give the loop "
             f"variables their final dtype before the loop.")
+
+    def _test(self, test, flat):
+        """``test`` on the state ``flat`` enters with; a StagingError if it rebinds a
+        shared variable (``while c < 3 and tick() >= n`` with ``tick`` counting by
+        ``nonlocal``), or an item of a container (a call counter ``ncalls[0] += 1`` of a
+        function it calls): the op's condition gives only its truth, so the change would
+        be lost (fuzz seed 24152: 1 where eagerly 3, and a loop run 3 times eagerly run
+        none)."""
+        entered = self._enter(flat)
+        shared = tuple(self.side.get())
+        items_before = self.inplace.changes(shared)
+        truth = test(*entered)
+        changed = [name for name, before, now in zip(self.side.names, shared, self.side.get())
+                   if now is not before]
+        items_now = self.inplace.changes(tuple(self.side.get()))
+        changed += [self.inplace.label(e) for e, value in items_now.items()
+                    if items_before.get(e, MISSING) is not value]
+        if changed:
+            raise errors.StagingError(
+                f"{self.construct} at {errors.where(self.where_fn)}: its condition changes "
+                f"{errors.subject(changed[0])} (directly or in a function it calls), and the "
+                f"condition is a staged value: a staged loop's condition gives only its "
+                f"truth, so the change would be lost. Test in the body instead (while "
+                f"True: ... if not (condition): break), or make the change outside the "
+                f"condition.")
+        return truth
 
     def _guarded(self, fn):
         def run(*flat):
@@ -468,6 +500,18 @@ def reversed_bounds(start, stop, step):
                         "give the step as a Python int") from None
     n = (stop - start + step - 1) // step if step > 0 else (start - stop - step - 1) // -step
     return start + (n - 1) * step, start - step, -step
+
+
+def _arrays_entered(befores, entered) -> list:
+    """``(entered leaf, NumPy array)`` for the NumPy arrays (not 0-d) among ``befores``
+    (the carried state, its lists and dicts) and what the body is given for them."""
+    pairs = []
+    for before, value in zip(befores, entered):
+        if before.__class__ is np.ndarray and before.shape and value is not before:
+            pairs.append((value, before))
+        elif is_node(before) and is_node(value) and before.__class__ is value.__class__:
+            pairs += _arrays_entered([v for _, v in items(before)], [v for _, v in items(value)])
+    return pairs
 
 
 class StagedEnumerate:

@@ -53,22 +53,64 @@ STAGED = ("numpy", "numpy-xla", "jax", "torch", "tf")
 
 class Outcome:
     """What one call did: ``kind`` "return" or "raise", the value or the exception,
-    the printed text and the arguments as they are after the call."""
+    the printed text, the arguments as they are after the call and the program
+    module's state (``state``: what its ``_fuzz_state()`` gives, or None)."""
 
-    def __init__(self, kind, value, printed, args):
+    def __init__(self, kind, value, printed, args, state=None):
         self.kind, self.value, self.printed, self.args = kind, value, printed, args
+        self.state = state
 
     @property
     def refused(self) -> bool:
-        return self.kind == "raise" and isinstance(self.value, ag.StagingError)
+        """A StagingError, or the NumPy engine's "not supported on symbolic tensors"
+        TypeError/AttributeError (``SymbolicValueError``: ``np.add(u, x, out=u)`` of a
+        staged ``u``), which says so and what to do instead."""
+        return self.kind == "raise" and (isinstance(self.value, ag.StagingError) or type(
+            self.value).__name__ in ("SymbolicValueError", "SymbolicAttributeError"))
 
     def __repr__(self):
         if self.kind == "raise":
             return f"raise {type(self.value).__name__}({str(self.value)[:300]!r}) printed={self.printed!r}"
-        return f"return {self.value!r} printed={self.printed!r} args={self.args!r}"
+        return f"return {self.value!r} printed={self.printed!r} args={self.args!r} state={self.state!r}"
 
 
-def run(call, args, flush=None) -> Outcome:
+class Leaked:
+    """A staged value (a tracer, a symbolic tensor) found where the program left it,
+    in place of its snapshot."""
+
+    def __init__(self, value):
+        self.type = type(value).__name__
+
+    def __repr__(self):
+        return f"<leaked {self.type}>"
+
+    def __eq__(self, other):
+        return isinstance(other, Leaked) and other.type == self.type
+
+
+def leaked(value, path="") -> str | None:
+    """Where a snapshot holds a ``Leaked`` value (None: nowhere)."""
+    if isinstance(value, Leaked):
+        return path or "value"
+    if isinstance(value, dict):
+        value = {f"[{k!r}]": v for k, v in value.items()}.items()
+    elif isinstance(value, (tuple, list)):
+        value = ((f"[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    for key, item in value:
+        where = leaked(item, path + key)
+        if where:
+            return where
+    return None
+
+
+def run(call, args, flush=None, module=None) -> Outcome:
+    """Call ``call(*args)``; ``module``: the program module's namespace, whose state
+    (``_fuzz_reset``/``_fuzz_state``, programs.STATE_FEATURES) is reset before the call
+    and recorded after it."""
+    if module is not None and "_fuzz_reset" in module:
+        module["_fuzz_reset"]()
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -82,8 +124,9 @@ def run(call, args, flush=None) -> Outcome:
             if flush:
                 with contextlib.suppress(Exception):
                     flush()
+    state = _snapshot(module["_fuzz_state"]()) if module is not None and "_fuzz_state" in module else None
     return Outcome(kind, _snapshot(value) if kind == "return" else value, out.getvalue(),
-                   _snapshot(args))
+                   _snapshot(args), state)
 
 
 def _snapshot(value):
@@ -92,13 +135,19 @@ def _snapshot(value):
         return tuple(_snapshot(v) for v in value)
     if isinstance(value, list):
         return [_snapshot(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
     if isinstance(value, np.ndarray):
         return value.copy()
-    if hasattr(value, "shape") and hasattr(value, "dtype") and not isinstance(value, np.generic):
+    if isinstance(value, (bool, int, float, complex, str, np.generic)) or value is None:
+        return value
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
         try:
-            return np.asarray(value)  # a JAX array
-        except Exception:  # noqa: BLE001 - a tracer left behind: compared by its text
-            return f"<{type(value).__name__}>"
+            return np.asarray(value)  # a JAX array, an eager tensor
+        except Exception:  # noqa: BLE001 - a tracer left behind
+            return Leaked(value)
+    if type(value).__module__.split(".")[0] in ("jax", "jaxlib", "torch", "tensorflow", "autograph"):
+        return Leaked(value)  # a staged value without an array's attributes
     return value
 
 
@@ -136,6 +185,10 @@ def arguments(oracle: str, raw, variant: int):
 def difference(oracle: str, expected: Outcome, actual: Outcome):
     """Why ``actual`` is not what ``expected`` allows (None when it is)."""
     exact = oracle in ("python", "concrete")
+    for what, value in (("args", actual.args), ("state", actual.state)):
+        where = leaked(value)
+        if where:  # refused or not: nothing staged may outlive the trace
+            return f"leaked: a staged value left in {what}{where}: {value!r}"
     if actual.refused and not exact:
         return None
     if expected.kind != actual.kind:
@@ -153,6 +206,9 @@ def difference(oracle: str, expected: Outcome, actual: Outcome):
         why = _leaf_difference(oracle, expected.args, actual.args, "args", python_args=True)
         if why:
             return why
+    why = _leaf_difference(oracle, expected.state, actual.state, "state", python_args=True)
+    if why:
+        return why
     if expected.printed != actual.printed and not (
             oracle == "tf" and _tf_shown(expected.printed) == _tf_shown(actual.printed)):
         if expected.kind == "raise" and not exact and actual.printed == "":
@@ -193,6 +249,14 @@ def _user_error(error):
 
 def _leaf_difference(oracle, e, a, path, python_args=False):
     exact = oracle in ("python", "concrete")
+    if isinstance(e, dict):
+        if type(a) is not dict or list(e) != list(a):
+            return f"{path}: eager {e!r}, got {a!r}"
+        for key in e:
+            why = _leaf_difference(oracle, e[key], a[key], f"{path}[{key!r}]", python_args)
+            if why:
+                return why
+        return None
     if isinstance(e, (tuple, list)):
         if type(e) is not type(a) or len(e) != len(a):
             return f"{path}: eager {e!r}, got {a!r}"
@@ -271,15 +335,20 @@ def check_program(source: str, raw_inputs, oracles=ORACLES, report: Report | Non
                 # cannot run it (np.sum(t, axis=None)), so their oracle is the code on
                 # NumPy arrays
                 eager_args = arguments("concrete", raw, 1) if oracle in ("torch", "tf") else args
-                expected = run(f, copy.deepcopy(eager_args))
+                expected = run(f, copy.deepcopy(eager_args), module=f.__globals__)
                 fell_back = oracle == "jax" and _immutable(expected)  # (it writes an item)
                 if fell_back:
-                    expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)))
-                outcome = run(actual, copy.deepcopy(args), flush)
+                    expected = run(f, copy.deepcopy(arguments("jax-numpy", raw, 1)), module=f.__globals__)
+                outcome = run(actual, copy.deepcopy(args), flush, f.__globals__)
                 if oracle in ("jax", "torch", "tf"):  # the framework's list is its own (static)
                     outcome.args = outcome.args[:3] + expected.args[3:]
                 if oracle == "tf" or fell_back:  # tensors that take no writes: no changes
                     outcome.args = expected.args
+                if oracle in ("numpy", "numpy-xla") and i and not leaked(outcome.state):
+                    # a later call runs the graph: Python side effects (a global counted,
+                    # a class attribute added to) ran once, at trace time
+                    # (docs/captures.rst); the other oracles trace every call
+                    outcome.state = expected.state
                 report.runs[oracle] += 1
                 why = difference(oracle, expected, outcome)
                 if why:

@@ -261,6 +261,16 @@ class GraphBackend(Backend):
         block = handles[-1][0]
         befores = list(carry.before) + list(carry.side.before)  # (side: nonlocal names)
         for label, before, spec in zip(carry.labels, befores, carry.specs):
+            for where, array, k in _numpy_leaves(label, before, spec):
+                # a NumPy array made before the loop: the loop carries it as a staged value,
+                # so another name holding it (an alias q = p, a list or dict item) would
+                # keep the old contents (fuzz seed 20062: 0.0 where eagerly 4.0)
+                if writes.written_in_block(block, block.params[n_items + k], block.results[k]):
+                    held = holders.stale(lambda h: h is array, skip=frozenset({label}))
+                    if held is not None:
+                        from .messages import loop_write_shared
+
+                        raise loop_write_shared(carry.construct, carry.where_fn, where, held[0])
             if before.__class__ is not Tensor or spec.__class__ is not staging.Slot or not (
                     before._value.shape or before._value.id in trace.current().graph.zero_d_arrays):
                 continue  # (another 0-d value may be a NumPy scalar, which is rebound)
@@ -431,6 +441,17 @@ class GraphBackend(Backend):
 
     def catching(self, region):
         return numeric.CatchScope(region)
+
+
+def _numpy_leaves(label: str, before, spec):
+    """``(label, array, slot index)`` of the NumPy arrays (not 0-d) a loop carries in
+    ``before`` (a carried variable, or the lists and dicts it holds)."""
+    if spec.__class__ is staging.Slot:
+        if isinstance(before, np.ndarray) and before.shape:
+            yield label, before, spec.index
+    elif staging.is_node(before) and staging.is_node(spec):
+        for (suffix, item), (_, item_spec) in zip(staging.items(before), staging.items(spec)):
+            yield from _numpy_leaves(label + suffix, item, item_spec)
 
 
 def _memory_of(t: Tensor) -> Tensor:

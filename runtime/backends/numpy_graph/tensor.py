@@ -303,8 +303,9 @@ def _out_handle(kwargs: dict, name: str):
     raise messages.SymbolicValueError(messages.out_argument(name))
 
 
-def _into(out, result):
-    """``result`` written into the handle ``out`` (cast and broadcast to it), if any."""
+def _into(out, result, write_back=True):
+    """``result`` written into the handle ``out`` (cast and broadcast to it), if any;
+    ``write_back``: as an item assignment where ``out`` may be an argument's array."""
     if out is None:
         return result
     if result.__class__ is not Tensor:
@@ -318,6 +319,11 @@ def _into(out, result):
         result = np.broadcast_to(result, out.shape).copy()
     if out.__class__ is not Tensor:
         return result
+    value = out._value
+    if write_back and (value.op is None or value.op.kind in ("setitem", "cond", "while", "for")):
+        # maybe an argument's array: an item assignment, which is written back (as the
+        # in-place operators' ``v += x``; a plain handle update was lost to the caller)
+        result = setitem(out, Ellipsis, result)
     out._assign(result._value if result.__class__ is Tensor else to_value(result, current()))
     return out
 
@@ -538,7 +544,7 @@ def _in_place(symbol):
         if value.weak or (not value.shape and (not maybe_argument or result.__class__ is not Tensor
                                                or result.dtype != value.dtype)):
             return result  # a scalar: Python rebinds it to a new one
-        result = _into(Tensor(value, self._graph), result)
+        result = _into(Tensor(value, self._graph), result, write_back=False)
         if maybe_argument:
             # maybe an argument's array: an item assignment, which is written back
             result = setitem(self, Ellipsis, result)
