@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import re
-import types
 
 from ...staging import raises as staged_raise
 from . import trace
@@ -124,17 +123,18 @@ raise_copy.__qualname__ = raise_copy.__name__ = "raise_"
 
 def _copy(exc: BaseException) -> BaseException:
     """A copy of ``exc`` with its arguments and attributes. An exception class whose
-    ``__init__`` is its own Python code is copied without calling it again: ``copy.copy``
-    calls the class with the arguments that ``__init__`` already made, and an ``__init__``
-    that words its message (SciPy's ``FitSolverError(msg)``: ``"Solver ... failed to
-    converge: " + msg``) would word it twice."""
+    ``__init__`` is its own Python code (and ``__reduce__`` BaseException's) is copied
+    without calling it again: ``copy.copy`` calls the class with the arguments that
+    ``__init__`` already made, and an ``__init__`` that words its message (SciPy's
+    ``FitSolverError(msg)``: ``"Solver ... failed to converge: " + msg``) would word it
+    twice."""
+    from .saved_names import made_by_init, rebuild_exception  # (they import this module)
+
     cls = type(exc)
     try:
-        if not isinstance(cls.__init__, types.FunctionType):
+        if not made_by_init(cls):
             return copy.copy(exc)
-        fresh = cls.__new__(cls, *exc.args)
-        fresh.args = exc.args
-        fresh.__dict__.update(exc.__dict__)
+        fresh = rebuild_exception(cls, exc.args, dict(exc.__dict__))
         fresh.__cause__, fresh.__suppress_context__ = exc.__cause__, exc.__suppress_context__
         return fresh
     except Exception:
