@@ -185,8 +185,12 @@ class Carry:
 
     def _runs_once(self) -> bool:
         """The body runs at least once: a ``for`` over a static, nonzero length (a break
-        or return ends it after the first iteration at the earliest)."""
-        return self.trips.__class__ is int and self.trips > 0
+        or return ends it after the first iteration at the earliest), or one the backend
+        knows to be nonzero (``Backend.runs_once``)."""
+        trips = self.trips
+        if trips.__class__ is int:
+            return trips > 0
+        return trips is not None and self.backend.runs_once(trips)
 
     def static_trips(self):
         """The trip count where it is static (a ``for`` over a known length, no break)."""
