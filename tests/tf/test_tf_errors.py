@@ -318,7 +318,8 @@ def arange_to_a_bound(x):
 
 def test_a_graph_tensor_tested_by_code_autograph_does_not_convert():
     """TensorFlow's own code given a graph tensor where it needs a Python value (the
-    bound of ``np.arange``, found on SciPy's ``_kolmogn_PelzGood``): a StagingError at the user's line, not OperatorNotAllowedInGraphError."""
+    bound of ``np.arange``, found on SciPy's ``_kolmogn_PelzGood``): a StagingError at the
+    user's line, not OperatorNotAllowedInGraphError."""
     assert refusal(arange_to_a_bound, tf.constant(1.5)) == (
         f"a graph tensor is used as a Python bool at "
         f"{at(arange_to_a_bound, 'return np.arange(n, 0, -1)')}, by code autograph does not "
