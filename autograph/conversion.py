@@ -122,12 +122,17 @@ def convertible(fn_node) -> bool:
     return not any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in trees.walk_scope(fn_node.body))
 
 
-def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool = True, class_cell: bool = False):
+def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool = True,
+                          class_cell: bool = False, nested: bool = False):
     """Convert a FunctionDef in place into its two-bodied form.
 
-    Returns the staged-only copy of the function (what ``to_code`` shows).
+    Returns the staged-only copy of the function (what ``to_code`` shows). The
+    decorators of the function converted were applied already (to the object it
+    was converted from); a nested function's are part of its enclosing body and
+    stay (``@wraps(func)``, ``@lru_cache`` on a function defined inside).
     """
-    fn_node.decorator_list = []
+    if not nested:
+        fn_node.decorator_list = []
     head, body = _split_head(fn_node)
     if class_cell:
         _explicit_super(body, fn_node)
@@ -135,7 +140,7 @@ def convert_function_node(fn_node, namer: Namer, namespace=None, recursive: bool
     fn_node.body = body
     for nested in _nested_functions(body):
         if convertible(nested):
-            convert_function_node(nested, namer, namespace, recursive, class_cell)
+            convert_function_node(nested, namer, namespace, recursive, class_cell, nested=True)
 
     ctx = Context(fn_node, namer, namespace, recursive)
     ctx.globals, ctx.nonlocals = activity.declared_nonlocal(head)

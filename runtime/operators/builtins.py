@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import linecache
 import operator
+import os
+import re
 import sys
 from typing import Any, Optional, TextIO
 
 import numpy as np
 
-from ..staging import accumulate, backend as backends, errors, holders, iterated
+from ..staging import RUNTIME_DIR, accumulate, backend as backends, errors, holders, iterated
+from ..staging import converted as converted_codes
 from ..staging.arrays import check_staged_write, is_array
 from ..staging.backend import backend_of, first_backend
 from ..staging.masked import MaskedItems
@@ -399,3 +402,35 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Optional[TextIO] =
         print(*args, sep=sep, end=end, file=file if file is not None else sys.stdout, flush=flush)
         return None
     return backend.print_(args, sep, end, file, flush)
+
+
+_GENERATED_FUNCTION = re.compile(r"^(if_body|else_body|loop_body|loop_test|get_shared|set_shared|"
+                                 r"try_region)(_\d+)?$")
+_OWN_DIRS = tuple(os.path.dirname(RUNTIME_DIR) + os.sep + d + os.sep
+                  for d in ("runtime", "autograph", "converters"))
+
+
+def getframe_(depth: int = 0):
+    """``sys._getframe(depth)`` in converted code: the frame eager code would get. The
+    staged body of a function runs in a function of its own (called by the function's
+    frame), its branches and loop bodies in generated functions called by autograph's
+    operators (through the framework's tracing, under a trace); those frames are not
+    counted, so ``sys._getframe(1)`` is the caller, as boltons' ``namedtuple`` and
+    ``make_sentinel`` read their caller's module name."""
+    frame, generated = sys._getframe(1), False
+    while True:
+        code = frame.f_code
+        made = converted_codes.made(code)
+        if made and _GENERATED_FUNCTION.match(code.co_name):
+            generated = True  # up to the converted code that called it, through anything
+        elif not code.co_filename.startswith(_OWN_DIRS) and (made or not generated):
+            generated = False
+            back = frame.f_back
+            if back is not None and converted_codes.staged_codes.get(back.f_code) is code:
+                frame = back  # the function's own frame, which called its staged body
+            if depth == 0:
+                return frame
+            depth -= 1
+        frame = frame.f_back
+        if frame is None:
+            raise ValueError("call stack is not deep enough")

@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional, TypeVar
 from ..staging import converted as _converted, errors
 from ..staging.arg_writes import user_location
 from ..staging.backend import staged_leaf, tracing_now
-from .builtins import enumerate_, hasattr_, isinstance_, len_, range_, zip_
+from .builtins import enumerate_, getframe_, hasattr_, isinstance_, len_, range_, zip_
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -102,7 +102,7 @@ def _hashed(kind: type):
 # Builtins whose arguments converted code must reach: the staged twins it calls instead.
 _STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_,
                  isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_,
-                 set: _hashed(set), frozenset: _hashed(frozenset)}
+                 set: _hashed(set), frozenset: _hashed(frozenset), sys._getframe: getframe_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 

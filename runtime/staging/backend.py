@@ -282,6 +282,12 @@ class Backend:
         reads raise ``UnboundLocalError``, or None (a StagingError) by default."""
         return None
 
+    def runs_once(self, trips) -> bool:
+        """A staged loop's trip count ``trips``, not a Python int (a size the compiler
+        keeps symbolic), is known to be at least 1 where the compiled program runs: False
+        by default (the loop may run zero times)."""
+        return False
+
     def maybe_no_return(self, value, function: str):
         """What ``function`` returns when some staged paths returned a value and others
         none (``value``: a ``returns.Pending``, whose run-time flag is set where

@@ -184,6 +184,15 @@ class Carry:
                                                   backend.name, backend.sizes_after_loops)
         return bound * per_iteration
 
+    def _runs_once(self) -> bool:
+        """The body runs at least once: a ``for`` over a static, nonzero length (a break
+        or return ends it after the first iteration at the earliest), or one the backend
+        knows to be nonzero (``Backend.runs_once``)."""
+        trips = self.trips
+        if trips.__class__ is int:
+            return trips > 0
+        return trips is not None and self.backend.runs_once(trips)
+
     def static_trips(self):
         """The trip count where it is static (a ``for`` over a known length, no break)."""
         return None if self.flagged or self.trips.__class__ is not int else self.trips
@@ -355,6 +364,10 @@ class Carry:
                 return spec, False
             paired = backend.pair_unbound(label, spec, value) if local else None
             if paired is None:
+                if local and self._runs_once() and not is_node(value):
+                    # assigned by the first iteration, which always runs: a trace that
+                    # read it first would have failed here (no run-time unbound read)
+                    return _reseeded(ZEROS, value, backend), True
                 raise errors.undefined_loop_variable(label, self.construct, self.where_fn)
             return _reseeded(paired[0], paired[1], backend), True
         if spec.__class__ is Slot:

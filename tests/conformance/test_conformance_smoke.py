@@ -1,6 +1,7 @@
 """The fixture itself: a staged loop and branch agree with eager on every backend."""
 
 import numpy as np
+import pytest
 
 import autograph as ag
 
@@ -51,6 +52,8 @@ def test_staging_error_names_variable(backend):
         backend.check(in_loop_only, np.arange(3))
         backend.check_raises(in_loop_only, UnboundLocalError, "'y'", np.arange(0))
         return
-    text = backend.staging_error(in_loop_only, np.arange(3))
-    assert "'y'" in text
+    backend.check(in_loop_only, np.arange(3))  # a static length: the first trip assigns y
+    # no trip: refused, naming y (or eager's own error where the trace runs no loop)
+    with pytest.raises((ag.StagingError, UnboundLocalError), match="'y'"):
+        backend.staged(in_loop_only, np.arange(0))
     assert isinstance(ag.StagingError, type)

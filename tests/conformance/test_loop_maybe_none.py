@@ -152,3 +152,36 @@ def test_first_assigned_in_the_loop(backend):
     backend.check_raises(assigned_in_loop, UnboundLocalError, "'z'", np.int32(0))
     _one_trace(backend, assigned_in_branch_in_loop, (XS, np.float64(1.5)), (XS, np.float64(7.0)))
     _one_trace(backend, assigned_in_loop, (np.int32(3),), (np.int32(0),))
+
+
+def target_after_break(xs, t):
+    total = 0.0
+    for n, x in enumerate(xs):
+        if x > t:
+            x = total
+            break
+        total = total + x
+    return total, x, n
+
+
+def assigned_after_the_break(xs, t):
+    for x in xs:
+        if x > t:
+            break
+        y = x * 2
+    return y
+
+
+def test_the_target_of_a_loop_over_a_static_length(backend):
+    """A ``for`` over an array of a static, nonzero length runs its first iteration, which
+    assigns the target: after the loop (ended by a staged break or not) the target holds
+    the last item it took, as eagerly (found on properscoring's CRPS kernel: refused as
+    possibly unassigned on jax.jit and torch.compile). A variable the first iteration may
+    skip stays refused where the backend cannot raise UnboundLocalError when it runs."""
+    for t in (1.5, 7.0, -1.0):
+        backend.check(target_after_break, XS, np.float64(t))
+    if not backend.raises_at_run_time:
+        backend.staging_error(assigned_after_the_break, XS, np.float64(1.5))
+        return
+    backend.check(assigned_after_the_break, XS, np.float64(1.5))
+    backend.check_raises(assigned_after_the_break, UnboundLocalError, "'y'", XS, np.float64(-1.0))

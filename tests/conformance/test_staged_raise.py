@@ -186,3 +186,24 @@ def test_a_failing_assert_on_python_values_raises_only_when_taken(backend):
                          np.int64(4), 2)
     backend.check_raises(python_assert_in_branch, ValueError, "^odd and positive$",
                          np.int64(3), 2)
+
+
+class WordedError(RuntimeError):
+    """An exception whose ``__init__`` words its message (as SciPy's FitSolverError)."""
+
+    def __init__(self, mesg):
+        self.args = ("Solver failed to converge: " + mesg,)
+
+
+def worded_raise(x):
+    if np.isinf(x):
+        raise WordedError("no bracket")
+    return x
+
+
+def test_an_exception_that_words_its_message_is_raised_once_worded(backend):
+    """The graph raises a copy of the exception made while tracing; the copy was made by
+    calling the class with its finished arguments, so an ``__init__`` that words its
+    message worded it twice (found on SciPy's ``_get_left_bracket``)."""
+    _expect_raise(backend, worded_raise, WordedError, "^Solver failed to converge: no bracket$",
+                  (np.float64(1.0),), (np.float64(np.inf),))

@@ -3,6 +3,8 @@ not: jumps in ``finally``, jumps out of ``try`` in staged loops, chained
 comparisons of staged values, swaps of items, dead branch-local variables, and
 ``range``/``enumerate``/``zip`` reached through a variable."""
 
+import sys
+
 import numpy as np
 
 
@@ -272,3 +274,24 @@ def count_then_alias(x):
 def test_an_in_place_operator_on_a_staged_python_number_leaves_its_aliases(backend):
     backend.check(count_then_alias, np.float32(2.5))
     backend.check(count_then_alias, np.float32(-1.0))
+
+
+def _caller_name_length():
+    return len(sys._getframe(1).f_code.co_name)
+
+
+def who_calls(x):
+    if x > 0:
+        y = x + _caller_name_length()
+    else:
+        y = x - 2 * _caller_name_length()
+    return y
+
+
+def test_getframe_sees_the_frames_eager_code_has(backend):
+    """``sys._getframe(1)`` in converted code is its caller's frame, not the generated
+    branch function or the frame that called the staged body (found on boltons:
+    ``namedtuple`` and ``make_sentinel`` took their module from it, and pickling their
+    classes failed)."""
+    for x in (3, -3):
+        backend.check(who_calls, np.int64(x))

@@ -77,6 +77,7 @@ EXPLAIN_EXCLUDED = dict.fromkeys([
     "test_raise_messages.py::test_python_int_counter_shown_as_python_shows_it",
     "test_raise_messages.py::test_str_format_method",
     "test_raise_messages.py::test_value_as_the_exception_argument",
+    "test_staged_raise.py::test_an_exception_that_words_its_message_is_raised_once_worded",
     "test_staged_raise.py::test_nested_branch_raises",
     "test_staged_raise.py::test_python_error_inside_a_staged_branch",
     "test_staged_raise.py::test_raise_in_a_staged_loop",

@@ -34,11 +34,23 @@ class ModuleError(Exception):
 
 
 class CodedError(Exception):
-    """Its constructor takes other arguments than its ``args``: it cannot be rebuilt."""
+    """Its constructor takes other arguments than its ``args``: rebuilt without calling
+    it (its ``args`` and attributes), as the graph raises its copies."""
 
     def __init__(self, code):
         super().__init__(f"failed with code {code}")
         self.code = code
+
+
+class LossyError(Exception):
+    """Its ``__reduce__`` gives its message where its constructor takes a code: it
+    cannot be rebuilt."""
+
+    def __init__(self, code):
+        super().__init__(f"failed with code {code}")
+
+    def __reduce__(self):
+        return type(self), self.args
 
 
 Pair = namedtuple("Pair", "low high")
@@ -80,6 +92,12 @@ def module_error(x):
 def numpy_args(x):
     if x > 2:
         raise ValueError("too large", np.float32(2.5), np.int8(-3), np.str_("x"), np.inf)
+    return x
+
+
+def coded_error(x):
+    if x < 0:
+        raise CodedError(3)  # its args and .code, without calling its __init__ again
     return x
 
 
@@ -239,6 +257,7 @@ CASES = {
     "module_error": (module_error, [(f64(1),), (f64(-1),)]),
     "numpy_args": (numpy_args, [(f64(1),), (f64(3),)]),
     "json_error": (json_error, [(f64(1),), (f64(-1),)]),
+    "coded_error": (coded_error, [(f64(1),), (f64(-1),)]),
     "key_error": (key_error, [(f64(1),), (f64(-1),)]),
     "math_ops": (math_ops, [(f64(2.5),), (f64(-1),)]),
     "math_flags": (math_flags, [(f64(0.5),), (f64(np.nan),)]),
@@ -524,22 +543,22 @@ def test_a_local_exception_class_is_refused(tmp_path):
     assert not (tmp_path / "check.npz").exists()
 
 
-def coded(x):
+def lossy(x):
     if x < 0:
-        raise CodedError(3)
+        raise LossyError(3)
     return x
 
 
 def test_an_exception_its_class_cannot_rebuild_is_refused(tmp_path):
-    concrete = ag.function(coded).get_concrete_function(f64(1))
+    concrete = ag.function(lossy).get_concrete_function(f64(1))
     with pytest.raises(ValueError) as caught:
-        concrete.save(tmp_path / "coded.npz")
-    line = _line_of(coded, "raise CodedError")
+        concrete.save(tmp_path / "lossy.npz")
+    line = _line_of(lossy, "raise LossyError")
     assert str(caught.value) == (
-        f"autograph.function 'coded': cannot save the graph: the raise at "
-        f"test_graph_saving.py:{line} (`raise CodedError(3)`) raises CodedError('failed with "
+        f"autograph.function 'lossy': cannot save the graph: the raise at "
+        f"test_graph_saving.py:{line} (`raise LossyError(3)`) raises LossyError('failed with "
         f"code 3'), which its class cannot rebuild from its arguments ('failed with code 3',). "
-        f"Pass CodedError's constructor arguments on to Exception.__init__ (or define "
+        f"Pass LossyError's constructor arguments on to Exception.__init__ (or define "
         f"__reduce__), or raise a built-in exception.")
 
 

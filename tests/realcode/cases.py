@@ -24,16 +24,19 @@ def all_cases() -> list:
 
     modules = (scipy_optimize, scipy_integrate, scipy_radau, scipy_stats, scipy_lsq,
                sklearn_pieces, statsmodels_pieces, networkx_layout, numpy_polynomial,
-               python_stdlib, our_words) + _third_round() + _fourth_round() + _fifth_round()
+               python_stdlib, our_words) + _later_rounds()
     return [case for module in modules for case in module.CASES]
 
 
 def third_round_names() -> set:
-    """The third, fourth and fifth rounds' cases: real library code copied verbatim that
+    """The third to sixth rounds' cases: real library code copied verbatim that
     the converter had never met; their PyTorch and TensorFlow pairs are tabulated (slow),
     as the second's."""
-    return {case.name for module in _third_round() + _fourth_round() + _fifth_round()
-            for case in module.CASES}
+    return {case.name for module in _later_rounds() for case in module.CASES}
+
+
+def _later_rounds() -> tuple:
+    return _third_round() + _fourth_round() + _fifth_round() + _sixth_round()
 
 
 def _third_round() -> tuple:
@@ -52,3 +55,9 @@ def _fifth_round() -> tuple:
     from . import properscoring_pieces
 
     return (properscoring_pieces,)
+
+
+def _sixth_round() -> tuple:
+    from . import scipy_ksstats
+
+    return (scipy_ksstats,)

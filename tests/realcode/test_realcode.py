@@ -201,9 +201,9 @@ R3_COMMON_TYPE = ("np.common_type of a traced array (NumPy's as_series): not sta
 R3_TORCH_TRACE = ("NumPy code PyTorch's traced tensors do not take (ndarray.fill, .dot of a "
                   "matrix and a vector, dtype.kind, a data-dependent guard): a StagingError "
                   "naming the line")
-R3_TF_ITER = ("iterating over a graph tensor, or its truth (all(np.isfinite(fs)), a list of "
-              "tensors written into a NumPy array): TensorFlow's OperatorNotAllowedInGraphError, "
-              "not naming the line")
+R3_TF_ITER = ("iterating over a graph tensor, or its truth, in code autograph does not "
+              "convert (list(fs), a, b, c, d = abcd, sorted([ta, tb])): a StagingError naming "
+              "the line (before the sixth round, TensorFlow's OperatorNotAllowedInGraphError)")
 R3_TF_NDARRAY = ("an ndarray method or attribute a tf.Tensor lacks (.dot, .size, dtype.kind, "
                  ">>=, an index array): TensorFlow's AttributeError/TypeError, not naming the line")
 BLOCKED.update({
@@ -225,27 +225,27 @@ BLOCKED.update({
     ('scipy.optimize._lsq.check_termination', 'torch'): (R3_NONE, 'elif xtol_satisfied:'),
     ('scipy.optimize._lsq.check_termination', 'tf'): (R3_NONE, 'elif xtol_satisfied:'),
     ('scipy.optimize._notclose', 'torch'): (R3_TORCH_TRACE, 'all(fs) and all(np.isfinite(fs)) and'),
-    ('scipy.optimize._notclose', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize._notclose', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
     ('scipy.optimize._inverse_poly_zero', 'numpy'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
     ('scipy.optimize._inverse_poly_zero', 'numpy-xla'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
     ('scipy.optimize._inverse_poly_zero', 'jax'): (R3_LIST_WRITE, 'The numpy.ndarray conversion method __array__() was called o'),
     ('scipy.optimize._inverse_poly_zero', 'torch'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
-    ('scipy.optimize._inverse_poly_zero', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize._inverse_poly_zero', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
-    ('scipy.optimize.TOMS748Solver (k=1)', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
-    ('scipy.optimize.TOMS748Solver (k=2)', 'tf'): (R3_TF_ITER, 'Iterating over a symbolic `tf.Tensor` is not allowed. You ca'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy'): (R3_SORTED, 'return sorted([ta, tb])'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy-xla'): (R3_SORTED, 'return sorted([ta, tb])'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'jax'): (R3_SORTED, 'Attempted boolean conversion of traced array with shape bool'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'torch'): (R3_SORTED, 'return sorted([ta, tb])'),
-    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'tf'): (R3_TF_ITER, 'Using a symbolic `tf.Tensor` as a Python `bool` is not allow'),
+    ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'tf'): (R3_TF_ITER, 'a graph tensor is used as a Python bool at'),
     ('numpy.i0', 'numpy-xla'): (R3_VALUE_SHAPE, 'return piecewise(x, [x <= 8.0], [_i0_1, _i0_2])'),
     ('numpy.i0', 'jax'): (R3_VALUE_SHAPE, 'return piecewise(x, [x <= 8.0], [_i0_1, _i0_2])'),
     ('numpy.i0', 'torch'): (R3_TORCH_TRACE, "if x.dtype.kind == 'c':"),
@@ -334,9 +334,6 @@ R5_SET = ("set() of the items of an array whose length the values set "
 R5_RESULT = ("a guvectorize kernel's `result` argument written under a staged condition "
              "(result[0] = np.nan; return): its caller's array cannot see it (a StagingError: "
              "return the value instead)")
-R5_TARGET = ("a loop's target read after a staged loop over a fixed-length array "
-             "(`integral += obs - forecast`): the loop always runs, but the target is refused as "
-             "possibly unassigned (a StagingError; the NumPy engine carries it)")
 BLOCKED.update({
     ("properscoring.crps_gaussian", "torch"): (R5_SPECIAL, "np.ndtr at"),
     ("properscoring.crps_gaussian", "tf"): (R5_SPECIAL, "np.ndtr at"),
@@ -355,8 +352,8 @@ BLOCKED.update({
         (R3_TF_NDARRAY + ": a NumPy array written at a traced index", "NumPy needs the values of a graph tensor"),
     ("properscoring._crps_ensemble_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
     ("properscoring._crps_ensemble_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "jax"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
-    ("properscoring._crps_ensemble_gufunc", "torch"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
+    ("properscoring._crps_ensemble_gufunc", "jax"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._crps_ensemble_gufunc", "torch"): (R5_RESULT, "it is also held by 'result'"),
     ("properscoring._crps_ensemble_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
     ("properscoring._threshold_brier_score_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
     ("properscoring._threshold_brier_score_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
@@ -367,6 +364,31 @@ BLOCKED.update({
          "other backends carry it)", "'n_forecasts' is SymInt 4 before the loop but SymInt 3"),
     ("properscoring._threshold_brier_score_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
 })
+
+# The sixth round (SciPy's Kolmogorov-Smirnov pieces, _get_left_bracket, _boolrelextrema), on
+# every backend.
+R6_SIZE = ("an array whose length a staged value sets (np.arange(maxk, 0, -1) with maxk = "
+           "int(np.ceil(16 * z / np.pi)); np.zeros([m, m]) with m = 2 * k - 1 from the value): "
+           "compiled code has fixed shapes (an error naming the line)")
+R6_TF_SIZE = R6_SIZE + (": tf.experimental.numpy's arange tests its graph-tensor bound as a "
+                        "Python bool")
+BLOCKED.update({
+    ("scipy.stats._kolmogn_PelzGood", "numpy"): (R6_SIZE, "`ks = np.arange(maxk, 0, -1)`): its value"),
+    ("scipy.stats._kolmogn_PelzGood", "numpy-xla"): (R6_SIZE, "`ks = np.arange(maxk, 0, -1)`): its value"),
+    ("scipy.stats._kolmogn_PelzGood", "jax"): (R6_SIZE, "`ks = np.arange(maxk, 0, -1)`) runs as jnp.arange"),
+    ("scipy.stats._kolmogn_PelzGood", "torch"): (R6_SIZE, "`ks = np.arange(maxk, 0, -1)`): GuardOnDataDependent"),
+    ("scipy.stats._kolmogn_PelzGood", "tf"): (R6_TF_SIZE, "bool at /"),
+    ("scipy.stats._kolmogn_DMTW", "numpy"): (R6_SIZE, "`H = np.zeros([m, m])`): its value"),
+    ("scipy.stats._kolmogn_DMTW", "numpy-xla"): (R6_SIZE, "`H = np.zeros([m, m])`): its value"),
+    ("scipy.stats._kolmogn_DMTW", "torch"): (R6_SIZE, "`H = np.zeros([m, m])`): TypeError"),
+    ("scipy.stats._kolmogn_DMTW", "tf"): (R6_TF_SIZE, "(`intm = np.arange(1, m + 1)`), by code"),
+    ("scipy.stats._get_left_bracket", "jax"): (JAX_RAISE, "raise FitSolverError(msg)"),
+    ("scipy.stats._get_left_bracket", "torch"): (TORCH_RAISE, "raise FitSolverError(msg)"),
+    ("scipy.signal._boolrelextrema", "torch"):
+        (R3_TORCH_TRACE + ": ndarray.take(indices, axis=, mode=) is torch.Tensor.take",
+         "`main = data.take(locs, axis=axis, mode=mode)`): TypeError"),
+})
+
 
 class KnownBlocker(Exception):
     """The pair failed with the first blocker its table entry names."""

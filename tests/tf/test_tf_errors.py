@@ -309,3 +309,22 @@ def test_a_loop_over_the_array_its_body_writes(capfd):
         f"array as the iterations before it left it, and here the loop cannot tell which "
         f"array it reads. Iterate over the indices (for i in range(len(v)): e = v[i]), or "
         f"over a copy (for e in v.copy():).")
+
+
+def arange_to_a_bound(x):
+    n = int(np.ceil(x * 4))
+    return np.arange(n, 0, -1)
+
+
+def test_a_graph_tensor_tested_by_code_autograph_does_not_convert():
+    """TensorFlow's own code given a graph tensor where it needs a Python value (the
+    bound of ``np.arange``, found on SciPy's ``_kolmogn_PelzGood``): a StagingError at the
+    user's line, not OperatorNotAllowedInGraphError."""
+    assert refusal(arange_to_a_bound, tf.constant(1.5)) == (
+        f"a graph tensor is used as a Python bool at "
+        f"{at(arange_to_a_bound, 'return np.arange(n, 0, -1)')}, by code autograph does not "
+        f"convert (TensorFlow's or NumPy's own: np.arange given a graph tensor as a bound, a "
+        f"builtin such as all() over a tensor); under tf.function a graph tensor has a value "
+        f"only when the graph runs. Pass a Python value there (computed outside tf.function), "
+        f"or write the test in converted code, whose if, while and for of a graph tensor are "
+        f"graph ops.")

@@ -112,16 +112,33 @@ def _message(args: tuple, state):
 def raise_copy(exc: BaseException, message: Message = None, values=()):
     """Raise a fresh copy of ``exc`` (the kept instance gathers no tracebacks), with
     its arguments made from ``values`` if ``message`` says they show them."""
-    try:
-        fresh = copy.copy(exc)
-    except Exception:
-        fresh = exc
+    fresh = _copy(exc)
     if message is not None:
         fresh.args = message.fill(values)
     raise fresh.with_traceback(None)
 
 
 raise_copy.__qualname__ = raise_copy.__name__ = "raise_"
+
+
+def _copy(exc: BaseException) -> BaseException:
+    """A copy of ``exc`` with its arguments and attributes. An exception class whose
+    ``__init__`` is its own Python code (and ``__reduce__`` BaseException's) is copied
+    without calling it again: ``copy.copy`` calls the class with the arguments that
+    ``__init__`` already made, and an ``__init__`` that words its message (SciPy's
+    ``FitSolverError(msg)``: ``"Solver ... failed to converge: " + msg``) would word it
+    twice."""
+    from .saved_names import made_by_init, rebuild_exception  # (they import this module)
+
+    cls = type(exc)
+    try:
+        if not made_by_init(cls):
+            return copy.copy(exc)
+        fresh = rebuild_exception(cls, exc.args, dict(exc.__dict__))
+        fresh.__cause__, fresh.__suppress_context__ = exc.__cause__, exc.__suppress_context__
+        return fresh
+    except Exception:
+        return exc
 
 
 def record_raise(exc: BaseException) -> None:

@@ -329,6 +329,16 @@ def explained(error: BaseException, location: str):
     kind = tracing_error(error)
     if kind == "values":
         return needs_values(location)
+    if kind == "truth value":  # converted code stages its own tests: this one is not its
+        what = "iterated over" if str(error).startswith("Iterating over") else \
+            "used as a Python bool"
+        return StagingError(
+            f"a graph tensor is {what} at {location}, by code autograph does not convert "
+            f"(TensorFlow's or NumPy's own: np.arange given a graph tensor as a bound, a "
+            f"builtin such as all() over a tensor); under tf.function a graph tensor has a "
+            f"value only when the graph runs. Pass a Python value there (computed outside "
+            f"tf.function), or write the test in converted code, whose if, while and for "
+            f"of a graph tensor are graph ops.")
     if kind == "matmul":
         return StagingError(
             f"matrix product at {location}: TensorFlow's MatMul (tf.matmul, and @ outside code "

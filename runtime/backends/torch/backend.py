@@ -819,6 +819,16 @@ class TorchBackend(backends.Backend):
     def pair_values(self, label, t, f):
         return maybe_none.pair_values(label, t, f, self)  # None on one side: a flag
 
+    def runs_once(self, trips):
+        """A loop over a tensor whose length torch.compile keeps symbolic (a SymInt after
+        automatic dynamic shapes): at least 1 under a guard the compiled program carries
+        (a length 0 compiles again); an unbacked length stays unknown."""
+        from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+        if not isinstance(trips, torch.SymInt) or free_unbacked_symbols(trips):
+            return False
+        return bool(trips >= 1)
+
     def raise_(self, exc, branch):
         raise staged_raise.cannot_raise("torch.compile", exc, branch, _CHECK_OUTSIDE) from None
 
