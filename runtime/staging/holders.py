@@ -100,7 +100,7 @@ def _held(value, label: str):
 # the items holding the very array written get the new value after the write, as they
 # would see it eagerly: at the top level of a trace (straight-line code, which runs once
 # as Python does) any list or dict item; inside the body of a staged if or loop only an
-# item of a container every running construct tracks (``inplace.tracks``: its op carries
+# item of a container every running construct tracks (``tracks``: its op carries
 # the change, so it happens only on the paths that make it). A tuple cannot take it, nor
 # a container an argument of the traced function holds (the caller's, which the trace
 # cannot change): those stay refused where they are read later, as does any name.
@@ -162,7 +162,7 @@ class _Slots:
 
 def _argument_containers(frame) -> set:
     """The ids of the lists, tuples and dicts the arguments of the outermost converted
-    user function from ``frame`` (the one traced) hold, a few levels down."""
+    user function from ``frame`` (the one traced) hold, at any depth."""
     outermost = None
     while frame is not None:
         code = frame.f_code
@@ -316,16 +316,16 @@ def rebound_name() -> str:
     ``named`` says for a write into an attribute or an expression."""
     label = getattr(_local, "label", None)
     if label is not None:
-        return label
+        return label()
     frame = _innermost()
     return (_rebound(frame) if frame is not None else None) or "a"
 
 
 class named:
     """``with named(label):`` around a write whose target is not a variable
-    (``obj.arr[i] = v``): messages call what it writes into ``label`` (``obj.arr``)."""
+    (``obj.arr[i] = v``): messages call what it writes into ``label()`` (``obj.arr``)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: Callable[[], str]) -> None:
         self.label = label
 
     def __enter__(self):
