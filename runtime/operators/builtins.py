@@ -154,13 +154,14 @@ def setitem(target, index, value):
 
 def setitem_attr(obj, name: str, target, index, value, op: Optional[str] = None):
     """``obj.name[index] = value`` (``op=`` with ``op``; ``target`` is ``obj.name``, read by
-    converted code): Python writes into what ``obj.name`` holds. Where the write gives a new value instead (a staged write into an
-    array), the attribute is rebound to it: eagerly it would show the write. That is
-    exact where the attribute is the object's own (not a property, which may give a view
-    each time) and, inside the body of a staged ``if`` or loop, where the construct carries
-    the object's attributes (``inplace.tracks``); elsewhere a ``StagingError``. Returns
-    what ``obj.name`` holds after the write."""
-    with holders.named(_indexed_text(name)):
+    converted code): Python writes into what ``obj.name`` holds. Where the write gives a
+    new value instead (a staged write into an array), the attribute is rebound to it:
+    eagerly it would show the write. That is exact where the attribute is the object's own
+    (not a property, which may give a view each time) and, inside the body of a staged
+    ``if`` or loop, where the construct carries the object's attributes
+    (``holders.tracks``); elsewhere a ``StagingError``. Returns what ``obj.name`` holds
+    after the write."""
+    with holders.named(lambda: _indexed_text(name)):
         new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
     if new is target:
         return new
@@ -176,7 +177,7 @@ def setitem_into(target, index, value, op: Optional[str] = None):
     ``a``): Python writes into what ``expr`` gives. A write that gives a new value (a
     staged one) cannot reach it: a ``StagingError`` (the sharing checks of ``setitem`` name
     an array that shares its memory first). Returns ``target``."""
-    with holders.named(_indexed_text()):
+    with holders.named(_indexed_text):
         new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
     if new is not target:
         raise errors.unreachable_item_write(user_location(), "the value it indexes")

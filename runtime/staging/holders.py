@@ -56,7 +56,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
                         continue
                     if item is carried and holder is not None:
                         slots = slots or _Slots(frame)
-                        if slots.takes(holder):  # it gets the new value (``carry_into_slots``)
+                        if slots.takes(holder, frame):  # gets the new value: carry_into_slots
                             continue
                     return label, (code.co_name if user else function), own
             if user:
@@ -101,7 +101,7 @@ def _held(value, label: str):
 # the items holding the very array written get the new value after the write, as they
 # would see it eagerly: at the top level of a trace (straight-line code, which runs once
 # as Python does) any list or dict item; inside the body of a staged if or loop only an
-# item of a container every running construct tracks (``inplace.tracks``: its op carries
+# item of a container every running construct tracks (``tracks``: its op carries
 # the change, so it happens only on the paths that make it). A tuple cannot take it, nor
 # a container an argument of the traced function holds (the caller's, which the trace
 # cannot change): those stay refused where they are read later, as does any name.
@@ -151,34 +151,46 @@ def tracks(container) -> bool:
 
 
 class _Slots:
-    """Which containers can take a carried write, seen from ``frame`` (converted code)."""
+    """Which containers can take a carried write, seen from ``frame`` (converted code):
+    those in the frames of the trace (up to the function it started in: an eager caller's
+    list must not get a staged value), not held by that function's arguments."""
 
     def __init__(self, frame) -> None:
-        self.arguments = _argument_containers(frame)
+        from .kept import traced_frame
 
-    def takes(self, holder) -> bool:
-        return holder.__class__ in (list, dict) and id(holder) not in self.arguments \
-            and tracks(holder)
+        outermost, self.inside = traced_frame(), set()
+        while frame is not None:
+            if frame.f_code in converted.codes:
+                self.inside.add(id(frame))
+                if frame is outermost:
+                    break
+            frame = frame.f_back
+        self.arguments = _argument_containers(outermost)
+
+    def takes(self, holder, frame) -> bool:
+        return holder.__class__ in (list, dict) and id(frame) in self.inside \
+            and id(holder) not in self.arguments and tracks(holder)
 
 
 def _argument_containers(frame) -> set:
-    """The ids of the lists, tuples and dicts the arguments of the outermost converted
-    user function from ``frame`` (the one traced) hold, a few levels down."""
-    outermost = None
-    while frame is not None:
-        code = frame.f_code
-        if code in converted.codes and not GENERATED.match(code.co_name) \
-                and code.co_name != "<lambda>":
-            outermost = frame
-        frame = frame.f_back
-    if outermost is None:
-        return set()
-    code = outermost.f_code
+    """The ids of the lists, tuples and dicts the arguments of the function ``frame``
+    runs (the one traced) hold, at any depth; all of them where it is not known (None)."""
+    if frame is None:
+        return _EVERY
+    code = frame.f_code
     n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
         + bool(code.co_flags & 8)
     return {id(item) for name in code.co_varnames[:n]
-            for _, item, _, _ in _held(outermost.f_locals.get(name), name)
+            for _, item, _, _ in _held(frame.f_locals.get(name), name)
             if item.__class__ in (list, tuple, dict)}
+
+
+class _Every:
+    def __contains__(self, item) -> bool:
+        return True
+
+
+_EVERY = _Every()
 
 
 def carry_into_slots(target, new) -> None:
@@ -193,7 +205,7 @@ def carry_into_slots(target, new) -> None:
             for name, value in list(frame.f_locals.items()):
                 for _, item, holder, key in _held(value, name):
                     if item is target and holder is not None and (id(holder), key) not in done \
-                            and slots.takes(holder):
+                            and slots.takes(holder, frame):
                         done.add((id(holder), key))
                         holder[key] = new
         frame = frame.f_back
@@ -317,16 +329,16 @@ def rebound_name() -> str:
     ``named`` says for a write into an attribute or an expression."""
     label = getattr(_local, "label", None)
     if label is not None:
-        return label
+        return label()
     frame = _innermost()
     return (_rebound(frame) if frame is not None else None) or "a"
 
 
 class named:
     """``with named(label):`` around a write whose target is not a variable
-    (``obj.arr[i] = v``): messages call what it writes into ``label`` (``obj.arr``)."""
+    (``obj.arr[i] = v``): messages call what it writes into ``label()`` (``obj.arr``)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: Callable[[], str]) -> None:
         self.label = label
 
     def __enter__(self):

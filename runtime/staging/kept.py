@@ -277,6 +277,13 @@ def keep_state():
     return Kept(sys._getframe(1))
 
 
+def traced_frame():
+    """The frame of the converted function whose staged body the running trace started
+    in (the outermost ``keep_state`` of this thread), or None."""
+    kept = getattr(_local, "kept", None)
+    return None if kept is None else kept.frame
+
+
 def note_copies(results, branch_values, branch_given=()) -> None:
     """After a staged ``if``: output ``results[k]`` (or the value of a pending return
     value there) copies what a branch gave for it, ``branch_values[b][k]``, eagerly the
