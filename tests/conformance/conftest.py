@@ -522,7 +522,11 @@ class _Explained:
     def __init__(self, explained=None, error=None) -> None:
         self.error, self.accepted = error, False
         self.graphs = explained.graph_count if explained is not None else 0
-        self.breaks = [str(r.reason) for r in explained.break_reasons] if explained else []
+        if explained is None:  # the breaks before the error: kept by dynamo until a reset
+            from torch._dynamo.utils import graph_break_reasons as reasons
+        else:
+            reasons = explained.break_reasons
+        self.breaks = [str(r.reason) for r in reasons]
         self.refusals = [self._text(r) for r in self.breaks if r.startswith(self._REFUSED)]
 
     @classmethod
@@ -768,7 +772,8 @@ def pytest_collection_modifyitems(config, items):
             case = f"{path}::{item.name}".replace(f"[{chosen}-", "[").replace(f"[{chosen}]", "")
             if path in TORCH_SKIP_FILES or (
                     chosen != "torch" and not case.startswith(TORCH_MODE_CASES[chosen])) or (
-                    chosen == "torch-explain" and case.split("[")[0] in EXPLAIN_EXCLUDED):
+                    chosen == "torch-explain" and (case.split("[")[0] in EXPLAIN_EXCLUDED
+                                                   or case in EXPLAIN_EXCLUDED)):
                 dropped.append(item)
                 continue
             name = item.name.replace(f"[{chosen}", "[torch")  # the traced mode's id
