@@ -31,7 +31,7 @@ without conversion compiles.
   condition chose).
 
 Where dynamo cannot trace a region (it raised: a ``StagingError``, a trace failure such as a
-``nonzero`` without ``fullgraph=True``, the program's own exception), it breaks the graph
+guard on a value only the run knows, the program's own exception), it breaks the graph
 at the call and runs the call in eager code: a ``StagingError`` is the break's reason
 (``torch._dynamo.explain``, ``TORCH_LOGS=graph_breaks`` show its text), and the converted
 function's frame (``run_as_python``) runs as plain Python, as eagerly: dynamo would
@@ -192,9 +192,9 @@ def _built(plan, leaves):
 def _refused(fn, error) -> None:
     """A region that failed with a ``StagingError``: a graph break whose reason is its
     text (dynamo's own says "Unsupported output type for nonstrict_trace-ed function"),
-    told apart from a line PyTorch could not trace (a ``nonzero`` without
-    ``fullgraph=True``: dynamo breaks the unconverted code there too); with
-    ``fullgraph=True`` the error itself (``dynamo_errors``)."""
+    told apart from a line PyTorch could not trace (a guard on a value only the run
+    knows, in code autograph does not convert: dynamo breaks the unconverted code there
+    too); with ``fullgraph=True`` the error itself (``dynamo_errors``)."""
     from torch._dynamo.exc import Unsupported, unimplemented
 
     from .backend import backend
