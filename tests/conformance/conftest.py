@@ -558,23 +558,31 @@ _EXPLAINED: dict = {}
 
 
 def _explained(fn, converted, args, kwargs) -> _Explained:
-    """``converted`` explained, once per function and argument types."""
+    """``converted`` explained, once per function and argument types, on copies of the
+    arguments (explain runs it: a write into an argument would reach the call whose
+    value the case compares)."""
     key = (fn, tuple(type(a) for a in args), tuple(sorted(kwargs)))
     if key not in _EXPLAINED:
         try:
-            _EXPLAINED[key] = _Explained(_explain(converted, args, kwargs))
+            _EXPLAINED[key] = _Explained(_explain(converted, *_copies(args, kwargs)))
         except Exception as error:  # noqa: BLE001 - raised where it is accepted (or not)
             _EXPLAINED[key] = _Explained(error=error)
     return _EXPLAINED[key]
 
 
+def _copies(args, kwargs):
+    """``(args, kwargs)`` copied (an alias among them stays one), or themselves where
+    an argument does not copy."""
+    try:
+        return copy.deepcopy((args, kwargs))
+    except Exception:  # noqa: BLE001 - an argument that does not copy: the arguments
+        return args, kwargs
+
+
 def _explain_original(fn, args, kwargs) -> _Explained:
     """``_Explained`` of the unconverted ``fn`` on copies of the arguments (it may write
     into them), what it prints dropped."""
-    try:
-        args, kwargs = copy.deepcopy((args, kwargs))
-    except Exception:  # noqa: BLE001 - an argument that does not copy: the arguments
-        pass
+    args, kwargs = _copies(args, kwargs)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             return _Explained(_explain(fn, args, kwargs))
