@@ -75,10 +75,12 @@ def install() -> None:
 def run_as_python(code) -> None:
     """Have dynamo run a frame of ``code`` (a converted function reached in eager code:
     the call of a region it could not trace) and every call it makes as plain Python,
-    never traced by dynamo."""
-    from torch._C._dynamo.eval_frame import set_code_exec_strategy
-    from torch._dynamo.types import FrameAction, FrameExecStrategy
-
+    never traced by dynamo (a no-op where PyTorch lacks per-code strategies)."""
+    try:
+        from torch._C._dynamo.eval_frame import set_code_exec_strategy
+        from torch._dynamo.types import FrameAction, FrameExecStrategy
+    except ImportError:
+        return
     set_code_exec_strategy(code, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
 
 
