@@ -91,10 +91,13 @@ def sizes_from_values(x):
 
 def test_sizes_and_items_only_the_run_knows_in_one_graph():
     """Without ``fullgraph=True`` dynamo breaks the graph at a ``nonzero`` or an ``.item()``
-    of code it reads; a region goes into the graph whole, traced as under fullgraph."""
+    of code it reads; a region goes into the graph whole, traced as under fullgraph (by
+    dynamo and by AOTAutograd: compiled without fullgraph too)."""
     converted = ag.convert(sizes_from_values)
+    compiled = torch.compile(_caller(converted), backend="aot_eager")
     for x in (torch.arange(4.0), -torch.arange(4.0)):
         torch.testing.assert_close(_one_graph(converted, x), sizes_from_values(x))
+        torch.testing.assert_close(compiled(torch.ones(2), x)[1], sizes_from_values(x))
 
 
 def test_a_numpy_array_given_to_a_converted_function_is_refused():

@@ -18,10 +18,6 @@ without conversion compiles.
 - A NumPy array or scalar argument is a ``StagingError`` naming it (a graph break where
   dynamo may go on): dynamo holds it as a tensor, and the region would run NumPy's code on
   a tensor PyTorch traces.
-- An operation whose output's size depends on the values (``x[x > 1]``, a ``nonzero``),
-  or an ``.item()``, is traced as under ``fullgraph=True`` (an unbacked size or number),
-  also where dynamo would break the graph there (``fullgraph=False``): a region goes
-  into the graph whole.
 - An output leaf that is not a graph value comes out beside the graph's: a NumPy array
   (or the tensor that stands for one the program wrote a traced value into:
   ``tensors.NUMPY_ARRAY``) as a tensor of its values that dynamo turns back into one
@@ -42,7 +38,6 @@ context managers it does not take: more breaks, and errors of its own).
 from __future__ import annotations
 
 import collections
-import dataclasses
 import functools
 
 import numpy as np
@@ -122,19 +117,11 @@ def _call_region(call, variable, tx, args, kwargs):
 
     region.__name__ = getattr(fn, "__name__", "region")
     setattr(region, REGION, True)
-    env = getattr(tx.fake_mode, "shape_env", None)
-    settings = getattr(env, "settings", None)
     try:
-        if settings is not None:  # a region is one unit of the graph, with fullgraph or not
-            env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
-                                               allow_dynamic_output_shape_ops=True)
         flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
     except Exception as error:
         _refused(fn, error)
         raise
-    finally:
-        if settings is not None:
-            env.settings = settings
     tree, kinds, leaves = out[0]
     items, graph = [], iter(flat.unpack_var_sequence(tx))
     for leaf, kind in zip(leaves, kinds):
