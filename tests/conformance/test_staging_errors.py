@@ -5,6 +5,8 @@ that differs (``'x["a"]["b"]'``, ``'state[1]'``), what differed and the fix."""
 import numpy as np
 import pytest
 
+import autograph as ag
+
 BOTH = "and the condition is a staged value, so both branches run in the graph."
 MATCH = "a staged condition needs the same type and structure on both sides. Convert one side so they match."
 KEEP = "a staged loop must keep each variable's type and shape."
@@ -279,14 +281,24 @@ def test_first_defined_inside_a_loop(backend):
         backend.check(first_defined_in_while, np.int32(3))
         backend.check_raises(first_defined_in_while, UnboundLocalError, "'z'", np.int32(0))
         return
-    for fn, line, name, args in (
-            (first_defined_in_while, "while i < n:", "z", (np.int32(3),)),
-            (first_defined_in_for, "for x in xs:", "last", (np.ones(3, np.float32),))):
+    def refused(fn, line, name):
         construct = line.split()[0]
-        assert backend.staging_error(fn, *args) == (
-            f"{construct} loop at {backend.at(fn, line)}: '{name}' is first assigned inside "
-            f"the loop and used after it, but the loop runs in the graph, where it may run zero "
-            f"times. Assign '{name}' before the loop.")
+        return (f"{construct} loop at {backend.at(fn, line)}: '{name}' is first assigned inside "
+                f"the loop and used after it, but the loop runs in the graph, where it may run "
+                f"zero times. Assign '{name}' before the loop.")
+
+    assert backend.staging_error(first_defined_in_while, np.int32(3)) == refused(
+        first_defined_in_while, "while i < n:", "z")
+    # a for over a static nonzero length runs its first trip: 'last' is assigned
+    backend.check(first_defined_in_for, np.ones(3, np.float32))
+    try:  # no trip: refused (or eager's own error where the trace runs no loop)
+        backend.staged(first_defined_in_for, np.ones(0, np.float32))
+    except ag.StagingError as error:
+        assert str(error) == refused(first_defined_in_for, "for x in xs:", "last")
+    except UnboundLocalError as error:
+        assert "'last'" in str(error)
+    else:
+        raise AssertionError("no error for a loop that ran no trip")
 
 
 def grows_a_list(x):
