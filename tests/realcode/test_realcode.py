@@ -334,6 +334,8 @@ R5_SET = ("set() of the items of an array whose length the values set "
 R5_RESULT = ("a guvectorize kernel's `result` argument written under a staged condition "
              "(result[0] = np.nan; return): its caller's array cannot see it (a StagingError: "
              "return the value instead)")
+R12_LOOP_RESULT = ("a guvectorize kernel's `result` argument written in a staged loop: its "
+                   "caller's array cannot see it (a StagingError naming the caller's variable)")
 R5_TARGET = ("a loop's target read after a staged loop over a fixed-length array "
              "(`integral += obs - forecast`): the loop always runs, but the target is refused as "
              "possibly unassigned (a StagingError; the NumPy engine carries it)")
@@ -353,14 +355,20 @@ BLOCKED.update({
     ("properscoring.threshold_brier_score", "torch"): (TORCH_RAISE, "raise ValueError('1D thresholds"),
     ("properscoring.threshold_brier_score", "tf"):
         (R3_TF_NDARRAY + ": a NumPy array written at a traced index", "NumPy needs the values of a graph tensor"),
-    ("properscoring._crps_ensemble_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "jax"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
+    ("properscoring._crps_ensemble_gufunc", "numpy"):
+        (R12_LOOP_RESULT, "'result' of drive_crps_kernel() holds the same array"),
+    ("properscoring._crps_ensemble_gufunc", "numpy-xla"):
+        (R12_LOOP_RESULT, "'result' of drive_crps_kernel() holds the same array"),
+    ("properscoring._crps_ensemble_gufunc", "jax"):
+        (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
     ("properscoring._crps_ensemble_gufunc", "torch"): (R5_TARGET, "'forecast' is first assigned inside the loop"),
     ("properscoring._crps_ensemble_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "jax"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy"):
+        (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy-xla"):
+        (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
+    ("properscoring._threshold_brier_score_gufunc", "jax"):
+        (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
     ("properscoring._threshold_brier_score_gufunc", "torch"):
         ("a Python int counted down in a staged while (n_forecasts -= 1): PyTorch's carry sees "
          "SymInt 4 before and SymInt 3 after one iteration and refuses it (a StagingError; the "
