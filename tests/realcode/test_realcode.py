@@ -334,6 +334,8 @@ R5_SET = ("set() of the items of an array whose length the values set "
 R5_RESULT = ("a guvectorize kernel's `result` argument written under a staged condition "
              "(result[0] = np.nan; return): its caller's array cannot see it (a StagingError: "
              "return the value instead)")
+R12_LOOP_RESULT = ("a guvectorize kernel's `result` argument written in a staged loop: its "
+                   "caller's array cannot see it (a StagingError naming the caller's variable)")
 BLOCKED.update({
     ("properscoring.crps_gaussian", "torch"): (R5_SPECIAL, "np.ndtr at"),
     ("properscoring.crps_gaussian", "tf"): (R5_SPECIAL, "np.ndtr at"),
@@ -350,14 +352,20 @@ BLOCKED.update({
     ("properscoring.threshold_brier_score", "torch"): (TORCH_RAISE, "raise ValueError('1D thresholds"),
     ("properscoring.threshold_brier_score", "tf"):
         (R3_TF_NDARRAY + ": a NumPy array written at a traced index", "NumPy needs the values of a graph tensor"),
-    ("properscoring._crps_ensemble_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "jax"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._crps_ensemble_gufunc", "numpy"):
+        (R12_LOOP_RESULT, "'result' of drive_crps_kernel() holds the same array"),
+    ("properscoring._crps_ensemble_gufunc", "numpy-xla"):
+        (R12_LOOP_RESULT, "'result' of drive_crps_kernel() holds the same array"),
+    ("properscoring._crps_ensemble_gufunc", "jax"):
+        (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
     ("properscoring._crps_ensemble_gufunc", "torch"): (R5_RESULT, "it is also held by 'result'"),
     ("properscoring._crps_ensemble_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "numpy"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "numpy-xla"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._threshold_brier_score_gufunc", "jax"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy"):
+        (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
+    ("properscoring._threshold_brier_score_gufunc", "numpy-xla"):
+        (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
+    ("properscoring._threshold_brier_score_gufunc", "jax"):
+        (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
     ("properscoring._threshold_brier_score_gufunc", "torch"):
         ("a Python int counted down in a staged while (n_forecasts -= 1): PyTorch's carry sees "
          "SymInt 4 before and SymInt 3 after one iteration and refuses it (a StagingError; the "

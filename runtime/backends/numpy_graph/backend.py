@@ -270,7 +270,8 @@ class GraphBackend(Backend):
                     if held is not None:
                         from .messages import loop_write_shared
 
-                        raise loop_write_shared(carry.construct, carry.where_fn, where, held[0])
+                        raise loop_write_shared(carry.construct, carry.where_fn, where, held[0],
+                                                None if held[2] else held[1])
             if before.__class__ is not Tensor or spec.__class__ is not staging.Slot or not (
                     before._value.shape or before._value.id in trace.current().graph.zero_d_arrays):
                 continue  # (another 0-d value may be a NumPy scalar, which is rebound)

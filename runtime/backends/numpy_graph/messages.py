@@ -218,14 +218,17 @@ def argument_item_object(function_name: str, name: str, value) -> StagingError:
         f"arrays into its arguments, nothing else. Return the value instead.")
 
 
-def loop_write_shared(construct: str, body, name: str, other: str) -> StagingError:
-    """A staged loop writes in place into an array another name read later shares."""
+def loop_write_shared(construct: str, body, name: str, other: str,
+                      function: str = None) -> StagingError:
+    """A staged loop writes in place into an array another name read later shares
+    (``function``: the calling function whose variable ``other`` is, if not the loop's)."""
     from ...staging.errors import where
 
+    held = f"'{other}' of {function}()" if function else f"'{other}'"
     return StagingError(
         f"{construct} at {where(body)}: the body writes into '{name}' in place, and "
-        f"'{other}' holds the same array or one sharing its memory (an alias, a view of "
+        f"{held} holds the same array or one sharing its memory (an alias, a view of "
         f"it, or the array it views) and is read later; the staged loop gives only "
-        f"'{name}' the new contents, so '{other}' would keep the old ones. Write through "
+        f"'{name}' the new contents, so {held} would keep the old ones. Write through "
         f"one name only, or make one of them a copy (.copy()) if the two should not "
         f"share.")
