@@ -66,6 +66,9 @@ def _run_jax(case) -> None:
 def _run_torch(case) -> None:
     import torch
 
+    # dynamo keys what it learned (sizes that changed: dynamic from then on) by code
+    # object, and every case's driver runs through ``_on_numpy``'s: start each case afresh
+    torch._dynamo.reset()
     staged = torch.compile(ag.convert(_on_numpy(case.driver)), fullgraph=True,
                            backend="aot_eager")
     for args in case.inputs:

@@ -334,6 +334,9 @@ R5_SET = ("set() of the items of an array whose length the values set "
 R5_RESULT = ("a guvectorize kernel's `result` argument written under a staged condition "
              "(result[0] = np.nan; return): its caller's array cannot see it (a StagingError: "
              "return the value instead)")
+R12_HELD = ("a guvectorize kernel's `result` argument written in a staged construct under a "
+            "framework whose write makes a new tensor: the caller's 'result' holds the same array "
+            "and is read later (a StagingError naming it)")
 R12_LOOP_RESULT = ("a guvectorize kernel's `result` argument written in a staged loop: its "
                    "caller's array cannot see it (a StagingError naming the caller's variable)")
 BLOCKED.update({
@@ -358,19 +361,16 @@ BLOCKED.update({
         (R12_LOOP_RESULT, "'result' of drive_crps_kernel() holds the same array"),
     ("properscoring._crps_ensemble_gufunc", "jax"):
         (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
-    ("properscoring._crps_ensemble_gufunc", "torch"): (R5_RESULT, "it is also held by 'result'"),
-    ("properscoring._crps_ensemble_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._crps_ensemble_gufunc", "torch"): (R12_HELD, "'result' holds the same array or one sharing its memory"),
+    ("properscoring._crps_ensemble_gufunc", "tf"): (R12_HELD, "'result' holds the same array or one sharing its memory"),
     ("properscoring._threshold_brier_score_gufunc", "numpy"):
         (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
     ("properscoring._threshold_brier_score_gufunc", "numpy-xla"):
         (R12_LOOP_RESULT, "'result' of drive_brier_kernel() holds the same array"),
     ("properscoring._threshold_brier_score_gufunc", "jax"):
         (R12_LOOP_RESULT, "under jax.jit the write gives 'result' a new array"),
-    ("properscoring._threshold_brier_score_gufunc", "torch"):
-        ("a Python int counted down in a staged while (n_forecasts -= 1): PyTorch's carry sees "
-         "SymInt 4 before and SymInt 3 after one iteration and refuses it (a StagingError; the "
-         "other backends carry it)", "'n_forecasts' is SymInt 4 before the loop but SymInt 3"),
-    ("properscoring._threshold_brier_score_gufunc", "tf"): (R5_RESULT, "it is also held by 'result'"),
+    ("properscoring._threshold_brier_score_gufunc", "torch"): (R12_HELD, "'result' holds the same array or one sharing its memory"),
+    ("properscoring._threshold_brier_score_gufunc", "tf"): (R12_HELD, "'result' holds the same array or one sharing its memory"),
 })
 
 # The sixth round (SciPy's Kolmogorov-Smirnov pieces, _get_left_bracket, _boolrelextrema), on
