@@ -11,11 +11,10 @@ body* forced on Python values (what a trace runs when it unrolls Python control
 flow, and the code shape that TensorFlow's and malt's output always has). Every
 converted result is checked against the original before it is timed.
 
-autograph's entry test costs one attribute read while nothing traces: JAX and
-TensorFlow report when their traces begin and end (``staging.mode``), so importing
-them (TensorFlow 2.21 imports JAX itself when it is installed) changes nothing here;
-PyTorch does not report, and once it is imported every converted call also asks
-``torch.compiler.is_compiling()``. autograph and the original are also measured in a
+autograph's entry test costs one attribute read while nothing traces: JAX,
+TensorFlow and PyTorch report when their traces (a compile, an export) begin and end
+(``staging.mode``), so importing them (TensorFlow 2.21 imports JAX itself when it is
+installed) changes nothing here. autograph and the original are also measured in a
 fresh process that imports no framework (``python -m benchmarks.python_values
 [--quick]`` prints those samples as JSON).
 Target: autograph within 1.5x of the original, 1.1x on the parser's method.

@@ -13,9 +13,9 @@ common path cheap:
   test costs one attribute read. It is True only while nothing can be staging in
   any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
   and no foreign framework (JAX, ...) is imported — or, for a framework that
-  reports when its traces begin and end (``report_tracing``; JAX and TensorFlow do,
-  see ``backends.jax.tracing`` and ``backends.tf.tracing``), none of its traces runs
-  in any thread.
+  reports when its traces begin and end (``report_tracing``; JAX, TensorFlow and
+  PyTorch do, see ``backends.jax.tracing``, ``backends.tf.tracing`` and
+  ``backends.torch.tracing``), none of its traces runs in any thread.
 - When it is False, ``mode.staging()`` answers exactly for the calling context.
   Graph-engine traces and ``force_staged()`` blocks are counted in a
   ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
