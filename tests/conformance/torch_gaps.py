@@ -110,30 +110,23 @@ EXPLAIN_EXCLUDED = dict.fromkeys([
     "test_staging_errors.py::test_a_key_first_added_in_a_staged_loop",
     "test_staging_errors.py::test_different_python_objects_in_a_conditional_expression",
     "test_try_refusals.py::test_a_raise_the_try_around_the_if_handles_is_refused",
+    "test_staged_raise.py::test_a_failing_assert_on_python_values_raises_only_when_taken",
+    "test_staged_raise.py::test_both_branches_raise",
+    "test_constructs.py::test_reversed_range_with_staged_step_is_refused",
+    # the framework's refusal of a value a trace asks for (no trace on Python values)
+    "test_trace_failure_in_try.py::test_a_handler_does_not_catch_the_traces_refusal",
 ], _PINS_A_REFUSAL)
 EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph break or an error)
-    "test_printing.py::test_prints_come_in_program_order":
-        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
-    "test_printing.py::test_python_only_prints_run_at_every_execution":
-        "ag.print is refused while PyTorch traces (docs/backends.rst): a break by design",
     "test_array_state.py::test_a_staged_value_written_into_an_aliased_numpy_array":
         "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_array_state.py::test_writes_into_traced_arrays_reach_every_name":
         "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
-    "test_array_state.py::test_writes_nothing_else_reads_are_staged":
-        "AssertionError:",
-    "test_array_state.py::test_writes_through_views":
-        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
     "test_array_writes.py::test_a_staged_if_changing_an_argument_in_place":
-        "assert False",
+        "a tensor condition (the original breaks the graph there): the region fails, dynamo "
+        "reads the converted code, and the refusal's frame walk (arg_writes.user_frames: "
+        "unhashable dict) becomes another StagingError text",
     "test_array_writes.py::test_a_staged_if_writing_into_an_argument":
         "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
-    "test_array_writes.py::test_out_argument_in_a_staged_loop":
-        "TypeError: unsupported operand type(s) for @: 'numpy.ndarray' and 'Tensor'",
-    "test_array_writes.py::test_out_argument_updates_the_array":
-        "TypeError: return arrays must be of ArrayType",
-    "test_constructs.py::test_reversed_range_with_staged_step_is_refused":
-        "Failed: DID NOT RAISE TypeError",
     "test_fall_off_end.py::test_nested_loops":
         "dynamo: a fake tensor of another fake mode",
     "test_fall_off_end.py::test_the_path_after_the_loop_is_named":
@@ -143,19 +136,16 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_false_refusals.py::test_a_side_that_breaks_keeps_what_a_handler_around_the_loop_reads":
         "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
     "test_iterated_arrays.py::test_a_staged_loop_over_an_array_its_body_rebinds":
-        "assert 'for loop at ...ise after it.' == 'for loop at ...n v.copy():).'",
+        "a loop over a tensor (staged): the refusal's frame walk under dynamo "
+        "(arg_writes.user_frames: unhashable dict) becomes another StagingError text",
     "test_library_glue.py::test_library_code_that_inspects_its_argument":
         "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
-    "test_library_glue.py::test_np_array_copy_and_ndmin":
-        "ValueError: Unable to avoid copy while creating an array as requested.",
     "test_loop_accumulation.py::test_maximum_iterations_stops_a_staged_loop":
         "assert (0 == 7)",
     "test_loop_accumulation.py::test_reading_an_item_an_earlier_iteration_appended_is_refused":
         "assert False",
     "test_loop_accumulation.py::test_set_loop_options_not_first_is_refused_when_staged":
         "dynamo's 'Unsupported output type' (an error inside the region)",
-    "test_loop_accumulation.py::test_van_der_corput_verbatim":
-        "AssertionError: ('result[1]', dtype('float64'), dtype('float32'))",
     "test_loop_maybe_none.py::test_a_value_before_the_loop_that_may_become_none":
         "IndexError: tuple index out of range",
     "test_loop_maybe_none.py::test_none_before_the_loop":
@@ -177,33 +167,15 @@ EXPLAIN_EXCLUDED.update({  # open: fail under torch._dynamo.explain (a graph bre
     "test_match.py::test_a_variable_some_cases_leave_unassigned":
         "UnboundLocalError: cannot access local variable 'y' where it is not associated with a value",
     "test_nested_item_writes.py::test_a_view_taken_with_a_staged_index_is_written_or_refused":
-        "torch._dynamo.exc.TorchRuntimeError: RuntimeError when making fake tensor call",
-    "test_nested_item_writes.py::test_an_item_of_an_item":
-        "TypeError: Concatenation operation is not implemented for NumPy arrays (eager torch's, raised where a value is expected)",
-    "test_numeric_methods.py::test_divmod_in_a_staged_loop":
-        "AssertionError: ('result', dtype('float64'), dtype('float32'))",
-    "test_numeric_methods.py::test_divmod_values_and_dtypes":
-        "AssertionError: ('result[0][0]', dtype('int64'), dtype('int32'))",
-    "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument":
-        "TypeError: unsupported operand type(s) for *: 'numpy.ndarray' and 'Tensor'",
-    "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers":
-        "AssertionError: result[0]",
+        "tensor conditions and indices (the original breaks the graph: data-dependent "
+        "branching, .item()): a NumPy scalar < a tensor in dynamo's NumPy interop "
+        "('ndarray' object has no attribute 'lt'); the frame walk (unhashable dict)",
     "test_output_containers.py::test_namedtuple_output":
         "AssertionError: []",
     "test_output_containers.py::test_nested_containers":
         "dynamo: a fake tensor of another fake mode",
     "test_range_loop_exit.py::test_its_body_is_traced_a_few_times_not_once_an_item":
         "assert 13 >= 39",
-    "test_staged_raise.py::test_a_failing_assert_on_python_values_raises_only_when_taken":
-        "ValueError: odd and positive",
-    "test_staged_raise.py::test_both_branches_raise":
-        "ValueError: positive",
-    "test_trace_failure_in_try.py::test_a_handler_does_not_catch_the_traces_refusal":
-        "Failed: the handler ran: 2.0",
-    "test_try_arithmetic.py::test_handler_assigns_a_fallback":
-        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
-    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises":
-        "a graph break, after which dynamo traces autograph's runtime (arg_writes.user_frames: unhashable dict)",
     "test_uncarried_containers.py::test_an_array_a_container_holds_is_written_or_refused":
         "a staged value written into a NumPy array: the holder check walks the callers' frames "
         "(sys._getframe), which dynamo does not trace (arg_writes.user_line: unhashable dict)",
@@ -221,3 +193,51 @@ EXPLAIN_EXCLUDED["test_operator_dtypes.py::test_an_int_array_refuses_a_float_in_
 EXPLAIN_EXCLUDED["test_nested_item_writes.py::test_a_row_taken_with_a_zero_d_array_index_is_a_copy"] = (
     "its 0-d array argument is the point (an integer array index: a copy); the explain mode "
     "passes 0-d arrays as Python numbers, whose index is a view")
+
+# NumPy code whose NumPy arguments the explain mode passes as tensors: eager PyTorch, and
+# dynamo, run the original itself no better (each checked under explain, unconverted, as
+# ``TorchExplained`` runs the converted one): not a gap of the conversion.
+_ORIGINAL_FAILS = "the original, unconverted, fails the same way under explain: "
+EXPLAIN_EXCLUDED.update({
+    "test_array_state.py::test_writes_through_views": _ORIGINAL_FAILS + (
+        "np.zeros_like(x) of a tensor is a NumPy array, and NumPy's + of it and the tensor "
+        "is PyTorch's TypeError (Concatenation operation is not implemented)"),
+    "test_array_state.py::test_writes_nothing_else_reads_are_staged": _ORIGINAL_FAILS + (
+        "the second function's d[1:].copy(): a tensor has no .copy() (AttributeError)"),
+    "test_array_writes.py::test_out_argument_updates_the_array": _ORIGINAL_FAILS + (
+        "np.add(z, y, out=z) of tensors: NumPy's TypeError (return arrays must be of "
+        "ArrayType)"),
+    "test_array_writes.py::test_out_argument_in_a_staged_loop": _ORIGINAL_FAILS + (
+        "a NumPy array @ a tensor: TypeError"),
+    "test_library_glue.py::test_np_array_copy_and_ndmin": _ORIGINAL_FAILS + (
+        "np.array(tensor, copy=False) must copy: NumPy's ValueError"),
+    "test_loop_accumulation.py::test_van_der_corput_verbatim": _ORIGINAL_FAILS + (
+        "float32 where NumPy's oracle gives float64 (PyTorch's default dtype for a Python "
+        "float meeting a tensor)"),
+    "test_nested_item_writes.py::test_an_item_of_an_item[into_copies": _ORIGINAL_FAILS + (
+        "a NumPy array + a 0-d tensor is PyTorch's TypeError (Concatenation operation is "
+        "not implemented); its other functions run"),
+    "test_numeric_methods.py::test_divmod_in_a_staged_loop": _ORIGINAL_FAILS + (
+        "float32 where NumPy's oracle gives float64"),
+    "test_numeric_methods.py::test_divmod_values_and_dtypes": _ORIGINAL_FAILS + (
+        "int32 where NumPy's oracle gives int64"),
+    "test_numeric_methods.py::test_numpy_array_method_with_a_staged_argument": _ORIGINAL_FAILS + (
+        "a NumPy array * a tensor: TypeError"),
+    "test_try_arithmetic.py::test_handler_assigns_a_fallback": _ORIGINAL_FAILS + (
+        "np.errstate is a graph break in dynamo (a NumPy function torch._numpy lacks); the "
+        "test pins the refusal of np.errstate while PyTorch traces"),
+    "test_try_arithmetic.py::test_handler_runs_when_the_graph_raises": _ORIGINAL_FAILS + (
+        "np.errstate is a graph break in dynamo (a NumPy function torch._numpy lacks); the "
+        "test pins the refusal of np.errstate while PyTorch traces"),
+    "test_numpy_calls.py::test_numpy_predicates_keep_numpy_answers": (
+        "its 0-d array argument is the point (np.isscalar of a 0-d array is False); the "
+        "explain mode passes 0-d arrays as Python numbers, for which it is True"),
+})
+# By design (docs/backends.rst): autograph.print while PyTorch traces is a StagingError
+# (its print operator prints nothing inside cond and while_loop, a Python print runs
+# once, while PyTorch traces); the original's print is a graph break in dynamo too.
+EXPLAIN_EXCLUDED.update(dict.fromkeys([
+    "test_printing.py::test_prints_come_in_program_order",
+    "test_printing.py::test_python_only_prints_run_at_every_execution",
+], "autograph.print is refused while PyTorch traces (docs/backends.rst), by design; a "
+   "print in the unconverted original is a graph break in dynamo"))
