@@ -114,6 +114,13 @@ def _until_imported(names: tuple, test):
 
 def _choose_test() -> bool:
     """``mode.staging`` after a change: install the cheapest exact test, run it."""
+    choose_test()
+    return staging()
+
+
+def choose_test() -> None:
+    """Install the cheapest exact test as ``mode.staging`` now, without running it (a
+    framework's hook that reported a change: ``backends.torch.tracing``)."""
     generation = _generation
     active, pending = [], []  # each framework looked at once: its import may finish now
     for name, load in _probes:
@@ -138,7 +145,6 @@ def _choose_test() -> bool:
     with _lock:
         if generation == _generation:
             mode.staging = test
-    return staging()
 
 
 mode = Mode()
@@ -191,6 +197,10 @@ class ThreadTraces:
         """Report the first count: this thread's state (``tracing``), once the hook is in."""
         self._local.tracing = tracing
         report_tracing(self.name, 1 if tracing else 0)
+
+    def inside(self) -> bool:
+        """Whether this thread was last noted inside a trace."""
+        return getattr(self._local, "tracing", False)
 
     def note(self, tracing: bool) -> None:
         """The hook saw this thread's state after a change: ``tracing`` or not."""

@@ -20,10 +20,13 @@ where the entry test's answer cannot matter to PyTorch:
 
 ``install`` wraps those steps and reports to ``staging.mode`` the threads inside a
 compiled call, plus one while the flag is set (``report_tracing``); while that is 0,
-``mode.python`` stays True with PyTorch imported. After each report the exact test is
-chosen at once (``is_compiling()``, which dynamo reads as True with no guard), so dynamo
-never reads the chooser. Where the hooks cannot be installed (another PyTorch), nothing
-is reported and every converted call asks ``is_compiling()``, as before.
+``mode.python`` stays True with PyTorch imported. A thread's entry into compiled calls is
+reported at once, its exit lazily: by its next converted call (``compiling``, the exact
+test, whose first line is ``is_compiling()``, which dynamo reads as True with no guard),
+since a compiled call switches dynamo's callback several times. After each report the
+exact test is chosen at once, so dynamo never reads the chooser. Where the hooks cannot
+be installed (another PyTorch), nothing is reported and every converted call asks
+``is_compiling()``, as before.
 """
 
 from __future__ import annotations
@@ -74,14 +77,28 @@ def install(is_tracing):
 
     def wrap_callback(set_callback):
         def maybe_set_eval_frame(callback):
+            if callback is None or threads.inside():
+                return set_callback(callback)
             # noted with no callback set: dynamo would compile the frames of the note
             prior = eval_frame.set_eval_frame(None)
-            threads.note(callback is not None)
+            threads.note(True)
             _report()
             set_callback(callback)
             return prior
 
         return maybe_set_eval_frame
+
+    def compiling():
+        """``is_tracing()``; a thread that left the compiled calls it was noted inside
+        (left lazily: each compiled call switches dynamo's callback several times, each
+        disabled frame of its graph twice) is noted outside here, at its first converted
+        call after them. Dynamo reads the first line as True and no further."""
+        if is_tracing():
+            return True
+        if threads.inside() and get_eval_frame_callback() is None:
+            threads.note(False)
+            _report()
+        return False
 
     wrap_once(compiler, "_compile_session_context", wrap_session)
     wrap_once(eval_frame, "_maybe_set_eval_frame", wrap_callback)
@@ -89,7 +106,7 @@ def install(is_tracing):
     _installed = True
     threads.start(get_eval_frame_callback() is not None)
     _report()
-    return is_tracing
+    return compiling
 
 
 def _report() -> None:
@@ -104,7 +121,7 @@ def _report() -> None:
             _counted = now
             _mode.tracing_changed("torch", 1 if now else -1)
     if not _mode.mode.python:
-        _mode.mode.staging()
+        _mode.choose_test()
 
 
 class _WatchedModule(types.ModuleType):
