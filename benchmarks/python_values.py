@@ -31,7 +31,7 @@ from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 STAGED = "autograph staged body"
 FRESH = ("original, no JAX/TF", "autograph, no JAX/TF")
-PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's probe on
+PROBED = ("jax", "tensorflow", "torch")  # frameworks whose import turns autograph's probe on
 
 
 def _staged(sampler):
@@ -104,6 +104,10 @@ def run(quick: bool = False, skip=()) -> Table:
     )
     rows, budget, repeats = _settings(quick)
     fresh = child("python_values", *(["--quick"] if quick else []))
+    try:  # measured with every framework imported that reports its traces
+        import torch  # noqa: F401
+    except ImportError:
+        pass
     for label, fn, args in rows:
         cells = _row(fn, args, tools, skip, budget, repeats)
         cells.update({c: Stats(tuple(s)) for c, s in zip(FRESH, fresh[label])})
