@@ -475,9 +475,14 @@ class TorchExplained(Torch):
     """The issue's acceptance for code whose conditions are Python values: the case's
     function, its NumPy scalars given as Python numbers (its conditions then Python values;
     its arrays stay tensors), converted and read by ``torch._dynamo.explain`` between two
-    tensor operations of the caller's: one graph, no break. Explained once per function
-    and argument types (dynamo costs ~1 s a function); the value is the converted call's,
-    run eagerly on the same arguments, against the original's."""
+    tensor operations of the caller's: one graph, no break; or, where the converted
+    function breaks the graph, the original (unconverted) function read the same way
+    breaks it at least as often (or fails there): dynamo's own limit, no worse converted
+    (``_Explained.accept``). Explained once per function and argument types (dynamo costs ~1 s
+    a function); the value is the converted call's, run eagerly on the same arguments,
+    against the original's. A construct PyTorch cannot stage is a graph break whose
+    reason is the ``StagingError`` (``fullgraph=False``: the call then runs eagerly),
+    raised here as the traced mode raises it."""
 
     mode = "explained"
 
@@ -487,14 +492,10 @@ class TorchExplained(Torch):
 
     def stage(self, fn, args, kwargs):
         converted = ag.convert(fn)
-        key = (fn, tuple(type(a) for a in args), tuple(sorted(kwargs)))
-        if key not in _EXPLAINED:
-            _EXPLAINED.add(key)
-            # on copies: a function that writes into its arguments is then called again
-            explained = _explain(converted, [a.clone() if isinstance(a, self.torch.Tensor)
-                                             else a for a in args], kwargs)
-            assert (explained.graph_count, explained.break_reasons) == (1, []), \
-                [str(reason.reason) for reason in explained.break_reasons]
+        explained = _explained(fn, converted, args, kwargs)
+        if explained.refusals:  # staged, it is refused: what the case pins
+            raise ag.StagingError(explained.refusals[0])
+        explained.accept(fn, args, kwargs)
         return lambda: converted(*args, **kwargs)
 
     def check_raises(self, fn, exc_type, match, *args, **kwargs):
@@ -511,7 +512,82 @@ class TorchExplained(Torch):
             compiled(*self.split(args), **kwargs)
 
 
-_EXPLAINED: set = set()
+class _Explained:
+    """What ``torch._dynamo.explain`` said of a converted function: its graphs, the
+    reasons of its breaks and the ``StagingError`` texts among them; or the exception
+    it raised (``error``)."""
+
+    _REFUSED = "autograph: a construct PyTorch cannot stage\n  Explanation: "
+
+    def __init__(self, explained=None, error=None) -> None:
+        self.error, self.accepted = error, False
+        self.graphs = explained.graph_count if explained is not None else 0
+        if explained is None:  # the breaks before the error: kept by dynamo until a reset
+            from torch._dynamo.utils import graph_break_reasons as reasons
+        else:
+            reasons = explained.break_reasons
+        self.breaks = [str(r.reason) for r in reasons]
+        self.refusals = [self._text(r) for r in self.breaks if r.startswith(self._REFUSED)]
+
+    @classmethod
+    def _text(cls, reason: str) -> str:
+        """The StagingError's text: dynamo's explanation (lines indented), up to its
+        developer context."""
+        text = reason[len(cls._REFUSED):].split("\n\n  Developer debug context:")[0]
+        return text.rstrip("\n").replace("\n    ", "\n")
+
+    def accept(self, fn, args, kwargs) -> None:
+        """The acceptance: one graph and no break; or the original ``fn`` read the same
+        way (only then: another second) fails (an exception, or no graph: dynamo gave up
+        on the caller), the converted one failing no other way, or gives at least as
+        many graphs and breaks."""
+        if self.accepted or (self.error is None and (self.graphs, self.breaks) == (1, [])):
+            return
+        original = _explain_original(fn, args, kwargs)
+        if self.error is not None:
+            if not isinstance(original.error, type(self.error)):
+                raise self.error
+        elif original.error is None and original.graphs > 0:
+            assert 0 < self.graphs <= original.graphs and \
+                len(self.breaks) <= len(original.breaks), (
+                    (self.graphs, self.breaks), (original.graphs, original.breaks))
+        self.accepted = True
+
+
+_EXPLAINED: dict = {}
+
+
+def _explained(fn, converted, args, kwargs) -> _Explained:
+    """``converted`` explained, once per function and argument types, on copies of the
+    arguments (explain runs it: a write into an argument would reach the call whose
+    value the case compares)."""
+    key = (fn, tuple(type(a) for a in args), tuple(sorted(kwargs)))
+    if key not in _EXPLAINED:
+        try:
+            _EXPLAINED[key] = _Explained(_explain(converted, *_copies(args, kwargs)))
+        except Exception as error:  # noqa: BLE001 - raised where it is accepted (or not)
+            _EXPLAINED[key] = _Explained(error=error)
+    return _EXPLAINED[key]
+
+
+def _copies(args, kwargs):
+    """``(args, kwargs)`` copied (an alias among them stays one), or themselves where
+    an argument does not copy."""
+    try:
+        return copy.deepcopy((args, kwargs))
+    except Exception:  # noqa: BLE001 - an argument that does not copy: the arguments
+        return args, kwargs
+
+
+def _explain_original(fn, args, kwargs) -> _Explained:
+    """``_Explained`` of the unconverted ``fn`` on copies of the arguments (it may write
+    into them), what it prints dropped."""
+    args, kwargs = _copies(args, kwargs)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return _Explained(_explain(fn, args, kwargs))
+    except Exception as error:  # noqa: BLE001 - the original fails under dynamo
+        return _Explained(error=error)
 
 
 def _explain(converted, args, kwargs):
@@ -652,7 +728,6 @@ TORCH_MODE_CASES = {  # prefixes of "file::test[params]" (the params without the
     "torch-explain": ("",),
 }
 from torch_gaps import EXPLAIN_EXCLUDED, TORCH_XFAIL, TORCH_MODE_XFAIL  # noqa: E402  tests/conformance/torch_gaps.py
-_EXPLAIN_SOME = tuple(key for key in EXPLAIN_EXCLUDED if "[" in key)  # some cases of a test
 
 
 collect_ignore = ["test_match.py"] if sys.version_info < (3, 10) else []  # `match` is 3.10 syntax
@@ -706,7 +781,7 @@ def pytest_collection_modifyitems(config, items):
             if path in TORCH_SKIP_FILES or (
                     chosen != "torch" and not case.startswith(TORCH_MODE_CASES[chosen])) or (
                     chosen == "torch-explain" and (case.split("[")[0] in EXPLAIN_EXCLUDED
-                                                   or case.startswith(_EXPLAIN_SOME))):
+                                                   or case in EXPLAIN_EXCLUDED)):
                 dropped.append(item)
                 continue
             name = item.name.replace(f"[{chosen}", "[torch")  # the traced mode's id

@@ -6,9 +6,7 @@ not inside dynamo's "Unsupported output type for nonstrict_trace-ed function".""
 from __future__ import annotations
 
 import inspect
-import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -42,32 +40,26 @@ def test_compile_fullgraph_raises_the_staging_error_itself():
     assert info.value.__suppress_context__  # not shown inside dynamo's errors
 
 
-def test_compile_without_fullgraph_raises_the_staging_error_too(tmp_path):
-    """``fullgraph=False``: dynamo may go on past a region that fails, but an error the
-    user's code raised while it traces is the user's: the StagingError itself. Run in a
-    process of its own: in a process where dynamo already gave up on frames (the rest of
-    the suite), it may run the function eagerly, where this input takes the branch."""
-    script = textwrap.dedent("""
-        import torch
-        import autograph as ag
+def test_compile_without_fullgraph_breaks_the_graph_there():
+    """``fullgraph=False``: a construct PyTorch cannot stage is a graph break, as any code
+    dynamo cannot trace, whose reason is the StagingError's text; the converted call then
+    runs as Python, as eagerly (the branch the input takes, eager's UnboundLocalError
+    where it takes none), dynamo never tracing autograph's runtime."""
+    converted = ag.convert(branch_only)
 
-        def branch_only_too(x):
-            if x.sum() > 0:
-                y = x + 1
-            return y
+    def caller(t, x):
+        t = t + 1
+        out = converted(x)
+        return t * 2, out
 
-        compiled = torch.compile(ag.convert(branch_only_too), backend="aot_eager")
-        try:
-            compiled(torch.ones(3))
-        except ag.StagingError as error:
-            print(type(error).__name__, str(error))
-    """)
-    path = tmp_path / "without_fullgraph.py"  # a file: ag.convert reads the source
-    path.write_text(script)
-    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stderr
-    expected = _EXPECTED.replace(f"{__file__}:{_LINE} ", f"{path}:6 ")
-    assert out.stdout.strip() == f"StagingError {expected}"
+    explained = torch._dynamo.explain(caller)(torch.ones(2), torch.ones(3))
+    assert (explained.graph_count, len(explained.break_reasons)) == (2, 1)
+    assert str(explained.break_reasons[0].reason).startswith(
+        f"autograph: a construct PyTorch cannot stage\n  Explanation: {_EXPECTED}\n")
+    compiled = torch.compile(caller, backend="aot_eager")
+    assert torch.equal(compiled(torch.ones(2), torch.ones(3))[1], torch.full((3,), 2.0))
+    with pytest.raises(UnboundLocalError):
+        compiled(torch.ones(2), -torch.ones(3))
 
 
 @pytest.mark.parametrize("strict", [False, True], ids=["nonstrict", "strict"])

@@ -7,6 +7,7 @@ array updated in place by a staged Python number."""
 
 from __future__ import annotations
 
+import collections
 import inspect
 
 import numpy as np
@@ -61,6 +62,42 @@ def test_none_strings_and_numpy_values_returned():
         assert type(out[3]) is np.float32 and out[3] == expected[3]
         assert type(out[4]) is np.ndarray and out[4].dtype == expected[4].dtype
         np.testing.assert_array_equal(out[4], expected[4])
+
+
+Pair = collections.namedtuple("Pair", "a b")
+
+
+def nested_pairs(x):
+    if x.sum() > 0:
+        x = x * 2
+    return Pair(x, {"rest": [x + 1, Pair(x[0], 3.0)]})
+
+
+def test_namedtuples_returned():
+    """Dynamo's own rebuild of a region's output (``tree_unflatten``, traced) fails on a
+    namedtuple and gives up on the caller's frame (no graph at all): ours rebuilds it."""
+    converted = ag.convert(nested_pairs)
+    for x in (torch.arange(3.0), -torch.arange(3.0)):
+        out, expected = _one_graph(converted, x), nested_pairs(x)
+        assert type(out) is Pair and type(out.b["rest"][1]) is Pair
+        torch.testing.assert_close(out, expected)
+
+
+def sizes_from_values(x):
+    kept = x[x > 0]  # a size only the run knows
+    n = (x > 1).sum().item()  # a number only the run knows
+    return kept.sum() * n
+
+
+def test_sizes_and_items_only_the_run_knows_in_one_graph():
+    """Without ``fullgraph=True`` dynamo breaks the graph at a ``nonzero`` or an ``.item()``
+    of code it reads; a region goes into the graph whole, traced as under fullgraph (by
+    dynamo and by AOTAutograd: compiled without fullgraph too)."""
+    converted = ag.convert(sizes_from_values)
+    compiled = torch.compile(_caller(converted), backend="aot_eager")
+    for x in (torch.arange(4.0), -torch.arange(4.0)):
+        torch.testing.assert_close(_one_graph(converted, x), sizes_from_values(x))
+        torch.testing.assert_close(compiled(torch.ones(2), x)[1], sizes_from_values(x))
 
 
 def test_a_numpy_array_given_to_a_converted_function_is_refused():

@@ -547,6 +547,7 @@ class TorchBackend(backends.Backend):
 
         region_sizes.install()
         region_boundary.install()
+        region_boundary.run_as_python(region.__code__)
         region = torch._dynamo.nonstrict_trace(region)
         region_sizes.regions.add(id(region))  # kept alive by forward below
 
@@ -888,6 +889,7 @@ def _mark_nonstrict(fn) -> None:
     dynamo_errors.install()  # a StagingError reaches the user unwrapped
     region_sizes.install()  # a size only the region uses is its own (x[x > 1].sum())
     region_boundary.install()  # None, strings and NumPy values in and out
+    region_boundary.run_as_python(fn.__code__)  # reached in eager code: dynamo stays out
     key = id(fn)
     region_sizes.regions.add(key)
     trace_rules._allowed_callable_ids.add(key)

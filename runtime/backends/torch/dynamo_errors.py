@@ -69,15 +69,21 @@ def _staging_error(error: BaseException):
     """The ``StagingError`` among the exceptions ``error`` was raised from, else the one
     a ``raise`` statement of the user's converted code raised (eagerly the program
     raises it too), or None."""
-    seen, raised = set(), None
+    return staging_error_in(error) or next(filter(raised_by_a_raise, _chain(error)), None)
+
+
+def staging_error_in(error: BaseException):
+    """The ``StagingError`` among the exceptions ``error`` was raised from, or None."""
+    return next((e for e in _chain(error) if isinstance(e, StagingError)), None)
+
+
+def _chain(error: BaseException):
+    """``error`` and the exceptions it was raised from (its cause, else its context)."""
+    seen = set()
     while error is not None and id(error) not in seen:
-        if isinstance(error, StagingError):
-            return error
-        if raised is None and raised_by_a_raise(error):
-            raised = error
+        yield error
         seen.add(id(error))
         error = error.__cause__ or error.__context__
-    return raised
 
 
 def raised_by_a_raise(error: BaseException) -> bool:

@@ -25,9 +25,19 @@ without conversion compiles.
   (``None``, a string, a NumPy scalar) as the constant it was when PyTorch traced (a value made from
   tensors cannot be one: the staging core refuses a string or ``None`` a tensor
   condition chose).
+
+Where dynamo cannot trace a region (it raised: a ``StagingError``, a trace failure such as a
+guard on a value only the run knows, the program's own exception), it breaks the graph
+at the call and runs the call in eager code: a ``StagingError`` is the break's reason
+(``torch._dynamo.explain``, ``TORCH_LOGS=graph_breaks`` show its text), and the converted
+function's frame (``run_as_python``) runs as plain Python, as eagerly: dynamo would
+otherwise trace its bytecode and autograph's runtime as any code (frame walks, weak sets,
+context managers it does not take: more breaks, and errors of its own).
 """
 
 from __future__ import annotations
+
+import collections
 
 import numpy as np
 
@@ -51,6 +61,18 @@ def install() -> None:
         return wrapper
 
     wrap_once(TorchInGraphFunctionVariable, "_call_nonstrict_traceable_function", wrap)
+
+
+def run_as_python(code) -> None:
+    """Have dynamo run a frame of ``code`` (a converted function reached in eager code:
+    the call of a region it could not trace) and every call it makes as plain Python,
+    never traced by dynamo (a no-op where PyTorch lacks per-code strategies)."""
+    try:
+        from torch._C._dynamo.eval_frame import set_code_exec_strategy
+        from torch._dynamo.types import FrameAction, FrameExecStrategy
+    except ImportError:
+        return
+    set_code_exec_strategy(code, FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
 
 
 def _call_region(call, variable, tx, args, kwargs):
@@ -91,7 +113,11 @@ def _call_region(call, variable, tx, args, kwargs):
 
     region.__name__ = getattr(fn, "__name__", "region")
     setattr(region, REGION, True)
-    flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
+    try:
+        flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
+    except Exception as error:
+        _refused(fn, error)
+        raise
     tree, kinds, leaves = out[0]
     items, graph = [], iter(flat.unpack_var_sequence(tx))
     for leaf, kind in zip(leaves, kinds):
@@ -102,8 +128,71 @@ def _call_region(call, variable, tx, args, kwargs):
         else:  # a NumPy array or scalar, as dynamo holds one: a tensor's .numpy()
             array = next(graph).call_method(tx, "numpy", [], {})
             items.append(array)
-    return SourcelessBuilder.create(tx, _pytree.tree_unflatten).call_function(
-        tx, [ListVariable(items), VariableTracker.build(tx, tree)], {})
+    plan = _plan(tree)
+    if plan is None:
+        return SourcelessBuilder.create(tx, _pytree.tree_unflatten).call_function(
+            tx, [ListVariable(items), VariableTracker.build(tx, tree)], {})
+    return SourcelessBuilder.create(tx, _rebuilt).call_function(
+        tx, [ListVariable(items), VariableTracker.build(tx, plan)], {})
+
+
+def _plan(tree):
+    """The region's output structure (its pytree spec) as nested ``(kind, keys or
+    class, children)`` tuples, where it holds only tuples, lists, dicts and namedtuples;
+    else None. Dynamo traces ``_rebuilt`` of it: PyTorch 2.13's ``tree_unflatten``,
+    traced by dynamo, fails on a namedtuple (its node type, the ``namedtuple``
+    function, is a key dynamo does not find: a ``KeyError``, and dynamo gives up on the
+    caller's frame)."""
+    if tree.is_leaf():
+        return ("leaf", None, ())
+    kind, children = tree.type, [_plan(c) for c in tree.children()]
+    if None in children:
+        return None
+    if kind in (tuple, list):
+        return (kind.__name__, None, tuple(children))
+    if kind is dict:
+        return ("dict", tuple(tree.context), tuple(children))
+    if kind is collections.namedtuple:  # the node type of every namedtuple, its class the context
+        return ("namedtuple", tree.context, tuple(children))
+    return None
+
+
+def _rebuilt(leaves, plan):
+    """The structure ``plan`` (``_plan``) with ``leaves`` in its leaf positions."""
+    return _built(plan, iter(leaves))
+
+
+def _built(plan, leaves):
+    kind, what, children = plan
+    if kind == "leaf":
+        return next(leaves)
+    parts = [_built(child, leaves) for child in children]
+    if kind == "namedtuple":
+        return what(*parts)
+    if kind == "dict":
+        return dict(zip(what, parts))
+    return tuple(parts) if kind == "tuple" else parts
+
+
+def _refused(fn, error) -> None:
+    """A region that failed with a ``StagingError``: a graph break whose reason is its
+    text (dynamo's own says "Unsupported output type for nonstrict_trace-ed function"),
+    told apart from a line PyTorch could not trace (a guard on a value only the run
+    knows, in code autograph does not convert: dynamo breaks the unconverted code there
+    too); with ``fullgraph=True`` the error itself (``dynamo_errors``)."""
+    from torch._dynamo.exc import Unsupported, unimplemented
+
+    from .backend import backend
+    from .dynamo_errors import staging_error_in
+
+    staging = staging_error_in(error) if isinstance(error, Unsupported) else None
+    if staging is None:
+        return
+    untraced = staging.__cause__ is not None and backend.trace_failure(staging.__cause__)
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "the function"))
+    unimplemented(gb_type="autograph: a line PyTorch could not trace" if untraced else
+                  "autograph: a construct PyTorch cannot stage", context=name,
+                  explanation=str(staging), hints=[], from_exc=staging)
 
 
 # The NumPy scalars regions returned, each read by the graph that returns it: dynamo

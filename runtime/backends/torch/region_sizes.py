@@ -8,9 +8,17 @@ computation uses (``x[x > 1].sum()``) fails the compile with PyTorch 2.13's
 ``PendingUnbackedSymbolNotFound``. ``install`` wraps ``flat_apply``'s implementation:
 after one of our regions runs, the sizes it made that none of its outputs carries are
 its own, and dynamo no longer waits for them (those an output carries it still binds).
+
+The region runs as under ``fullgraph=True`` whatever the compile asked: an operation whose
+output's size depends on the values (``x[x > 1]``, a ``nonzero``) and an ``.item()`` make
+an unbacked size or number, where without ``fullgraph=True`` PyTorch would refuse them
+(dynamo breaks the graph there in code it reads): a region goes into the graph whole,
+in dynamo's run of it and in AOTAutograd's trace.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from .patches import wrap_once
 
@@ -34,7 +42,13 @@ def install() -> None:
                 return impl(func, in_spec, flat_args, checked_output)
             pending = env.pending_fresh_unbacked_symbols
             before = len(pending)
-            out = impl(func, in_spec, flat_args, checked_output)
+            settings = env.settings  # as under fullgraph=True, whatever the compile asked
+            env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
+                                               allow_dynamic_output_shape_ops=True)
+            try:
+                out = impl(func, in_spec, flat_args, checked_output)
+            finally:
+                env.settings = settings
             if len(pending) > before:
                 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
                 from torch.utils import _pytree
