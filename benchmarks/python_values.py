@@ -11,11 +11,10 @@ body* forced on Python values (what a trace runs when it unrolls Python control
 flow, and the code shape that TensorFlow's and malt's output always has). Every
 converted result is checked against the original before it is timed.
 
-autograph's entry test costs one attribute read while nothing traces: JAX and
-TensorFlow report when their traces begin and end (``staging.mode``), so importing
-them (TensorFlow 2.21 imports JAX itself when it is installed) changes nothing here;
-PyTorch does not report, and once it is imported every converted call also asks
-``torch.compiler.is_compiling()``. autograph and the original are also measured in a
+autograph's entry test costs one attribute read while nothing traces: JAX,
+TensorFlow and PyTorch report when their traces (a compile, an export) begin and end
+(``staging.mode``), so importing them (TensorFlow 2.21 imports JAX itself when it is
+installed) changes nothing here. autograph and the original are also measured in a
 fresh process that imports no framework (``python -m benchmarks.python_values
 [--quick]`` prints those samples as JSON).
 Target: autograph within 1.5x of the original, 1.1x on the parser's method.
@@ -32,7 +31,7 @@ from .timing import Cell, Stats, Table, child, failure, interleave, per_call
 
 STAGED = "autograph staged body"
 FRESH = ("original, no JAX/TF", "autograph, no JAX/TF")
-PROBED = ("jax", "tensorflow")  # frameworks whose import turns autograph's probe on
+PROBED = ("jax", "tensorflow", "torch")  # frameworks whose import turns autograph's probe on
 
 
 def _staged(sampler):
@@ -105,6 +104,10 @@ def run(quick: bool = False, skip=()) -> Table:
     )
     rows, budget, repeats = _settings(quick)
     fresh = child("python_values", *(["--quick"] if quick else []))
+    try:  # measured with every framework imported that reports its traces
+        import torch  # noqa: F401
+    except ImportError:
+        pass
     for label, fn, args in rows:
         cells = _row(fn, args, tools, skip, budget, repeats)
         cells.update({c: Stats(tuple(s)) for c, s in zip(FRESH, fresh[label])})

@@ -60,9 +60,9 @@ register_lazy("jax", "autograph.runtime.backends.jax.backend", _jax_is_tracing_t
 
 
 def _torch_is_tracing_test():
-    from .backends.torch import backend as torch_backend
+    from .backends.torch import backend as torch_backend, tracing
 
-    return torch_backend.is_tracing
+    return tracing.install(torch_backend.is_tracing)
 
 
 register_lazy("torch", "autograph.runtime.backends.torch.backend", _torch_is_tracing_test)

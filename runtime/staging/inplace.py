@@ -51,7 +51,11 @@ class Side:
             self.set(tuple(values))
 
     def restore(self) -> None:
-        self.put(self.before)
+        # not set again where a body left them as they were: a setter may refuse even
+        # that (nn.Module's, of a buffer while torch.export traces)
+        if self.set is not None and any(
+                now is not before for now, before in zip(self.get(), self.before)):
+            self.put(self.before)
 
 
 class _Missing:

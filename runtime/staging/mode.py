@@ -13,9 +13,9 @@ common path cheap:
   test costs one attribute read. It is True only while nothing can be staging in
   any thread: no graph-engine trace and no ``force_staged()`` block runs anywhere,
   and no foreign framework (JAX, ...) is imported — or, for a framework that
-  reports when its traces begin and end (``report_tracing``; JAX and TensorFlow do,
-  see ``backends.jax.tracing`` and ``backends.tf.tracing``), none of its traces runs
-  in any thread.
+  reports when its traces begin and end (``report_tracing``; JAX, TensorFlow and
+  PyTorch do, see ``backends.jax.tracing``, ``backends.tf.tracing`` and
+  ``backends.torch.tracing``), none of its traces runs in any thread.
 - When it is False, ``mode.staging()`` answers exactly for the calling context.
   Graph-engine traces and ``force_staged()`` blocks are counted in a
   ``contextvars.ContextVar`` (so per thread and per asyncio task); a foreign
@@ -114,6 +114,13 @@ def _until_imported(names: tuple, test):
 
 def _choose_test() -> bool:
     """``mode.staging`` after a change: install the cheapest exact test, run it."""
+    choose_test()
+    return staging()
+
+
+def choose_test() -> None:
+    """Install the cheapest exact test as ``mode.staging`` now, without running it (a
+    framework's hook that reported a change: ``backends.torch.tracing``)."""
     generation = _generation
     active, pending = [], []  # each framework looked at once: its import may finish now
     for name, load in _probes:
@@ -138,7 +145,6 @@ def _choose_test() -> bool:
     with _lock:
         if generation == _generation:
             mode.staging = test
-    return staging()
 
 
 mode = Mode()
@@ -193,6 +199,10 @@ class ThreadTraces:
         """Report the first count: this thread's state (``tracing``), once the hook is in."""
         self._local.tracing = tracing
         report_tracing(self.name, 1 if tracing else 0)
+
+    def inside(self) -> bool:
+        """Whether this thread was last noted inside a trace."""
+        return getattr(self._local, "tracing", False)
 
     def note(self, tracing: bool) -> None:
         """The hook saw this thread's state after a change: ``tracing`` or not."""

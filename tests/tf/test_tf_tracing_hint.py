@@ -12,8 +12,7 @@ import textwrap
 
 
 def test_the_hint_follows_tensorflow_graphs():
-    # A fresh interpreter: PyTorch, imported by other tests in this worker, does not
-    # report its traces and turns the hint off by design (``staging.mode``).
+    # A fresh interpreter: no other framework imported by other tests of this worker.
     script = textwrap.dedent("""
         import threading
         import tensorflow as tf

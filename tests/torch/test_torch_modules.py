@@ -6,6 +6,8 @@ one case runs inductor."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import torch
 
@@ -321,3 +323,50 @@ def test_branches_whose_outputs_differ_only_in_size(how):
     for x in (X_POS, X_NEG):  # the sizes of both sides, from one program
         for got, expected in zip(run(x), first_two_or_all(x)):
             torch.testing.assert_close(got, expected)
+
+
+class Hits(torch.nn.Module):
+    """Counts the calls whose input sums to more than 0, in a buffer, three ways."""
+
+    def __init__(self, how: str):
+        super().__init__()
+        self.register_buffer("hits", torch.zeros(()))
+        self.how = how
+
+    def forward(self, x):
+        if x.sum() > 0:
+            if self.how == "operator":
+                self.hits += 1
+            elif self.how == "method":
+                self.hits.add_(1)
+            else:
+                self.hits[()] = self.hits + 1
+        return x * 2
+
+
+@pytest.mark.parametrize("how,code", [("operator", "self.hits += 1"),
+                                      ("method", "self.hits.add_(1)"),
+                                      ("item", "self.hits[()] = self.hits + 1")])
+@pytest.mark.parametrize("mode", ["compiled", "exported"])
+def test_a_buffer_written_in_a_staged_branch_is_refused_naming_it(how, code, mode):
+    """The branch's operator writes into a copy of the buffer: the module would keep its
+    old count (it did, silently, for the method and the item), so a StagingError names
+    the buffer and what to do instead."""
+    module = ag.convert(Hits(how))
+    with pytest.raises(ag.StagingError) as info:
+        if mode == "compiled":
+            compiled(module)(X_POS)
+        else:
+            torch.export.export(module, (X_POS,))
+    lines, first = inspect.getsourcelines(Hits.forward)
+    line = first + next(i for i, text in enumerate(lines) if text.strip() == code)
+    assert str(info.value) == (
+        f"in-place write at {__file__}:{line} (`{code}`): 'hits', a buffer of Hits, is "
+        f"changed inside a staged if or loop, and under torch.compile and torch.export that "
+        f"construct changes a copy of it: the module's buffer would keep its old value. "
+        f"Compute the new value in the construct (a variable it assigns) and copy it into "
+        f"the buffer after it (.copy_(new)), or write it with no staged construct around the "
+        f"write (torch.where(cond, new, old)).")
+    assert float(module.hits) == 0.0
+    module(X_POS)  # eagerly: counted, as the original counts
+    assert float(module.hits) == 1.0

@@ -125,6 +125,7 @@ class _Swapping(TorchFunctionMode):
         first = args[0] if args else None
         if isinstance(first, torch.Tensor) \
                 and _writes_first(func) and self.outside(first):
+            _refuse_module_state_write(first)
             copy = like(swap.get(id(first), first).clone(), first)
             self.wrote(first, copy)
             swap[id(first)] = copy
@@ -784,6 +785,7 @@ class TorchBackend(backends.Backend):
                 and any(isinstance(v, torch.Tensor) for v in _pytree.tree_leaves((index, value)))):
             # a NumPy array that takes a traced value becomes a tensor of its dtype
             if isinstance(target, torch.Tensor):
+                _refuse_module_state_write(target)
                 _refuse_argument_write(target)
                 _refuse_shared_write(target)
                 new = target.clone()
@@ -987,6 +989,35 @@ def _held_from(frame, root) -> bool:
                 return True
         frame = frame.f_back
     return False
+
+
+def _refuse_module_state_write(target) -> None:
+    """A write inside a staged construct's body into a parameter or buffer of a module
+    a converted function's frame holds (``self.count += 1``, ``self.count.add_(1)``,
+    ``self.count[0] = v`` in a staged branch): the operator's body writes into a copy,
+    and the module would keep its old value (a silent wrong value): a ``StagingError``
+    naming it."""
+    from ...staging.arg_writes import user_frames
+
+    root = _root(target)
+    with torch._C.DisableTorchFunction():  # no read of the body (_Reads notes what it touches)
+        for frame in user_frames(sys._getframe(1)):
+            for holder in list(frame.f_locals.values()):
+                if not isinstance(holder, torch.nn.Module):
+                    continue
+                for kind, items in (("buffer", holder.named_buffers()),
+                                    ("parameter", holder.named_parameters())):
+                    name = next((n for n, t in items if t is root), None)
+                    if name is not None:
+                        raise errors.StagingError(
+                            f"in-place write at {_user_line()}: '{name}', a {kind} of "
+                            f"{type(holder).__name__}, is changed inside a staged if or "
+                            f"loop, and under torch.compile and torch.export that construct "
+                            f"changes a copy of it: the module's {kind} would keep its old "
+                            f"value. Compute the new value in the construct (a variable it "
+                            f"assigns) and copy it into the {kind} after it (.copy_(new)), "
+                            f"or write it with no staged construct around the write "
+                            f"(torch.where(cond, new, old)).")
 
 
 def _refuse_shared_write(target) -> None:

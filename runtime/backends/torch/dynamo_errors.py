@@ -20,14 +20,13 @@ code raised while dynamo traced it (eagerly the program raises it too). Where dy
 
 from __future__ import annotations
 
-import functools
 import linecache
 import os
 
 from ...staging import converted
 from ...staging.errors import StagingError
+from .patches import wrap_once
 
-_INSTALLED = "_autograph_unwraps_staging_errors"
 # autograph's runtime package (runtime/backends/torch/ is two levels below it)
 _RUNTIME = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 _ONE_GRAPH = 6  # the position of ``one_graph`` among ``_compile``'s arguments
@@ -44,22 +43,19 @@ def install() -> None:
 
 
 def _wrap(module, name: str, reaches_user) -> None:
-    step = getattr(module, name, None)
-    if step is None or getattr(step, _INSTALLED, False):
-        return
+    def wrap(step):
+        def wrapper(*args, **kwargs):
+            try:
+                return step(*args, **kwargs)
+            except Exception as error:
+                staging = _staging_error(error)
+                if staging is None or not reaches_user(args, kwargs):
+                    raise
+                raise staging.with_traceback(staging.__traceback__) from None
 
-    @functools.wraps(step)
-    def wrapper(*args, **kwargs):
-        try:
-            return step(*args, **kwargs)
-        except Exception as error:
-            staging = _staging_error(error)
-            if staging is None or not reaches_user(args, kwargs):
-                raise
-            raise staging.with_traceback(staging.__traceback__) from None
+        return wrapper
 
-    setattr(wrapper, _INSTALLED, True)
-    setattr(module, name, wrapper)
+    wrap_once(module, name, wrap)
 
 
 def _one_graph(args, kwargs) -> bool:

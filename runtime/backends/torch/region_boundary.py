@@ -38,13 +38,11 @@ context managers it does not take: more breaks, and errors of its own).
 from __future__ import annotations
 
 import collections
-import functools
 
 import numpy as np
 
+from .patches import wrap_once
 from .region_sizes import REGION, regions
-
-_INSTALLED = "_autograph_region_boundary"
 
 
 def install() -> None:
@@ -53,18 +51,16 @@ def install() -> None:
         from torch._dynamo.variables.torch import TorchInGraphFunctionVariable
     except ImportError:
         return
-    call = getattr(TorchInGraphFunctionVariable, "_call_nonstrict_traceable_function", None)
-    if call is None or getattr(call, _INSTALLED, False):
-        return
 
-    @functools.wraps(call)
-    def wrapper(self, tx, args, kwargs):
-        if id(self.value) not in regions:
-            return call(self, tx, args, kwargs)
-        return _call_region(call, self, tx, args, kwargs)
+    def wrap(call):
+        def wrapper(self, tx, args, kwargs):
+            if id(self.value) not in regions:
+                return call(self, tx, args, kwargs)
+            return _call_region(call, self, tx, args, kwargs)
 
-    setattr(wrapper, _INSTALLED, True)
-    TorchInGraphFunctionVariable._call_nonstrict_traceable_function = wrapper
+        return wrapper
+
+    wrap_once(TorchInGraphFunctionVariable, "_call_nonstrict_traceable_function", wrap)
 
 
 def run_as_python(code) -> None:

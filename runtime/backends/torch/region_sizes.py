@@ -19,9 +19,9 @@ in dynamo's run of it and in AOTAutograd's trace.
 from __future__ import annotations
 
 import dataclasses
-import functools
 
-_INSTALLED = "_autograph_keeps_region_sizes"
+from .patches import wrap_once
+
 regions: set = set()  # ids of the functions autograph marks as non-strict regions
 REGION = "_autograph_region"  # set on a callable standing for one of them (region_boundary)
 
@@ -34,34 +34,32 @@ def install() -> None:
         module = importlib.import_module("torch._higher_order_ops.flat_apply")
     except ImportError:
         return
-    impl = getattr(module, "impl", None)
-    if impl is None or getattr(impl, _INSTALLED, False):
-        return
 
-    @functools.wraps(impl)
-    def wrapper(func, in_spec, flat_args, checked_output):
-        env = _shape_env(flat_args) if _ours(func) else None
-        if env is None:
-            return impl(func, in_spec, flat_args, checked_output)
-        pending = env.pending_fresh_unbacked_symbols
-        before = len(pending)
-        settings = env.settings  # as under fullgraph=True, whatever the compile asked
-        env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
-                                           allow_dynamic_output_shape_ops=True)
-        try:
-            out = impl(func, in_spec, flat_args, checked_output)
-        finally:
-            env.settings = settings
-        if len(pending) > before:
-            from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
-            from torch.utils import _pytree
+    def wrap(impl):
+        def wrapper(func, in_spec, flat_args, checked_output):
+            env = _shape_env(flat_args) if _ours(func) else None
+            if env is None:
+                return impl(func, in_spec, flat_args, checked_output)
+            pending = env.pending_fresh_unbacked_symbols
+            before = len(pending)
+            settings = env.settings  # as under fullgraph=True, whatever the compile asked
+            env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
+                                               allow_dynamic_output_shape_ops=True)
+            try:
+                out = impl(func, in_spec, flat_args, checked_output)
+            finally:
+                env.settings = settings
+            if len(pending) > before:
+                from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+                from torch.utils import _pytree
 
-            carried = free_unbacked_symbols(_pytree.tree_leaves(out))
-            pending[before:] = [s for s in pending[before:] if s in carried]
-        return out
+                carried = free_unbacked_symbols(_pytree.tree_leaves(out))
+                pending[before:] = [s for s in pending[before:] if s in carried]
+            return out
 
-    setattr(wrapper, _INSTALLED, True)
-    module.impl = wrapper
+        return wrapper
+
+    wrap_once(module, "impl", wrap)
 
 
 def _ours(func) -> bool:

@@ -19,9 +19,7 @@ tracing the region in plain Python, where our staging runs) needs no help.
 
 from __future__ import annotations
 
-import functools
-
-_REPAIRED = "_autograph_spec_vals"
+from .patches import wrap_once
 
 
 def repair() -> None:
@@ -31,19 +29,17 @@ def repair() -> None:
         from torch.utils._pytree import TreeSpec
     except ImportError:
         return
-    capture = getattr(_trace, "_export_to_torch_ir", None)
-    if capture is None or getattr(capture, _REPAIRED, False):
-        return
 
-    @functools.wraps(capture)
-    def export_to_torch_ir(*args, **kwargs):
-        graph_module = capture(*args, **kwargs)
-        for node in graph_module.graph.nodes:
-            if node.op == "get_attr" and "val" not in node.meta:
-                attr = getattr(graph_module, node.target, None)
-                if isinstance(attr, TreeSpec):
-                    node.meta["val"] = attr
-        return graph_module
+    def wrap(capture):
+        def export_to_torch_ir(*args, **kwargs):
+            graph_module = capture(*args, **kwargs)
+            for node in graph_module.graph.nodes:
+                if node.op == "get_attr" and "val" not in node.meta:
+                    attr = getattr(graph_module, node.target, None)
+                    if isinstance(attr, TreeSpec):
+                        node.meta["val"] = attr
+            return graph_module
 
-    setattr(export_to_torch_ir, _REPAIRED, True)
-    _trace._export_to_torch_ir = export_to_torch_ir
+        return export_to_torch_ir
+
+    wrap_once(_trace, "_export_to_torch_ir", wrap)
