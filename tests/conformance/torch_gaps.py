@@ -229,3 +229,5 @@ EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_a_staged_loop_writing_a_numpy_arr
     "(sys._getframe), which dynamo does not trace (unhashable dict; hfuzz12)")
 EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_a_staged_loop_condition_that_changes_state_is_refused"] = \
     _PINS_A_REFUSAL
+EXPLAIN_EXCLUDED["test_fuzz_session12.py::test_a_staged_value_in_a_list_the_trace_added_to_a_global_is_taken_out"] = \
+    _PINS_A_REFUSAL
