@@ -47,7 +47,7 @@ def test_random_programs_match_the_original(first):
 # changes after a use, counters and attributes, module state), on a small sample and on
 # the seeds whose programs found bugs (fixed; tests/fuzz/README.md).
 STATE_FEATURES = frozenset({"containers", "views", "after_use", "counters", "state"})
-STATE_SEEDS = [15, 20, 20062, 24152] + list(range(20000, 20020))
+STATE_SEEDS = [15, 20, 20062, 24152, 30045] + list(range(20000, 20020))
 
 
 def test_random_programs_with_mutable_state_match_the_original():

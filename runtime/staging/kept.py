@@ -117,7 +117,7 @@ class Contents:
         (Python values the trace put there stay, as they would eagerly up to the error)."""
         for container, before in self.saved:
             had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
-            if not any(id(v) not in had and backend_of(v) is not None
+            if not any(id(v) not in had and _holds_staged(v, _DEPTH)
                        for _, v in _items(container)):
                 continue
             if container.__class__ is list:
@@ -139,11 +139,37 @@ class Contents:
         for (container, before), (root, path) in zip(self.saved, self.labels):
             had = {id(v) for v in (before.values() if before.__class__ is dict else before)}
             for key, value in list(_items(container)):
-                if id(value) not in had and test(value):
+                found = None if id(value) in had else \
+                    _first(value, test, _DEPTH, _key(container, path, key))
+                if found is not None:
                     name, kind = root
-                    return (f"`{name}{_key(container, path, key)}` (reached from {kind} "
-                            f"'{name}')"), value
+                    return f"`{name}{found[0]}` (reached from {kind} '{name}')", found[1]
         return None
+
+
+def _first(value, test, depth: int, path: str):
+    """``(path, item)`` of ``value`` or the first item of the lists and dicts it holds
+    (a few levels down) that ``test`` accepts, or None."""
+    if test(value):
+        return path, value
+    if depth and value.__class__ in (list, dict) and len(value) <= _MAX_ITEMS:
+        for key, item in list(_items(value)):
+            found = _first(item, test, depth - 1, f"{path}[{key!r}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _holds_staged(value, depth: int) -> bool:
+    """``value`` is a staged value, or a list or dict holding one (a few levels down):
+    a new item the trace put there (``CACHE.setdefault('seen', []).append(x)``: fuzz
+    seed 30045 left the symbolic tensor in the user's dict after the refusal)."""
+    if backend_of(value) is not None:
+        return True
+    if depth and value.__class__ in (list, dict) and len(value) <= _MAX_ITEMS:
+        items = value.values() if value.__class__ is dict else value
+        return any(_holds_staged(v, depth - 1) for v in items)
+    return False
 
 
 def _key(container, path: str, key) -> str:

@@ -160,3 +160,21 @@ def test_a_staged_loop_condition_that_changes_state_is_refused(backend):
         _condition_changes(backend, counted_calls_in_a_loop_condition, "while f(x) > 1.0:", "ncalls[0]")
     backend.check(counted_calls_tested_in_the_body, np.float32(8.0))
     backend.check(counted_calls_tested_in_the_body, np.float32(0.5))
+
+
+CACHE = {}
+
+
+def stores_into_a_new_global_list(n):
+    CACHE.setdefault("seen", []).append(n * 2)
+    return n
+
+
+def test_a_staged_value_in_a_list_the_trace_added_to_a_global_is_taken_out(backend):
+    """The trace puts a new list holding a staged value into a global dict: refused, and
+    the dict is put back as it was (the list and its staged value stayed: seed 30045)."""
+    CACHE.clear()
+    CACHE["kept"] = 1
+    with pytest.raises(ag.StagingError):
+        backend.staged(stores_into_a_new_global_list, np.int32(3))
+    assert CACHE == {"kept": 1}
