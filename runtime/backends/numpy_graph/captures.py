@@ -112,6 +112,9 @@ def _watched(call: str, original):
             _report(watch, call, sys._getframe(1))
         return original(*args, **kwargs)
 
+    draw.__module__ = __name__  # autograph's: converted code calls it as it is (``random``'s
+    # bound methods name no module, and a function of no known module is converted)
+
     return draw
 
 
