@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import re
+import types
 
 from ...staging import raises as staged_raise
 from . import trace
@@ -128,8 +129,6 @@ def _copy(exc: BaseException) -> BaseException:
     ``__init__`` already made, and an ``__init__`` that words its message (SciPy's
     ``FitSolverError(msg)``: ``"Solver ... failed to converge: " + msg``) would word it
     twice."""
-    from .saved_names import made_by_init, rebuild_exception  # (they import this module)
-
     cls = type(exc)
     try:
         if not made_by_init(cls):
@@ -139,6 +138,31 @@ def _copy(exc: BaseException) -> BaseException:
         return fresh
     except Exception:
         return exc
+
+
+def rebuild_exception(cls, args, state):
+    """The exception ``copy`` would make from ``__reduce__``'s class, arguments, state;
+    but where those arguments are the ``args`` an ``__init__`` of the class's own Python
+    code made (``made_by_init``) the class is not called again (one that words its
+    message, SciPy's ``FitSolverError``, would word it twice), as the graph raises its
+    copies (``raising``). On load, ``cls`` is an exception class of a module already
+    imported (``named_class``)."""
+    if made_by_init(cls):
+        exc = cls.__new__(cls, *args)
+        exc.args = tuple(args)
+    else:
+        exc = cls(*args)
+    if state:
+        exc.__setstate__(state)
+    return exc
+
+
+def made_by_init(cls) -> bool:
+    """``cls``'s ``__init__`` is Python code and ``__reduce__`` BaseException's: what it
+    reduces to is the ``args`` that ``__init__`` made, not the arguments it takes."""
+    return isinstance(cls.__init__, types.FunctionType) and \
+        cls.__reduce__ is BaseException.__reduce__ and \
+        cls.__reduce_ex__ is BaseException.__reduce_ex__
 
 
 def record_raise(exc: BaseException) -> None:

@@ -21,7 +21,6 @@ import importlib
 import keyword
 import math
 import sys
-import types
 
 import numpy as np
 
@@ -72,23 +71,6 @@ def callable_name(fn) -> str:
     return name
 
 
-def rebuild_exception(cls, args, state):
-    """The exception ``copy`` would make from ``__reduce__``'s class, arguments, state;
-    but where those arguments are the ``args`` an ``__init__`` of the class's own Python
-    code made (``made_by_init``) the class is not called again (one that words its
-    message, SciPy's ``FitSolverError``, would word it twice), as the graph raises its
-    copies (``raising``). On load, ``cls`` is an exception class of a module already
-    imported (``named_class``)."""
-    if made_by_init(cls):
-        exc = cls.__new__(cls, *args)
-        exc.args = tuple(args)
-    else:
-        exc = cls(*args)
-    if state:
-        exc.__setstate__(state)
-    return exc
-
-
 def make_named_tuple(cls, items):
     """A named tuple of ``cls`` without running the class's own code."""
     items = tuple(items)
@@ -96,14 +78,6 @@ def make_named_tuple(cls, items):
         raise ValueError(f"autograph.load: the named tuple {cls.__qualname__} has "
                          f"{len(cls._fields)} fields, the file gives {len(items)} items.")
     return tuple.__new__(cls, items)
-
-
-def made_by_init(cls) -> bool:
-    """``cls``'s ``__init__`` is Python code and ``__reduce__`` BaseException's: what it
-    reduces to is the ``args`` that ``__init__`` made, not the arguments it takes."""
-    return isinstance(cls.__init__, types.FunctionType) and \
-        cls.__reduce__ is BaseException.__reduce__ and \
-        cls.__reduce_ex__ is BaseException.__reduce_ex__
 
 
 def same_exception(a: BaseException, b: BaseException) -> bool:

@@ -46,12 +46,11 @@ from .boundary import Boundary, compile_function
 from .concrete import ConcreteFunction
 from .ir import Block, Graph, Op, Value, VarRef
 from .numeric import errstate_enter, errstate_exit
-from .raising import Message, raise_copy
+from .raising import Message, raise_copy, rebuild_exception
 from .render import qualname
 from .saved_names import (
     RUNTIME_NAMES, STREAMS, callable_name, identifier, import_path, imported_module,
-    make_named_tuple, named_class, rebuild_exception, resolve, same_exception, same_function,
-    well_formed,
+    make_named_tuple, named_class, resolve, same_exception, same_function, well_formed,
 )
 from .tensor import Tensor
 from .writes import ArgumentWrite, access_path, argument_writes

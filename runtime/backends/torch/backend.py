@@ -460,16 +460,7 @@ class TorchBackend(backends.Backend):
         return _is_fake(value)
 
     def trace_failure(self, error) -> bool:
-        # A guard on a value only the run knows (``if x > 0`` in code autograph does not
-        # convert), an op whose output depends on the data, NumPy asking for the values.
-        from torch._subclasses import fake_tensor
-        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
-
-        return isinstance(error, (GuardOnDataDependentSymNode,
-                                  fake_tensor.DataDependentOutputException,
-                                  fake_tensor.DynamicOutputShapeException)) or (
-            isinstance(error, RuntimeError)
-            and "numpy() is not supported for tensor subclasses" in str(error))
+        return dynamo_errors.trace_failure(error)
 
     def explain_error(self, error, location):
         """NumPy asked a tensor PyTorch traces for its values (``Tensor.__array__``):

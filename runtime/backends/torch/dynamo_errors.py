@@ -101,3 +101,17 @@ def raised_by_a_raise(error: BaseException) -> bool:
         return False
     line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
     return line.lstrip().startswith("raise")
+
+
+def trace_failure(error) -> bool:
+    """A line PyTorch could not trace (``Backend.trace_failure``): a guard on a value only
+    the run knows (``if x > 0`` in code autograph does not convert), an op whose output
+    depends on the data, NumPy asking a traced tensor for its values."""
+    from torch._subclasses import fake_tensor
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    return isinstance(error, (GuardOnDataDependentSymNode,
+                              fake_tensor.DataDependentOutputException,
+                              fake_tensor.DynamicOutputShapeException)) or (
+        isinstance(error, RuntimeError)
+        and "numpy() is not supported for tensor subclasses" in str(error))

@@ -182,13 +182,12 @@ def _refused(fn, error) -> None:
     too); with ``fullgraph=True`` the error itself (``dynamo_errors``)."""
     from torch._dynamo.exc import Unsupported, unimplemented
 
-    from .backend import backend
-    from .dynamo_errors import staging_error_in
+    from .dynamo_errors import staging_error_in, trace_failure
 
     staging = staging_error_in(error) if isinstance(error, Unsupported) else None
     if staging is None:
         return
-    untraced = staging.__cause__ is not None and backend.trace_failure(staging.__cause__)
+    untraced = staging.__cause__ is not None and trace_failure(staging.__cause__)
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", "the function"))
     unimplemented(gb_type="autograph: a line PyTorch could not trace" if untraced else
                   "autograph: a construct PyTorch cannot stage", context=name,
