@@ -234,8 +234,13 @@ def augitem(target, index, op: str, value):
     """``target[index] op= value``; returns the updated target (see ``setitem``)."""
     if target.__class__ in _CONTAINERS or (backend := first_backend((target, index, value))) is None:
         item = target[index]
-        target[index] = augassign(item, op, value) if item.__class__ is np.ndarray \
-            else _IN_PLACE[op](item, value)  # (a NumPy array item: checked as a name's is)
+        if item.__class__ is np.ndarray:  # checked as a name's is
+            target[index] = augassign(item, op, value)
+            return target
+        if holders.ENTERED and (staged := backend_of(item)) is not None \
+                and not staged.writes_into_numpy:
+            holders.refuse_entered_in_place(item, staged.compiler)
+        target[index] = _IN_PLACE[op](item, value)
         return target
     item = read_item(target, index)
     try:

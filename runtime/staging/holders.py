@@ -406,6 +406,17 @@ def _info(code):
 ENTERED: list = []  # (entered value, the NumPy array it stands for), while a body traces
 
 
+def refuse_entered_in_place(value, under: str) -> None:
+    """``c[k] op= v`` in a staged loop's body on a container item ``value`` that stands for
+    a NumPy array made before the loop (``ENTERED``): eagerly the operator changes that
+    array, which other names hold too (``opt = {'q': q}; opt['q'] += 0.5``, ``q`` read
+    later: fuzz seed 28000); under ``under`` it gives the item alone a new value."""
+    arrays = [array for entered, array in ENTERED if entered is value]
+    if arrays:
+        refuse_shared_in_place(lambda held: any(held is a for a in arrays), under,
+                               "the staged loop gives the item alone a new value")
+
+
 def _with_arrays_entered(shares: Callable[[object], bool]) -> Callable[[object], bool]:
     arrays = [array for value, array in ENTERED if shares(value)]
     if not arrays:

@@ -78,9 +78,18 @@ def held_array_written_in_a_staged_loop(v):
     return held[0][1]
 
 
+def dict_item_updated_in_a_staged_loop(v):
+    q = np.array([1.0, 2.0, 3.0], np.float32)
+    opt = {"q": q}
+    for e in v:
+        opt["q"] += 0.5
+    return q[1]
+
+
 @pytest.mark.parametrize("fn,holder", [(alias_written_in_a_staged_loop, "p"),
                                        (listed_array_written_in_a_staged_loop, "p"),
-                                       (held_array_written_in_a_staged_loop, "held[0]")])
+                                       (held_array_written_in_a_staged_loop, "held[0]"),
+                                       (dict_item_updated_in_a_staged_loop, "q")])
 def test_a_staged_loop_writing_a_numpy_array_another_name_reads(backend, fn, holder):
     """A NumPy array made before a staged loop, written in it through one name (a
     variable, a list item) and read after it through another (an alias, the list that
