@@ -217,6 +217,21 @@ class InPlace:
             return key_label(key)
         return f".{key}"
 
+    def first_change(self):
+        """The label of the first thing changed since the start (a container, a global, a
+        container's item or an object's attribute, a NumPy array's contents), or None."""
+        label = self.uncarried.first_change()
+        if label is not None:
+            return label
+        if self.arrays.changed():
+            return "a NumPy array it reaches"
+        for i, ((node, _), before) in enumerate(zip(self.nodes, self.snapshots)):
+            now = self._contents(node)
+            for key in before.keys() | now.keys():
+                if before.get(key, MISSING) is not now.get(key, MISSING):
+                    return self.label((i, key))
+        return None
+
     def changes(self, skip=()) -> dict:
         """{(node index, key): new value} for every item changed since the start;
         a removed item is MISSING. Attributes holding a value of ``skip`` (the

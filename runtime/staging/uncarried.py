@@ -109,6 +109,16 @@ class Uncarried:
         inside a staged body, it would change once at trace time too."""
         self.entries.append((_Global(namespace, name), label, None, namespace.get(name, _Global)))
 
+    def first_change(self):
+        """The label of the first container (or global) changed since the start, or None."""
+        for value, label, snapshot, before in self.entries:
+            if value.__class__ is _Global:
+                if value.namespace.get(value.name, _Global) is not before:
+                    return label
+            elif _snapshot(value) != snapshot:
+                return label
+        return None
+
     def check(self, construct: str, where_fn) -> None:
         """A ``StagingError`` naming the first container a body changed."""
         for value, label, snapshot, before in self.entries:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from . import region_state
 from .patches import wrap_once
 
 regions: set = set()  # ids of the functions autograph marks as non-strict regions
@@ -37,7 +38,8 @@ def install() -> None:
 
     def wrap(impl):
         def wrapper(func, in_spec, flat_args, checked_output):
-            env = _shape_env(flat_args) if _ours(func) else None
+            fn = region_function(func)
+            env = _shape_env(flat_args) if fn is not None else None
             if env is None:
                 return impl(func, in_spec, flat_args, checked_output)
             pending = env.pending_fresh_unbacked_symbols
@@ -46,7 +48,8 @@ def install() -> None:
             env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
                                                allow_dynamic_output_shape_ops=True)
             try:
-                out = impl(func, in_spec, flat_args, checked_output)
+                with region_state.unchanged(fn):
+                    out = impl(func, in_spec, flat_args, checked_output)
             finally:
                 env.settings = settings
             if len(pending) > before:
@@ -62,19 +65,29 @@ def install() -> None:
     wrap_once(module, "impl", wrap)
 
 
-def _ours(func) -> bool:
+def region_function(func):
+    """The converted function PyTorch's callable ``func`` runs as one of our regions, or
+    None (not ours)."""
     from torch.utils import _pytree
 
     if isinstance(func, _pytree.TreeSpec):
         try:
             func = _pytree._retrieve_constant(func)
         except Exception:  # noqa: BLE001 - not a constant holder: not ours
-            return False
+            return None
     func = getattr(func, "func", func)  # a _ConstantFunction holds it,
     func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
-    cells = getattr(func, "__closure__", None) or ()  # closes over it
-    return id(func) in regions or any(
-        id(_contents(c)) in regions or getattr(_contents(c), REGION, False) for c in cells)
+    if id(func) in regions:
+        return func
+    for cell in getattr(func, "__closure__", None) or ():  # closes over it
+        inner = _contents(cell)
+        if id(inner) in regions:
+            return inner
+        if getattr(inner, REGION, False):  # region_boundary's callable, over ``fn``
+            code = inner.__code__
+            free = dict(zip(code.co_freevars, map(_contents, inner.__closure__ or ())))
+            return free.get("fn", inner)
+    return None
 
 
 def _contents(cell):
