@@ -32,9 +32,10 @@ def unchanged(func):
             watch.restore()
     if changed is not None:
         name = _name(func)
+        what = changed if " " in changed else errors.subject(changed) + " is changed"
         raise errors.StagingError(
             f"torch.compile and torch.export: {name}() changes Python state outside it "
-            f"({changed}). PyTorch runs a converted function's Python only while "
+            f"({what}). PyTorch runs a converted function's Python only while "
             f"it traces it (several times per compile) and not when the compiled code runs, "
             f"so the change would not happen once per call. Return the new value (a tensor "
             f"output) and make the change outside the compiled function.")
