@@ -77,17 +77,13 @@ def region_function(func):
             return None
     func = getattr(func, "func", func)  # a _ConstantFunction holds it,
     func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
-    if id(func) in regions:
-        return func
-    for cell in getattr(func, "__closure__", None) or ():  # closes over it
-        inner = _contents(cell)
-        if id(inner) in regions:
-            return inner
-        if getattr(inner, REGION, False):  # region_boundary's callable, over ``fn``
-            code = inner.__code__
-            free = dict(zip(code.co_freevars, map(_contents, inner.__closure__ or ())))
-            return free.get("fn", inner)
-    return None
+    candidates = [func, *map(_contents, getattr(func, "__closure__", None) or ())]
+    for candidate in candidates:  # region_boundary's callable, over ``fn``, first: an id in
+        if getattr(candidate, REGION, False):  # ``regions`` may be a dead function's, reused
+            code = candidate.__code__
+            free = dict(zip(code.co_freevars, map(_contents, candidate.__closure__ or ())))
+            return free.get("fn", candidate)
+    return next((c for c in candidates if id(c) in regions), None)
 
 
 def _contents(cell):
