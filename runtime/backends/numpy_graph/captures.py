@@ -112,8 +112,8 @@ def _watched(call: str, original):
             _report(watch, call, sys._getframe(1))
         return original(*args, **kwargs)
 
-    draw.__module__ = __name__  # autograph's: converted code calls it as it is (``random``'s
-    # bound methods name no module, and a function of no known module is converted)
+    if not getattr(original, "__module__", None):  # ``random``'s bound methods name none,
+        draw.__module__ = __name__  # and converted code would convert a function of none
 
     return draw
 
