@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
+from test_array_state import _counted, _half  # the counted helper a loop condition calls
 
 
 def add_into_argument(v, x):
@@ -118,20 +119,6 @@ def counted_in_a_loop_condition(n):
     while c < 3 and tick() >= n:
         c += 1
     return c, k
-
-
-def _counted(function):
-    ncalls = [0]
-
-    def wrapper(x):
-        ncalls[0] += 1
-        return function(x)
-
-    return ncalls, wrapper
-
-
-def _half(v):
-    return v * 0.5
 
 
 def counted_calls_in_a_loop_condition(x):
