@@ -72,7 +72,7 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     if _is_keras_layer(entity):
         return _convert_layers(entity, recursive)
     for backend in backends.present():  # a PyTorch module: its forward converted
-        converted = backend.convert_object(entity, lambda f: to_graph(f, recursive))
+        converted = backend.convert_object(entity, _ToGraph(recursive))
         if converted is not None:
             return converted
     call = calls.call_method(type(entity)) if not isinstance(entity, type) else None
@@ -83,6 +83,17 @@ def to_graph(entity: F, recursive: bool = True) -> F:
     if isinstance(call, types.FunctionType):
         return types.MethodType(conversion.convert(call, recursive), entity)  # type: ignore[return-value]
     raise ConversionError(f"cannot convert {entity!r}: {_KINDS}")
+
+
+class _ToGraph:
+    """``to_graph`` with ``recursive`` fixed: what a converted PyTorch module keeps to
+    convert its forward again when it is copied or loaded (a lambda would not pickle)."""
+
+    def __init__(self, recursive: bool) -> None:
+        self.recursive = recursive
+
+    def __call__(self, fn):
+        return to_graph(fn, self.recursive)
 
 
 def _entry_point(fn: types.FunctionType) -> types.FunctionType:

@@ -370,3 +370,45 @@ def test_a_buffer_written_in_a_staged_branch_is_refused_naming_it(how, code, mod
     assert float(module.hits) == 0.0
     module(X_POS)  # eagerly: counted, as the original counts
     assert float(module.hits) == 1.0
+
+
+def test_a_deep_copy_of_a_converted_module_runs_its_own_parameters():
+    """``copy.deepcopy`` (an EMA or teacher copy): the copy's forward is converted and runs
+    the copy's parameters, eagerly and compiled; the original is untouched."""
+    import copy
+
+    torch.manual_seed(0)
+    m = ag.convert(Gate())
+    twin = copy.deepcopy(m)
+    with torch.no_grad():
+        twin.lin.weight.zero_()
+        twin.lin.bias.fill_(1.0)
+    assert torch.equal(twin(X_POS), torch.ones(4))
+    assert torch.equal(compiled(twin)(X_POS), torch.ones(4))
+    assert torch.equal(m(X_POS), Gate.forward(m, X_POS))
+    assert not torch.equal(m(X_POS), torch.ones(4))
+    assert torch.equal(twin(X_NEG), X_NEG // 2)
+
+
+def test_a_converted_module_saves_and_loads_whole(tmp_path):
+    """``torch.save(model)`` / ``torch.load`` and ``pickle`` keep the module converted."""
+    import pickle
+
+    torch.manual_seed(0)
+    m = ag.convert(Gate())
+    torch.save(m, tmp_path / "m.pt")
+    for loaded in (torch.load(tmp_path / "m.pt", weights_only=False),
+                   pickle.loads(pickle.dumps(m))):
+        assert loaded is not m and type(loaded) is Gate
+        assert loaded.forward.__self__ is loaded
+        for x in (X_POS, X_NEG):
+            torch.testing.assert_close(compiled(loaded)(x), Gate.forward(m, x))
+
+
+def test_a_converted_forward_looks_like_the_method():
+    m = Gate()
+    ag.convert(m)
+    assert inspect.signature(m.forward) == inspect.signature(Gate().forward)
+    assert m.forward.__name__ == "forward" and m.forward.__qualname__ == "Gate.forward"
+    assert ag.convert(m) is m and ag.convert(m).forward is m.forward  # again: no change
+    assert repr(m.forward) == "<converted forward of Gate>"

@@ -522,31 +522,9 @@ class TorchBackend(backends.Backend):
         buffers, hooks, ``state_dict``, ``train()``/``eval()`` untouched)."""
         if not isinstance(obj, torch.nn.Module):
             return None
-        forward = obj.forward
-        function = getattr(forward, "__func__", None)
-        if function is None or getattr(forward, "__self__", None) is not obj:
-            raise TypeError(f"ag.convert: the forward of {type(obj).__name__} is not a method")
-        # torch.compile(module) has dynamo start at the frame of forward: a forward that
-        # dynamo reads calls the converted one as a non-strict region (nonstrict_trace),
-        # passing self.training so that dynamo guards on it (a region's reads are not)
-        converted = convert(function)
+        from .modules import convert_forward
 
-        def region(module, training, *args, **kwargs):
-            return converted(module, *args, **kwargs)
-
-        from . import region_boundary, region_sizes
-
-        region_sizes.install()
-        region_boundary.install()
-        region_boundary.run_as_python(region.__code__)
-        region = torch._dynamo.nonstrict_trace(region)
-        region_sizes.regions.add(id(region))  # kept alive by forward below
-
-        def forward(*args, **kwargs):
-            return region(obj, obj.training, *args, **kwargs)
-
-        obj.forward = forward
-        return obj
+        return convert_forward(obj, convert)
 
     # -- primitives
 
