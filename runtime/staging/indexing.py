@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .backend import backend_of
+from .state import kind_of
 
 
 def basic_index(index) -> bool:
@@ -22,6 +23,6 @@ def basic_index(index) -> bool:
         if backend is None:
             return False
         aval = backend.aval(key)
-        if aval is None or aval.shape != () or aval.dtype.kind not in "iu":
+        if aval is None or aval.shape != () or kind_of(aval.dtype) not in "iu":
             return False
     return True

@@ -42,7 +42,7 @@ from . import errors
 from .arg_writes import user_line
 from .backend import backend_of, tracing_now
 from .conditionals import known_not_none
-from .state import PY_NUMBERS, filler
+from .state import PY_NUMBERS, filler, kind_of
 from .undefined import Undefined, unbound_error
 
 
@@ -161,7 +161,7 @@ def _type_name(obj) -> str:
     if backend is not None:
         return backend.eager_type_name(obj)
     if isinstance(obj, (np.ndarray, np.generic)):
-        return _ITEM_TYPES.get(obj.dtype.kind, "object")
+        return _ITEM_TYPES.get(kind_of(obj.dtype), "object")
     cls = type(obj)
     if cls.__module__ == "builtins":
         return cls.__name__

@@ -175,10 +175,21 @@ def describe(x, backend=None) -> str:
 # ---------------------------------------------------------------- abstract values
 
 
+def kind_of(dtype: np.dtype) -> str:
+    """NumPy's kind letter of ``dtype``; ml_dtypes' numbers (``bfloat16``, the float8s,
+    ``int4``: JAX's and, through ml_dtypes, PyTorch's), kind ``'V'`` to NumPy, get the
+    kind of number they are."""
+    kind = dtype.kind
+    if kind != "V" or dtype.type.__module__ != "ml_dtypes":
+        return kind
+    name = dtype.name
+    return "u" if name.startswith("uint") else "i" if name.startswith("int") else "f"
+
+
 def keeps_value(kind: str, dtype: np.dtype) -> bool:
     """A Python number of ``kind`` may become ``dtype`` without changing its value
     on any path (bool into any number, int into int or float, float into float)."""
-    target = dtype.kind
+    target = kind_of(dtype)
     if kind == "b":
         return target in "biufc"
     if kind in "iu":

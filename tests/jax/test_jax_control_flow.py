@@ -128,3 +128,25 @@ def test_setitem_with_traced_value_into_list_and_concrete_array():
     assert_same_values([0.0, 10.0], items)
     assert_same_values(jnp.array([5.0, 1.0, 2.0]), table)
     assert_same_values(jnp.array([0.0, 0.0, 5.0]), base)
+
+
+# ------------------------------------------------------------ bfloat16
+
+
+def python_float_joined_with_bfloat16(x):
+    y = 0.0
+    if x.sum() > 0:
+        y = x.sum()
+    s = 0
+    for v in x:
+        s = s + v
+    return y, s
+
+
+def test_a_python_number_joined_with_a_bfloat16_value_takes_its_type():
+    """ml_dtypes' bfloat16 is kind 'V' to NumPy: a Python float beside it was refused."""
+    for sign in (1, -1):
+        x = sign * jnp.ones(3, jnp.bfloat16)
+        got = staged(python_float_joined_with_bfloat16)(x)
+        assert [v.dtype for v in got] == [jnp.bfloat16, jnp.bfloat16]
+        assert_matches_eager(python_float_joined_with_bfloat16, x)

@@ -417,3 +417,24 @@ def test_a_tensor_array_carried_by_a_loop_is_refused_naming_the_list_form():
         f"autograph's staged loops do not carry. Append to a Python list in the loop "
         f"(lst.append(x)) and stack it after the loop (np.stack(lst) or tf.stack(lst)): "
         f"autograph collects its items in the graph.")
+
+
+def _python_float_joined_with_bfloat16(x):
+    y = 0.0
+    if tf.reduce_sum(x) > 0:
+        y = tf.reduce_sum(x)
+    s = 0
+    for v in x:
+        s = s + v
+    return y, s
+
+
+def test_a_python_number_joined_with_a_bfloat16_tensor_takes_its_type():
+    """TensorFlow's bfloat16 is ml_dtypes' to NumPy (kind 'V'): a Python float beside it
+    was refused."""
+    staged = tf.function(ag.convert(_python_float_joined_with_bfloat16), autograph=False)
+    for sign in (1.0, -1.0):
+        x = tf.constant([sign] * 3, tf.bfloat16)
+        want, got = _python_float_joined_with_bfloat16(x), staged(x)
+        assert [t.dtype for t in got] == [tf.bfloat16, tf.bfloat16]
+        assert [float(t) for t in got] == [float(t) for t in want]

@@ -43,6 +43,7 @@ import torch
 
 from ...staging.arg_writes import user_location
 from ...staging.errors import StagingError
+from ...staging.state import kind_of
 from .tensors import NUMPY_ARRAY, TO_TORCH, is_weak, np_dtype
 
 _PYTHON_OPS = {
@@ -146,7 +147,7 @@ def _refuse_unknown_kind(ufunc, array, tensor) -> None:
     NumPy keeps the array's dtype), a NumPy scalar (NumPy's promotion) or a tensor
     (PyTorch declines: a TypeError); the trace cannot tell which. A StagingError
     where the first two give different dtypes."""
-    kind = _KIND_NUMBERS[np_dtype(tensor.dtype).kind]
+    kind = _KIND_NUMBERS[kind_of(np_dtype(tensor.dtype))]
     small = np.ones((1,) * array.ndim, array.dtype)
     as_number = ufunc(small, kind).dtype
     as_array = ufunc(small, np.ones((), np_dtype(tensor.dtype))).dtype

@@ -33,10 +33,28 @@ def py_dtype(x) -> np.dtype:
 
 
 def np_dtype(dtype: torch.dtype) -> np.dtype:
+    """The NumPy dtype a staged tensor of ``dtype`` is carried with; PyTorch's dtypes
+    NumPy lacks (``bfloat16``, the float8s) are ml_dtypes' (JAX's), added on first use."""
     try:
         return TO_NUMPY[dtype]
-    except KeyError:  # bfloat16 and others NumPy lacks: carried as what they are
-        raise TypeError(f"torch: a staged {dtype} value is not supported") from None
+    except KeyError:
+        pass
+    name = str(dtype).rpartition(".")[2]
+    if name in ("uint16", "uint32", "uint64"):
+        found = np.dtype(name)
+    else:
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError(
+                f"torch: a staged {dtype} value needs the ml_dtypes package, which names "
+                f"its type for the staging core: pip install ml_dtypes (it comes with "
+                f"'autograph-transpiler[torch]')") from None
+        if not hasattr(ml_dtypes, name):
+            raise TypeError(f"torch: a staged {dtype} value is not supported") from None
+        found = np.dtype(getattr(ml_dtypes, name))
+    TO_NUMPY[dtype], TO_TORCH[found] = found, dtype
+    return found
 
 
 # A 0-d tensor standing for a Python number the program computes (a weak ``Aval``): the
