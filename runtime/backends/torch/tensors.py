@@ -90,6 +90,12 @@ def as_tensor(x, dtype=None) -> torch.Tensor:
         if dtype is None:
             dtype = TO_TORCH[py_dtype(x)]
         return torch.full((), x, dtype=dtype)
+    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        # a size kept symbolic (dynamic shapes): a factory op, not specialized to its value
+        if dtype is None:
+            dtype = torch.int64 if isinstance(x, torch.SymInt) else torch.bool if isinstance(
+                x, torch.SymBool) else torch.get_default_dtype()
+        return torch.full((), x, dtype=dtype)
     if isinstance(x, (np.ndarray, np.generic)):
         x = np.array(x)  # a copy
     return torch.as_tensor(x, dtype=dtype)
