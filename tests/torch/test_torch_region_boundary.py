@@ -8,7 +8,9 @@ array updated in place by a staged Python number."""
 from __future__ import annotations
 
 import collections
+import dataclasses
 import inspect
+from typing import Optional
 
 import numpy as np
 import pytest
@@ -81,6 +83,40 @@ def test_namedtuples_returned():
         out, expected = _one_graph(converted, x), nested_pairs(x)
         assert type(out) is Pair and type(out.b["rest"][1]) is Pair
         torch.testing.assert_close(out, expected)
+
+
+@dataclasses.dataclass
+class Output:  # a model's output record, as transformers' ModelOutput (not registered)
+    logits: torch.Tensor
+    loss: Optional[torch.Tensor] = None
+    extra: tuple = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Scores:
+    best: torch.Tensor
+    steps: int
+
+
+def dataclass_outputs(x, labels):
+    if x.sum() > 0:
+        x = x * 2
+    loss = None if labels is None else ((x - labels) ** 2).mean()
+    return Output(x, loss, (Scores(x.max(), 3),)), [Scores(x.min(), 1)]
+
+
+def test_dataclasses_returned():
+    """An unregistered dataclass came out as one pytree leaf: dynamo's "SourcelessBuilder
+    does not know how to wrap" (the unconverted code compiles)."""
+    converted = ag.convert(dataclass_outputs)
+    for x in (torch.arange(3.0), -torch.arange(3.0)):
+        for labels in (None, torch.ones(3)):
+            out, expected = _one_graph(converted, x, labels), dataclass_outputs(x, labels)
+            assert type(out[0]) is Output and type(out[0].extra[0]) is Scores
+            torch.testing.assert_close(dataclasses.astuple(out[0]),
+                                       dataclasses.astuple(expected[0]))
+            torch.testing.assert_close(dataclasses.astuple(out[1][0]),
+                                       dataclasses.astuple(expected[1][0]))
 
 
 def sizes_from_values(x):

@@ -25,6 +25,8 @@ without conversion compiles.
   (``None``, a string, a NumPy scalar) as the constant it was when PyTorch traced (a value made from
   tensors cannot be one: the staging core refuses a string or ``None`` a tensor
   condition chose).
+- A dataclass output pytree does not know (a model's output record) crosses as its
+  fields and is built again by its constructor (``_opened``).
 
 Where dynamo cannot trace a region (it raised: a ``StagingError``, a trace failure such as a
 guard on a value only the run knows, the program's own exception), it breaks the graph
@@ -101,7 +103,7 @@ def _call_region(call, variable, tx, args, kwargs):
         for i, value in sorted((k, v) for k, v in held.items() if isinstance(k, int)):
             full.insert(i, value)
         kwargs.update((k, v) for k, v in held.items() if isinstance(k, str))
-        leaves, tree = _pytree.tree_flatten(fn(*full, **kwargs))
+        leaves, tree = _pytree.tree_flatten(_opened(fn(*full, **kwargs)))
         if not out:
             out.append((tree, [_kind(leaf) for leaf in leaves], leaves))
         elif len(leaves) == len(out[0][2]):
@@ -168,10 +170,57 @@ def _built(plan, leaves):
         return next(leaves)
     parts = [_built(child, leaves) for child in children]
     if kind == "namedtuple":
-        return what(*parts)
+        made = getattr(what, _DATACLASS, None)
+        if made is None:
+            return what(*parts)
+        # the class read from a global: dynamo calls one it has a source for
+        return _dataclasses[made](**dict(zip(what._fields, parts)))
     if kind == "dict":
         return dict(zip(what, parts))
     return tuple(parts) if kind == "tuple" else parts
+
+
+# A dataclass the region returns (a model's output record: ``Out(logits=h, loss=None)``)
+# crosses as a namedtuple of its fields, a class made once per dataclass and marked with
+# it, and is built again by its constructor in the code dynamo traces. PyTorch's pytree
+# takes an unregistered dataclass as one leaf, which dynamo cannot represent.
+_DATACLASS = "_autograph_dataclass"
+_field_tuples: dict = {}  # dataclass -> its namedtuple
+_dataclasses: list = []  # the dataclasses, in the order of their namedtuples' marks
+
+
+def _opened(value):
+    """``value`` with the dataclasses in its tuples, lists and dicts as namedtuples of their
+    fields (those pytree does not know and whose fields all go through ``__init__``)."""
+    cls = value.__class__
+    if cls is tuple or cls is list:
+        return cls(_opened(v) for v in value)
+    if cls is dict:
+        return {k: _opened(v) for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(cls, "_fields"):
+        return cls(*(_opened(v) for v in value))
+    fields = _field_tuple(cls)
+    if fields is None:
+        return value
+    return fields(*(_opened(getattr(value, name)) for name in fields._fields))
+
+
+def _field_tuple(cls):
+    if cls in _field_tuples:
+        return _field_tuples[cls]
+    import dataclasses
+
+    from torch.utils import _pytree
+
+    made = None
+    if dataclasses.is_dataclass(cls) and cls not in _pytree.SUPPORTED_NODES:
+        fields = dataclasses.fields(cls)
+        if all(f.init for f in fields):
+            made = collections.namedtuple(f"{cls.__name__}Fields", [f.name for f in fields])
+            setattr(made, _DATACLASS, len(_dataclasses))
+            _dataclasses.append(cls)
+    _field_tuples[cls] = made
+    return made
 
 
 def _refused(fn, error) -> None:
