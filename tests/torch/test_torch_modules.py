@@ -7,6 +7,7 @@ one case runs inductor."""
 from __future__ import annotations
 
 import inspect
+import types
 
 import pytest
 import torch
@@ -412,3 +413,40 @@ def test_a_converted_forward_looks_like_the_method():
     assert m.forward.__name__ == "forward" and m.forward.__qualname__ == "Gate.forward"
     assert ag.convert(m) is m and ag.convert(m).forward is m.forward  # again: no change
     assert repr(m.forward) == "<converted forward of Gate>"
+
+
+class Flagged(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale, self.causal, self.k = 2.0, True, 2
+        self.config = types.SimpleNamespace(mode="a")
+
+    def forward(self, x):
+        if self.causal:
+            x = x * self.scale
+        x = x * self.k
+        if self.config.mode == "b":
+            x = x - 100
+        if x.sum() > 0:               # a staged if beside them
+            x = x + 1
+        return x
+
+
+@pytest.mark.parametrize("fullgraph", [True, False])
+def test_module_attributes_changed_after_a_compile_are_read_again(fullgraph):
+    """PyTorch does not guard what a non-strict region reads: a converted forward kept the
+    values of ``self.scale``/``self.causal``/``self.config.mode`` its first compile saw,
+    silently. Dynamo now reads them where the region is called (and guards on them), as it
+    does for the unconverted forward."""
+    torch.manual_seed(0)
+    torch._dynamo.reset()
+    m = ag.convert(Flagged())
+    run = torch.compile(m, fullgraph=fullgraph, backend="aot_eager")
+    x = torch.ones(2)
+    changes = [("scale", 5.0), ("causal", False), ("k", 3), ("k", 4)]
+    assert torch.equal(run(x), Flagged.forward(m, x))
+    for name, value in changes:
+        setattr(m, name, value)
+        assert torch.equal(run(x), Flagged.forward(m, x)), name
+    m.config.mode = "b"
+    assert torch.equal(run(x), Flagged.forward(m, x))

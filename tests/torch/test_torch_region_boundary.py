@@ -226,3 +226,37 @@ def test_a_module_returning_none_keeps_its_parameters_gradients():
     Scaled.forward(m, x)[0].sum().backward()
     assert nothing is None
     torch.testing.assert_close(grad, m.lin.weight.grad)
+
+
+SCALE = 2.0
+MODE = "a"
+
+
+def scaled_by_globals(x):
+    x = x * SCALE
+    if MODE == "b":
+        x = x - 100
+    if x.sum() > 0:
+        x = x + 1
+    return x
+
+
+def test_globals_changed_after_a_compile_are_read_again():
+    """PyTorch does not guard what a non-strict region reads: the compiled converted
+    function kept ``SCALE`` as its first compile saw it (silently). Dynamo now guards on
+    the Python constants of the module's globals the function reads."""
+    global SCALE, MODE
+    converted = ag.convert(scaled_by_globals)
+    for caller in (converted, _caller(converted)):
+        torch._dynamo.reset()
+        SCALE, MODE = 2.0, "a"
+        run = torch.compile(caller, fullgraph=True, backend="aot_eager")
+        args = (torch.ones(2),) if caller is converted else (torch.ones(2), torch.ones(2))
+        try:
+            for scale, mode in ((2.0, "a"), (5.0, "a"), (5.0, "b")):
+                SCALE, MODE = scale, mode
+                got = run(*args)
+                got = got if caller is converted else got[1]
+                assert torch.equal(got, scaled_by_globals(torch.ones(2))), (scale, mode)
+        finally:
+            SCALE, MODE = 2.0, "a"
