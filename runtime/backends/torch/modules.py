@@ -17,7 +17,6 @@ calls the converted function as a non-strict region (one per class's forward), p
 
 from __future__ import annotations
 
-import dis
 import inspect
 import types
 import weakref
@@ -79,8 +78,6 @@ def _region(converted):
         return converted(module, *args, **kwargs)
 
     region.__name__, region.__qualname__ = converted.__name__, converted.__qualname__
-    region.self_reads = _self_reads(converted)  # region_boundary guards their values
-    region.converted = converted
     region_sizes.install()
     region_boundary.install()
     region_boundary.run_as_python(region.__code__)
@@ -88,30 +85,3 @@ def _region(converted):
     region_sizes.regions.add(id(region))  # kept alive by _REGIONS, as long as converted
     _REGIONS[converted] = region
     return region
-
-
-def _self_reads(function) -> tuple:
-    """The attribute chains ``function`` (a forward) reads from its first argument
-    (``self.scale``, ``self.config.mode``), as tuples of names; a method called on one
-    (``self.lin(x)``) is left out. PyTorch does not guard what a non-strict region reads:
-    dynamo reads these where the region is called, so a module attribute changed after a
-    compile compiles again, as the unconverted forward does."""
-    from ...staging.arrays import nested_codes
-
-    code = getattr(function, "__code__", None)
-    if code is None or not code.co_argcount:
-        return ()
-    me = code.co_varnames[0]
-    chains = set()
-    for each in nested_codes(code):
-        ops = list(dis.get_instructions(each))
-        for i, op in enumerate(ops):
-            if op.opname not in ("LOAD_FAST", "LOAD_DEREF") or op.argval != me:
-                continue
-            chain, j = [], i + 1
-            while j < len(ops) and ops[j].opname == "LOAD_ATTR":
-                chain.append(ops[j].argval)
-                j += 1
-            if chain:
-                chains.add(tuple(chain))
-    return tuple(sorted(chains))

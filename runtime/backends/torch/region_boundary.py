@@ -40,8 +40,6 @@ context managers it does not take: more breaks, and errors of its own).
 from __future__ import annotations
 
 import collections
-import dis
-import sys
 
 import numpy as np
 
@@ -85,7 +83,6 @@ def _call_region(call, variable, tx, args, kwargs):
     from torch.utils import _pytree
 
     fn = variable.value
-    _guard_reads(tx, fn, args)
     held: dict = {}  # position (an argument index or keyword) -> the constant held
     passed_args = []
     for i, arg in enumerate(args):
@@ -139,49 +136,6 @@ def _call_region(call, variable, tx, args, kwargs):
             tx, [ListVariable(items), VariableTracker.build(tx, tree)], {})
     return SourcelessBuilder.create(tx, _rebuilt).call_function(
         tx, [ListVariable(items), VariableTracker.build(tx, plan)], {})
-
-
-def _guard_reads(tx, fn, args) -> None:
-    """Have dynamo read, where the region is called, the Python values the converted
-    function reads from its module's globals and, for a module's forward, from the module
-    (``modules._self_reads``): dynamo guards on them, so changing one (``SCALE = 5.0``,
-    ``model.causal = False``) compiles again, as for unconverted code. What the region
-    reads is not guarded, and its graph would keep the old value."""
-    from torch._dynamo.guards import GuardBuilder, install_guard
-    from torch._dynamo.source import AttrSource
-
-    converted = getattr(fn, "converted", fn)
-    module = getattr(converted, "__module__", None)
-    names = _constant_globals(converted) if module in sys.modules else ()
-    for name in names:  # a value's equality (dynamo would leave a float unspecialized)
-        install_guard(AttrSource(tx.import_source(module), name).make_guard(
-            GuardBuilder.CONSTANT_MATCH))
-    me = getattr(args[0], "value", None) if args else None
-    for chain in getattr(fn, "self_reads", ()) if me is not None else ():
-        variable, value = args[0], me
-        try:
-            for name in chain:
-                variable, value = variable.var_getattr(tx, name), getattr(value, name)
-        except Exception:  # an attribute dynamo cannot read (a property of its own kind)
-            continue
-        if value.__class__ in _CONSTANTS and variable.source is not None:
-            install_guard(variable.source.make_guard(GuardBuilder.CONSTANT_MATCH))
-
-
-_CONSTANTS = (bool, int, float, str, type(None))
-
-
-def _constant_globals(fn) -> list:
-    """The global names ``fn``'s code (and the code nested in it) reads whose values are
-    Python constants now."""
-    from ...staging.arrays import nested_codes
-
-    namespace = getattr(fn, "__globals__", None)
-    if namespace is None:
-        return []
-    names = {ins.argval for code in nested_codes(fn.__code__) for ins in dis.get_instructions(code)
-             if ins.opname == "LOAD_GLOBAL"}
-    return [n for n in sorted(names) if n in namespace and namespace[n].__class__ in _CONSTANTS]
 
 
 def _plan(tree):
