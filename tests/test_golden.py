@@ -558,7 +558,7 @@ CASES = [
     """,
         """\
     def item_nonlocal(obj, i):
-        G[i] = 1
+        ag__.setitem_into(G, i, 1)
         ag__.setitem_attr(obj, 'a', obj.a, i, 2)
         return obj
     """),

@@ -277,6 +277,17 @@ def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
         f"(for e in v.copy():).")
 
 
+def outer_item_write(location: str, name: str) -> StagingError:
+    """``G[i] = x`` of a global or closure variable ``G`` holding a NumPy array, where the
+    write gives a new value (a staged one) that converted code cannot rebind ``G`` to."""
+    return StagingError(
+        f"item assignment at {location}: a staged value is written into the NumPy array "
+        f"'{name}' holds, which becomes a staged value; but '{name}' is a global or a "
+        f"variable of an enclosing function, which the converted function does not rebind, "
+        f"so it would keep the old contents. Write into a local copy and return it "
+        f"(a = {name}.copy(); a[i] = v; return a), or pass the array in as an argument.")
+
+
 def unreachable_item_write(location: str, holder: str) -> StagingError:
     """An item write whose target is not a variable (``a.T[0] = x``, ``obj.arr[i] = x``)
     that gives a new value (a staged write into an array) which cannot be put where

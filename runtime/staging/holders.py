@@ -41,7 +41,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
     if frame is None:
         return None
     shares = _with_arrays_entered(shares)
-    rebound = _rebound(frame)
+    rebound, variable = _rebound(frame), _named_variable()
     carried, slots = getattr(_local, "carrying", None), None
     own, function = True, None
     while frame is not None:
@@ -49,7 +49,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
         if code in converted.codes:
             user = not GENERATED.match(code.co_name) and code.co_name != "<lambda>"
             for name, value in frame.f_locals.items():
-                if own and (name == rebound or name in skip):
+                if own and (name == rebound or name == variable or name in skip):
                     continue
                 for label, item, holder, _ in _held(value, name):
                     if not shares(item) or not _may_read(frame, name):
@@ -347,6 +347,14 @@ class named:
 
     def __exit__(self, *exc) -> None:
         _local.label = self.outer
+
+
+def _named_variable() -> Optional[str]:
+    """The variable a write ``named`` around it goes into (``G`` of ``G[i] = v``, a global or
+    closure variable: its own name is no other name holding the array), or None."""
+    label = getattr(_local, "label", None)
+    text = label() if label is not None else None
+    return text if text and text.isidentifier() else None
 
 
 def _rebound(frame) -> Optional[str]:
