@@ -160,9 +160,13 @@ def _checked_read(node):
 
 
 def _names_only(node) -> bool:
-    """``node`` is a variable or an attribute chain of one (``self.layer``): reading it
+    """``node`` is a variable or a chain of attributes and items of one whose keys are
+    variables or constants (``self.layer``, ``hs[0]``, ``self.layers[i]``): reading it
     twice reads the same object."""
-    while isinstance(node, gast.Attribute):
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and not isinstance(node.slice, (gast.Name,
+                                                                              gast.Constant)):
+            return False
         node = node.value
     return isinstance(node, gast.Name)
 

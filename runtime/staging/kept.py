@@ -32,6 +32,7 @@ import weakref
 import numpy as np
 
 from . import errors
+from .arg_writes import called_with
 from .backend import backend_of, tracing_now
 from .raises import AlwaysRaises, raised_by_user
 from .returns import Pending
@@ -298,9 +299,9 @@ def keep_state():
     """What a converted function's staged body runs in (``with ag__.keep_state():``):
     the outermost one of a thread keeps the state its trace can change (``Kept``);
     converted functions it calls, and the bodies it traces, run in it."""
-    if getattr(_local, "kept", None) is not None:
-        return _NESTED
-    return Kept(sys._getframe(1))
+    frame = sys._getframe(1)
+    return called_with(frame, _NESTED if getattr(_local, "kept", None) is not None
+                       else Kept(frame))
 
 
 def traced_frame():
