@@ -188,13 +188,23 @@ def flat_of_a_transpose_written(x):
     return a
 
 
+def viewed(x):
+    a = x * 1.0
+    b = a.view()
+    b[2] = x[5]
+    a[0] = x[4]
+    return a, b
+
+
 @pytest.mark.ndarray_api
 @pytest.mark.parametrize("fn", (real_part_written, complex_parts_written, flat_written,
-                                flat_of_a_transpose_written), ids=lambda fn: fn.__name__)
+                                flat_of_a_transpose_written, viewed),
+                         ids=lambda fn: fn.__name__)
 def test_parts_and_flat_items_written(backend, fn):
     """``a.real`` is a view of a real array; of a complex one, of its real parts (a write
     leaves the imaginary parts); ``a.flat[i] = v`` writes ``a``'s i-th item in C order (was
-    a TypeError on the NumPy engine). JAX's arrays: refused, naming the line."""
+    a TypeError on the NumPy engine); ``a.view()`` is ``a[...]`` (was an AttributeError
+    there). JAX's arrays: refused, naming the line."""
     try:
         refused = backend.numpy_oracle(fn, X)
     except NotImplementedError as error:  # JAX's arrays have no .flat: eager JAX fails too

@@ -255,6 +255,18 @@ class Tensor:
             raise AttributeError(name)
         raise messages.SymbolicAttributeError(messages.unsupported_attribute(name, user_source()))
 
+    def view(self, dtype=None, type=None):
+        """``ndarray.view()``: the same items, a view (``self[...]``); another dtype or
+        array type (a reinterpretation of the bytes) is not supported."""
+        try:
+            same = type is None and (dtype is None or np.dtype(dtype) == self.dtype)
+        except TypeError:  # (an array type given as the first argument)
+            same = False
+        if not same:
+            raise messages.SymbolicAttributeError(messages.unsupported_attribute(
+                "view", user_source()))
+        return self[...]
+
     def sort(self, axis=-1, kind=None, order=None) -> None:
         """In place, as ``ndarray.sort``: the handle now holds the sorted values."""
         self[...] = np.sort(self, axis=axis, kind=kind, order=order)
