@@ -67,17 +67,20 @@ class called_with:
 
     __slots__ = ("inner", "key", "values")
 
-    def __init__(self, frame, inner) -> None:
-        self.key, self.inner = id(frame), inner
-        self.values = _parameters(frame)
+    def __init__(self, frame, inner=None) -> None:
+        # (no helper call or comprehension: a frame less where a deep recursion ends)
+        self.key, self.inner, self.values = id(frame), inner, {}
+        code, f_locals = frame.f_code, frame.f_locals
+        for name in code.co_varnames[:_count(code)]:
+            self.values[name] = f_locals.get(name)
 
     def __enter__(self):
         _called_with[self.key] = self.values
-        return self.inner.__enter__()
+        return self if self.inner is None else self.inner.__enter__()
 
     def __exit__(self, kind, error, tb):
         _called_with.pop(self.key, None)
-        return self.inner.__exit__(kind, error, tb)
+        return None if self.inner is None else self.inner.__exit__(kind, error, tb)
 
 
 def arguments(frame) -> dict:
@@ -88,11 +91,14 @@ def arguments(frame) -> dict:
 
 
 def _parameters(frame) -> dict:
-    code = frame.f_code
-    n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
-        + bool(code.co_flags & 8)
     f_locals = frame.f_locals
-    return {name: f_locals.get(name) for name in code.co_varnames[:n]}
+    return {name: f_locals.get(name) for name in frame.f_code.co_varnames[:_count(frame.f_code)]}
+
+
+def _count(code) -> int:
+    """How many of ``code``'s variables are its parameters (``*args`` and ``**kw`` too)."""
+    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
+        + bool(code.co_flags & 8)
 
 
 def user_line():

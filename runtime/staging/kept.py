@@ -279,28 +279,16 @@ def _leaks(value) -> bool:
     return backend is not None and backend.leaked(value)
 
 
-class _Nested:
-    """``keep_state`` inside a staged body already kept: nothing to do."""
-
-    __slots__ = ()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, tb) -> None:
-        return None
-
-
-_NESTED = _Nested()
 _local = threading.local()
 
 
 def keep_state():
     """What a converted function's staged body runs in (``with ag__.keep_state():``):
     the outermost one of a thread keeps the state its trace can change (``Kept``);
-    converted functions it calls, and the bodies it traces, run in it."""
+    converted functions it calls, and the bodies it traces, run in it. Each notes the
+    values its function's parameters were called with (``arg_writes.called_with``)."""
     frame = sys._getframe(1)
-    return called_with(frame, _NESTED if getattr(_local, "kept", None) is not None
+    return called_with(frame, None if getattr(_local, "kept", None) is not None
                        else Kept(frame))
 
 
