@@ -140,6 +140,8 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
+    if target.__class__ is np.flatiter:  # a NumPy array's .flat: no name to rebind
+        raise errors.flat_write(user_location())
     holders.refuse_numpy_view_write(target)
     with holders.carrying(target):  # the lists and dicts holding it take the new value
         if is_array(target):

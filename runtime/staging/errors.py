@@ -277,6 +277,16 @@ def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
         f"(for e in v.copy():).")
 
 
+def flat_write(location: str) -> StagingError:
+    """``a.flat[i] = x`` of a NumPy array ``a`` with a staged ``x`` (or ``i``): the array
+    would become a staged value, which the write through ``.flat`` cannot rebind ``a`` to."""
+    return StagingError(
+        f"item assignment at {location}: a staged value is written through '.flat' of a "
+        f"NumPy array, which would become a staged value there, but the write cannot give "
+        f"the array's variable the new value. Write into the array itself: "
+        f"a[np.unravel_index(i, a.shape)] = v.")
+
+
 def outer_item_write(location: str, name: str) -> StagingError:
     """``G[i] = x`` of a global or closure variable ``G`` holding a NumPy array, where the
     write gives a new value (a staged one) that converted code cannot rebind ``G`` to."""

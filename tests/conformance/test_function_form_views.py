@@ -271,3 +271,21 @@ def test_a_read_only_view(backend):
         assert refused is not None, fn.__name__  # a StagingError, never a value
     assert backend.numpy_oracle(diagonal_read_after_a_write, X) in (None,) or \
         backend.engine in ("jax", "tensorflow")
+
+
+def flat_of_a_numpy_array_written(x):
+    a = np.zeros(6, F)
+    a.flat[2] = x[0]
+    return a
+
+
+def test_flat_items_of_a_numpy_array_written_with_a_staged_value(backend):
+    """``a.flat[i] = v`` of a NumPy array ``a`` made in the function, ``v`` staged: the
+    array would become a staged value its variable cannot be given (was a TypeError or
+    NumPy's "Error setting single item of array")."""
+    fn = flat_of_a_numpy_array_written
+    assert backend.staging_error(fn, X) == (
+        f"item assignment at {backend.at(fn, 'a.flat[2] = x[0]')}: a staged value is written "
+        f"through '.flat' of a NumPy array, which would become a staged value there, but the "
+        f"write cannot give the array's variable the new value. Write into the array itself: "
+        f"a[np.unravel_index(i, a.shape)] = v.")
