@@ -95,8 +95,8 @@ def _held(value, label: str):
             pairs = item.items() if cls is dict else enumerate(item)
             stack.extend(reversed([(f"{entry[0]}[{k!r}]", v, item, k) for k, v in pairs
                                    if v.__class__ not in _PLAIN]))
-        elif user_object(item):
-            seen.add(id(item))
+        elif user_object(item) and not getattr(cls, "restorable", False):
+            seen.add(id(item))  # (a user's object, not the runtime's own growing list)
             stack.extend(reversed([(f"{entry[0]}.{k}", v, item, k) for k, v in
                                    list(vars(item).items()) if v.__class__ not in _PLAIN]))
 
