@@ -10,10 +10,10 @@ engine) gets a new value, which the enclosing loop or branch then carries.
 Only plain local names are rebound: rebinding a global or a closure variable
 would change what the name refers to. An item of an attribute, ``obj.arr[i] = v``,
 becomes ``ag__.setitem_attr(obj, 'arr', obj.arr, i, v)`` (the runtime rebinds the attribute where
-a staged write gives a new value, or refuses), and an item of any other expression,
-``a.T[0] = v`` or ``a.reshape(2, 3)[i] = v``, ``ag__.setitem_into(expr, i, v)`` (a staged
-write there is refused, naming the line, where NumPy would raise its own error or the
-write would be lost); ``op=`` passes the operator last.
+a staged write gives a new value, or refuses), and an item of a global or closure variable
+(``G[i] = v``) or of any other expression, ``a.T[0] = v`` or ``a.reshape(2, 3)[i] = v``,
+``ag__.setitem_into(expr, i, v)`` (a staged write there is refused, naming the line, where
+NumPy would raise its own error or the write would be lost); ``op=`` passes the operator last.
 
 An item of an item of a local, ``x[i][j] = v`` (or ``x[i][j] += v``), becomes
 ``x = ag__.setitem_path(x, (i, j), v)`` (``ag__.augitem_path(x, (i, j), '+=', v)``): Python
@@ -112,8 +112,9 @@ class ItemAssignments(transformer.Base):
         expression (``a.T[0] = v``, ``f()[i] = v``) -> ``ag__.setitem_into(expr, i, v)``
         (with the operator after ``v`` for ``op=``): a staged write there gives a new
         value, which the runtime rebinds the attribute to, or refuses. An item of a global
-        or closure variable stays as written (None)."""
-        if not isinstance(target, gast.Subscript) or isinstance(target.value, gast.Name):
+        or closure variable, ``G[i] = v``, becomes ``ag__.setitem_into(G, i, v)`` too: converted
+        code does not rebind the name, so a staged write there is refused."""
+        if not isinstance(target, gast.Subscript):
             return None
         holder, rest = target.value, [index_expression(target.slice), value]
         if op is not None:
@@ -159,9 +160,13 @@ def _checked_read(node):
 
 
 def _names_only(node) -> bool:
-    """``node`` is a variable or an attribute chain of one (``self.layer``): reading it
+    """``node`` is a variable or a chain of attributes and items of one whose keys are
+    variables or constants (``self.layer``, ``hs[0]``, ``self.layers[i]``): reading it
     twice reads the same object."""
-    while isinstance(node, gast.Attribute):
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and not isinstance(node.slice, (gast.Name,
+                                                                              gast.Constant)):
+            return False
         node = node.value
     return isinstance(node, gast.Name)
 

@@ -558,7 +558,7 @@ CASES = [
     """,
         """\
     def item_nonlocal(obj, i):
-        G[i] = 1
+        ag__.setitem_into(G, i, 1)
         ag__.setitem_attr(obj, 'a', obj.a, i, 2)
         return obj
     """),
@@ -571,6 +571,8 @@ CASES = [
         a.reshape(2, 3)[i, 1:] += v
         obj.layer.w[i] -= v
         obj.rows()[i][0] = v
+        obj.layers[i].w[0] = v
+        obj.layers[i + 1].w[0] = v
         return a
     """,
         """\
@@ -579,6 +581,8 @@ CASES = [
         ag__.setitem_into(ag__.converted(a.reshape)(2, 3), (i, slice(1, None, None)), v, '+=')
         ag__.setitem_attr(obj.layer, 'w', obj.layer.w, i, v, '-=')
         ag__.setitem_into(ag__.converted(obj.rows)()[i], 0, v)
+        ag__.setitem_attr(ag__.getitem(obj.layers, i, 'obj.layers'), 'w', ag__.getitem(obj.layers, i, 'obj.layers').w, 0, v)
+        ag__.setitem_into(ag__.getitem(obj.layers, i + 1, 'obj.layers').w, 0, v)
         return a
     """),
     Case('call_trees', 'call_lib',

@@ -140,6 +140,8 @@ def setitem(target, index, value):
             return _select_into(backend_of(index), target, index, value)
         target[index] = value
         return target
+    if target.__class__ is np.flatiter:  # a NumPy array's .flat: no name to rebind
+        raise errors.flat_write(user_location())
     holders.refuse_numpy_view_write(target)
     with holders.carrying(target):  # the lists and dicts holding it take the new value
         if is_array(target):
@@ -174,12 +176,16 @@ def setitem_attr(obj, name: str, target, index, value, op: Optional[str] = None)
 def setitem_into(target, index, value, op: Optional[str] = None):
     """``expr[index] = value`` (``op=`` with ``op``) of a target that is not a variable
     or an attribute (``a.reshape(2, 3)[i] = v``, ``f()[i] = v``, ``a.T[0] = v`` of an array
-    ``a``): Python writes into what ``expr`` gives. A write that gives a new value (a
+    ``a``), or is a global or closure variable (``G[i] = v``, which converted code does
+    not rebind): Python writes into what ``expr`` gives. A write that gives a new value (a
     staged one) cannot reach it: a ``StagingError`` (the sharing checks of ``setitem`` name
     an array that shares its memory first). Returns ``target``."""
     with holders.named(_indexed_text):
         new = setitem(target, index, value) if op is None else augitem(target, index, op, value)
     if new is not target:
+        name = _indexed_text("")
+        if name.isidentifier():  # a global or closure variable (a local is rebound instead)
+            raise errors.outer_item_write(user_location(), name)
         raise errors.unreachable_item_write(user_location(), "the value it indexes")
     return target
 
@@ -190,7 +196,12 @@ def _indexed_text(otherwise: str = "a") -> str:
     where = user_line()
     text = linecache.getline(*where).strip() if where is not None else ""
     target = text.split("=", 1)[0].rstrip(" +-*/%@&|^<>")
-    return target[:target.rindex("[")].strip() if "[" in target else otherwise
+    depth = 0
+    for i in range(len(target) - 1, -1, -1):  # the bracket that opens the last index
+        depth += {"]": 1, "[": -1}.get(target[i], 0)
+        if depth == 0 and target[i] == "[":
+            return target[:i].strip()
+    return otherwise
 
 
 def _a(obj) -> str:

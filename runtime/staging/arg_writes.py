@@ -45,15 +45,60 @@ def function_name() -> str:
 
 
 def written_argument(target, depth: int = 2):
-    """The ``Written`` argument ``target`` is, or None."""
+    """The ``Written`` argument ``target`` is (the value a parameter was called with: one
+    the body rebound, ``w = w * 1.0``, is no longer the caller's), or None."""
     frames = list(user_frames(sys._getframe(depth)))
     for i, frame in enumerate(frames):
         code = frame.f_code
-        n = code.co_argcount + code.co_kwonlyargcount
-        for name in code.co_varnames[:n]:
-            if frame.f_locals.get(name) is target:
+        given = arguments(frame)
+        for name in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
+            if given.get(name) is target:
                 return Written(name, code.co_name, frame, i == len(frames) - 1)
     return None
+
+
+_called_with: dict = {}  # id(frame) -> {parameter: value called with}, of the bodies running
+
+
+class called_with:
+    """``with called_with(frame, inner):`` around a converted function's staged body
+    (``kept.keep_state``, before the body's first statement): the values its parameters
+    were called with, for ``arguments``; ``inner`` is entered and exited inside."""
+
+    __slots__ = ("inner", "key", "values")
+
+    def __init__(self, frame, inner=None) -> None:
+        # (no helper call or comprehension: a frame less where a deep recursion ends)
+        self.key, self.inner, self.values = id(frame), inner, {}
+        code, f_locals = frame.f_code, frame.f_locals
+        for name in code.co_varnames[:_count(code)]:
+            self.values[name] = f_locals.get(name)
+
+    def __enter__(self):
+        _called_with[self.key] = self.values
+        return self if self.inner is None else self.inner.__enter__()
+
+    def __exit__(self, kind, error, tb):
+        _called_with.pop(self.key, None)
+        return None if self.inner is None else self.inner.__exit__(kind, error, tb)
+
+
+def arguments(frame) -> dict:
+    """``{parameter: value}`` of the converted function ``frame`` runs, as it was called
+    (its current values where that is not known)."""
+    given = _called_with.get(id(frame))
+    return given if given is not None else _parameters(frame)
+
+
+def _parameters(frame) -> dict:
+    f_locals = frame.f_locals
+    return {name: f_locals.get(name) for name in frame.f_code.co_varnames[:_count(frame.f_code)]}
+
+
+def _count(code) -> int:
+    """How many of ``code``'s variables are its parameters (``*args`` and ``**kw`` too)."""
+    return code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
+        + bool(code.co_flags & 8)
 
 
 def user_line():

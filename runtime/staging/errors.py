@@ -277,6 +277,27 @@ def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
         f"(for e in v.copy():).")
 
 
+def flat_write(location: str) -> StagingError:
+    """``a.flat[i] = x`` of a NumPy array ``a`` with a staged ``x`` (or ``i``): the array
+    would become a staged value, which the write through ``.flat`` cannot rebind ``a`` to."""
+    return StagingError(
+        f"item assignment at {location}: a staged value is written through '.flat' of a "
+        f"NumPy array, which would become a staged value there, but the write cannot give "
+        f"the array's variable the new value. Write into the array itself: "
+        f"a[np.unravel_index(i, a.shape)] = v.")
+
+
+def outer_item_write(location: str, name: str) -> StagingError:
+    """``G[i] = x`` of a global or closure variable ``G`` holding a NumPy array, where the
+    write gives a new value (a staged one) that converted code cannot rebind ``G`` to."""
+    return StagingError(
+        f"item assignment at {location}: a staged value is written into the NumPy array "
+        f"'{name}' holds, which becomes a staged value; but '{name}' is a global or a "
+        f"variable of an enclosing function, which the converted function does not rebind, "
+        f"so it would keep the old contents. Write into a local copy and return it "
+        f"(a = {name}.copy(); a[i] = v; return a), or pass the array in as an argument.")
+
+
 def unreachable_item_write(location: str, holder: str) -> StagingError:
     """An item write whose target is not a variable (``a.T[0] = x``, ``obj.arr[i] = x``)
     that gives a new value (a staged write into an array) which cannot be put where

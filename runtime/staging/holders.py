@@ -21,7 +21,8 @@ import weakref
 from typing import Callable, Optional
 
 from . import converted, errors
-from .arg_writes import GENERATED, user_location
+from .arg_writes import GENERATED, arguments, user_location
+from .user_state import user_object
 
 _LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR", "LOAD_DEREF",
                     "LOAD_CLOSURE", "LOAD_NAME", "LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW",
@@ -41,7 +42,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
     if frame is None:
         return None
     shares = _with_arrays_entered(shares)
-    rebound = _rebound(frame)
+    rebound, variable = _rebound(frame), _named_variable()
     carried, slots = getattr(_local, "carrying", None), None
     own, function = True, None
     while frame is not None:
@@ -49,7 +50,7 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
         if code in converted.codes:
             user = not GENERATED.match(code.co_name) and code.co_name != "<lambda>"
             for name, value in frame.f_locals.items():
-                if own and (name == rebound or name in skip):
+                if own and (name == rebound or name == variable or name in skip):
                     continue
                 for label, item, holder, _ in _held(value, name):
                     if not shares(item) or not _may_read(frame, name):
@@ -68,8 +69,9 @@ def stale(shares: Callable[[object], bool], skip=frozenset()) -> Optional[tuple]
 
 def held_in(value, label: str):
     """``(label, item)`` for ``value`` and the items of the lists, tuples and dicts it
-    holds (``l[0]``, ``d['k']``), at any depth: a container holding an array keeps it as an
-    alias does (``l = [a]; a[0] = x`` changes ``l[0]`` eagerly)."""
+    holds (``l[0]``, ``d['k']``) and the attributes of the user's objects (``h.arr``), at
+    any depth: a container holding an array keeps it as an alias does (``l = [a]; a[0] = x``
+    changes ``l[0]`` eagerly)."""
     for label, item, _, _ in _held(value, label):
         yield label, item
 
@@ -86,11 +88,17 @@ def _held(value, label: str):
         yield entry
         item = entry[1]
         cls = item.__class__
-        if (cls is list or cls is tuple or cls is dict) and id(item) not in seen:
+        if cls in _PLAIN or id(item) in seen:
+            continue
+        if cls is list or cls is tuple or cls is dict:
             seen.add(id(item))
             pairs = item.items() if cls is dict else enumerate(item)
             stack.extend(reversed([(f"{entry[0]}[{k!r}]", v, item, k) for k, v in pairs
                                    if v.__class__ not in _PLAIN]))
+        elif user_object(item) and not getattr(cls, "restorable", False):
+            seen.add(id(item))  # (a user's object, not the runtime's own growing list)
+            stack.extend(reversed([(f"{entry[0]}.{k}", v, item, k) for k, v in
+                                   list(vars(item).items()) if v.__class__ not in _PLAIN]))
 
 
 # --- a staged write carried into the list and dict items that hold the array written ---
@@ -168,21 +176,20 @@ class _Slots:
         self.arguments = _argument_containers(outermost)
 
     def takes(self, holder, frame) -> bool:
-        return holder.__class__ in (list, dict) and id(frame) in self.inside \
-            and id(holder) not in self.arguments and tracks(holder)
+        return (holder.__class__ in (list, dict) or user_object(holder)) \
+            and id(frame) in self.inside and id(holder) not in self.arguments \
+            and tracks(holder)
 
 
 def _argument_containers(frame) -> set:
-    """The ids of the lists, tuples and dicts the arguments of the function ``frame``
-    runs (the one traced) hold, at any depth; all of them where it is not known (None)."""
+    """The ids of the lists, tuples, dicts and user objects the arguments of the function
+    ``frame`` runs (the one traced) hold, as it was called, at any depth; all of them
+    where it is not known (None)."""
     if frame is None:
         return _EVERY
-    code = frame.f_code
-    n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) \
-        + bool(code.co_flags & 8)
-    return {id(item) for name in code.co_varnames[:n]
-            for _, item, _, _ in _held(frame.f_locals.get(name), name)
-            if item.__class__ in (list, tuple, dict)}
+    return {id(item) for name, value in arguments(frame).items()
+            for _, item, _, _ in _held(value, name)
+            if item.__class__ in (list, tuple, dict) or user_object(item)}
 
 
 class _Every:
@@ -207,7 +214,10 @@ def carry_into_slots(target, new) -> None:
                     if item is target and holder is not None and (id(holder), key) not in done \
                             and slots.takes(holder, frame):
                         done.add((id(holder), key))
-                        holder[key] = new
+                        if holder.__class__ in (list, dict):
+                            holder[key] = new
+                        else:  # a user object's attribute
+                            setattr(holder, key, new)
         frame = frame.f_back
 
 
@@ -347,6 +357,14 @@ class named:
 
     def __exit__(self, *exc) -> None:
         _local.label = self.outer
+
+
+def _named_variable() -> Optional[str]:
+    """The variable a write ``named`` around it goes into (``G`` of ``G[i] = v``, a global or
+    closure variable: its own name is no other name holding the array), or None."""
+    label = getattr(_local, "label", None)
+    text = label() if label is not None else None
+    return text if text and text.isidentifier() else None
 
 
 def _rebound(frame) -> Optional[str]:

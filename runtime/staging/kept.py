@@ -32,6 +32,7 @@ import weakref
 import numpy as np
 
 from . import errors
+from .arg_writes import called_with
 from .backend import backend_of, tracing_now
 from .raises import AlwaysRaises, raised_by_user
 from .returns import Pending
@@ -278,29 +279,17 @@ def _leaks(value) -> bool:
     return backend is not None and backend.leaked(value)
 
 
-class _Nested:
-    """``keep_state`` inside a staged body already kept: nothing to do."""
-
-    __slots__ = ()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, tb) -> None:
-        return None
-
-
-_NESTED = _Nested()
 _local = threading.local()
 
 
 def keep_state():
     """What a converted function's staged body runs in (``with ag__.keep_state():``):
     the outermost one of a thread keeps the state its trace can change (``Kept``);
-    converted functions it calls, and the bodies it traces, run in it."""
-    if getattr(_local, "kept", None) is not None:
-        return _NESTED
-    return Kept(sys._getframe(1))
+    converted functions it calls, and the bodies it traces, run in it. Each notes the
+    values its function's parameters were called with (``arg_writes.called_with``)."""
+    frame = sys._getframe(1)
+    return called_with(frame, None if getattr(_local, "kept", None) is not None
+                       else Kept(frame))
 
 
 def traced_frame():

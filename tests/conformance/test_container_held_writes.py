@@ -211,3 +211,110 @@ def test_holders_that_cannot_take_the_write_are_refused(backend):
     if backend.engine != "numpy":  # (ag.function traces the arrays a list argument holds)
         assert backend.staging_error(argument_holds_it, X, [np.zeros(3, F)]) == _refused(
             backend, argument_holds_it, "c[1] = x[0]", "held[0]")
+
+
+# --- an object's attribute holding the array (``h.arr = a``), as a list's item does ---
+
+class Holder:
+    pass
+
+
+def attribute_holds_a_numpy_array(x):
+    a = np.zeros(3, F)
+    h = Holder()
+    h.arr = a
+    a[0] = x[0]
+    return h.arr
+
+
+def attribute_holds_a_staged_array(x):
+    a = x * 1.0
+    h = Holder()
+    h.arr = a
+    a[0] = x[2]
+    return h.arr
+
+
+def attribute_of_a_listed_object(x):
+    a = x * 1.0
+    hs = [Holder()]
+    hs[0].arr = a
+    a[1] = x[0]
+    return hs[0].arr
+
+
+def attribute_of_a_list_item_written(x):
+    hs = [Holder(), Holder()]
+    hs[0].arr = np.zeros(3, F)
+    hs[0].arr[1] = x[0]
+    hs[1].arr = x * 1.0
+    i = 1
+    hs[i].arr[2] += x[0]
+    return hs[0].arr, hs[1].arr
+
+
+def attribute_written_alias_read(x):
+    a = np.zeros(3, F)
+    h = Holder()
+    h.arr = a
+    h.arr[1] = x[0]
+    return a
+
+
+def test_an_objects_attribute_sees_the_write(backend):
+    """``h.arr = a; a[0] = v; return h.arr``: eagerly ``h.arr`` shows the write (it kept the
+    old contents: a silent wrong value on every backend); ``hs[0].arr[i] = v`` writes into
+    the attribute of a listed object (was refused)."""
+    for fn in (attribute_holds_a_numpy_array, attribute_holds_a_staged_array,
+               attribute_of_a_listed_object, attribute_of_a_list_item_written):
+        assert backend.numpy_oracle(fn, X) is None, fn.__name__
+
+
+def test_a_name_the_attributes_write_cannot_reach_is_refused(backend):
+    """``h.arr[1] = v`` then ``a`` read: a variable cannot take the new value: refused."""
+    assert backend.staging_error(attribute_written_alias_read, X) == _refused(
+        backend, attribute_written_alias_read, "h.arr[1] = x[0]", "a").replace(
+            "(h = a.copy())", "(h.arr = a.copy())")
+
+
+# --- a parameter the body rebinds is no longer the caller's (false refusals on JAX, TF) ---
+
+def rebound_parameter(w, g):
+    w = w * 1.0
+    params = [w]
+    for p in params:
+        p[:] = p - 0.5 * g
+    return params[0]
+
+
+def rebound_list_parameter(params, g):
+    params = [p * 1.0 for p in params]
+    for p in params:
+        p[:] = p - 0.5 * g
+    return params[0]
+
+
+def rebound_parameter_written(w, g):
+    w = w * 1.0
+    params = [w]
+    w[0] = g[1]
+    return params[0]
+
+
+def parameter_written_through_an_alias(w, g):
+    v = w
+    w = w * 1.0
+    v[0] = g[1]
+    return w
+
+
+def test_a_rebound_parameter_is_written_as_a_local(backend):
+    """``w = w * 1.0`` makes ``w`` a local array: writing into it does not reach the
+    caller, as eagerly (was "'w' is an argument" under jax.jit and tf.function)."""
+    assert backend.numpy_oracle(rebound_parameter, X, G) is None
+    assert backend.numpy_oracle(rebound_parameter_written, X, G) is None
+    if getattr(backend, "mode", None) != "explained":  # (NumPy arrays there, and a tensor)
+        assert backend.numpy_oracle(rebound_list_parameter, [X], G) is None
+    if backend.engine in ("jax", "tensorflow"):  # the caller's array, through another name
+        text = backend.staging_error(parameter_written_through_an_alias, X, G)
+        assert "'w' is an argument of parameter_written_through_an_alias()" in text, text

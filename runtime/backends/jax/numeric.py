@@ -93,18 +93,50 @@ def setitem(target, index, value):
 # ``d[::-1]``, ``d[i]`` of a 2-d ``d``, ``d[None]``, ``.T``, ``.reshape``): their result
 # is a view of their first operand in NumPy, so writes through either reach the other.
 _VIEWS = frozenset({"slice", "squeeze", "reshape", "transpose", "rev", "broadcast_in_dim",
-                    "dynamic_slice", "expand_dims"})
+                    "dynamic_slice", "expand_dims", "real", "imag"})
+# jax.numpy's jitted functions whose result NumPy gives as a view of their first argument
+# by ops that are no view in JAX (``diagonal``: a gather)
+_JITTED_VIEWS = frozenset({"diagonal"})
 
 
 def _viewed(x):
     """The array whose memory ``x`` would share in NumPy: ``x`` itself unless basic
-    indexing or a view method made it (a 0-d result of integer indexing is a copy)."""
+    indexing or a view method made it (a 0-d result of integer indexing is a copy), or
+    a jitted function of jax.numpy's made it of view ops alone (``jnp.atleast_2d``)."""
     while getattr(x, "ndim", 0):
         eqn = getattr(x, "parent", None)
-        if eqn is None or str(eqn.primitive) not in _VIEWS or not eqn.in_tracers:
+        if eqn is None or not eqn.in_tracers:
             break
-        x = eqn.in_tracers[0]
+        if str(eqn.primitive) in _VIEWS:
+            x = eqn.in_tracers[0]
+            continue
+        i = _jitted_view(eqn, x) if str(eqn.primitive) in ("jit", "pjit") else None
+        if i is None:
+            break
+        x = eqn.in_tracers[i]
     return x
+
+
+def _jitted_view(eqn, x):
+    """The index of the input of the jitted call ``eqn`` whose view its output ``x`` is in
+    NumPy (the call's jaxpr makes it by view ops alone, or gives the input back), or None."""
+    if eqn.params.get("name") in _JITTED_VIEWS:
+        return 0
+    jaxpr = getattr(eqn.params.get("jaxpr"), "jaxpr", None)
+    var = getattr(x, "val", None)
+    outs = [i for i, v in enumerate(getattr(eqn, "outvars", ())) if v is var]
+    if jaxpr is None or var is None or len(outs) != 1:
+        return None
+    inner = jaxpr.outvars[outs[0]]
+    made_by = {id(v): q for q in jaxpr.eqns for v in q.outvars}
+    while True:
+        found = [i for i, v in enumerate(jaxpr.invars) if v is inner]
+        if found:
+            return found[0]
+        q = made_by.get(id(inner))
+        if q is None or str(q.primitive) not in _VIEWS or not q.invars:
+            return None
+        inner = q.invars[0]
 
 
 def _check_sharing(target) -> None:

@@ -37,7 +37,7 @@ from .trace import current, record, stand_in, to_value, user_source
 class Tensor:
     """A symbolic array of a graph being traced."""
 
-    __slots__ = ("__weakref__", "_block", "_graph", "_value", "_view", "_views")
+    __slots__ = ("__weakref__", "_block", "_graph", "_readonly", "_value", "_view", "_views")
     __array_priority__ = 1000
 
     def __init__(self, value: Value, graph):
@@ -45,6 +45,7 @@ class Tensor:
         self._graph = graph
         self._view = None  # (base handle, index) when basic indexing made it: a NumPy view
         self._views = None  # weak references to the views of this handle
+        self._readonly = False  # NumPy's read-only view (np.diagonal(a), np.broadcast_to)
         state = current()
         # The block this handle was made in: item assignment may update it in place there.
         self._block = state.blocks[-1] if state is not None and state.graph is graph else None
@@ -84,19 +85,19 @@ class Tensor:
 
     @property
     def T(self):
-        return _viewing(self, record("attr", "T", (self,)), "T")
+        return _viewing(self, record("attr", "T", (self,)), lambda p: p.T)
 
     @property
     def mT(self):
-        return _viewing(self, record("attr", "mT", (self,)), "mT")
+        return _viewing(self, record("attr", "mT", (self,)), lambda p: p.mT)
 
     @property
     def real(self):
-        return record("attr", "real", (self,))
+        return _part(self, "real")
 
     @property
     def imag(self):
-        return record("attr", "imag", (self,))
+        return _part(self, "imag")
 
     # Shown as text while tracing: a raise's message shows the run-time value (raising).
     def __repr__(self) -> str:
@@ -137,9 +138,16 @@ class Tensor:
             raise messages.SymbolicValueError(messages.unsupported_function(_public(func), user_source()))
         kwargs = dict(kwargs)
         out = _out_handle(kwargs, _public(func))
+        if func in _PARTS and args and args[0].__class__ is Tensor and out is None:
+            return _part(args[0], _PARTS[func])  # np.real(a) is a.real: a view
         # np.where(cond) with no choices is np.nonzero(cond)
         dependent = func in numpy_api.DATA_DEPENDENT or (func is np.where and len(args) == 1)
-        return _into(out, record("call", func, args, kwargs, data_dependent=dependent))
+        result = _into(out, record("call", func, args, kwargs, data_dependent=dependent))
+        if func in _VIEW_FUNCTIONS and out is None and args and args[0].__class__ is Tensor \
+                and not _staged_in((args[1:], kwargs)):
+            return _viewing(args[0], result, lambda p: func(p, *args[1:], **kwargs),
+                            layout=func in (np.reshape, np.ravel))
+        return result
 
     def __array__(self, dtype=None, copy=None):
         raise messages.SymbolicValueError(messages.concrete_value("converted to a NumPy array", self, user_source()))
@@ -183,6 +191,7 @@ class Tensor:
         return result
 
     def __setitem__(self, index, value):
+        check_writeable(self, "assignment destination")
         self._assign(setitem(self, index, value)._value)
 
     def _assign(self, value: Value) -> None:
@@ -236,12 +245,27 @@ class Tensor:
                 result = record("method", name, (self,) + args, kwargs,
                                 weak_result=name in ("item", "tolist"),
                                 data_dependent=name == "nonzero")
-                return _viewing(self, result, name, args, kwargs) if name in _VIEWS else result
+                if name not in _VIEWS or _staged_in((args, kwargs)):
+                    return result
+                return _viewing(self, result, lambda p: getattr(p, name)(*args, **kwargs),
+                                layout=name in _LAYOUT)
             method.__name__ = name
             return method
         if name.startswith("__"):
             raise AttributeError(name)
         raise messages.SymbolicAttributeError(messages.unsupported_attribute(name, user_source()))
+
+    def view(self, dtype=None, type=None):
+        """``ndarray.view()``: the same items, a view (``self[...]``); another dtype or
+        array type (a reinterpretation of the bytes) is not supported."""
+        try:
+            same = type is None and (dtype is None or np.dtype(dtype) == self.dtype)
+        except TypeError:  # (an array type given as the first argument)
+            same = False
+        if not same:
+            raise messages.SymbolicAttributeError(messages.unsupported_attribute(
+                "view", user_source()))
+        return self[...]
 
     def sort(self, axis=-1, kind=None, order=None) -> None:
         """In place, as ``ndarray.sort``: the handle now holds the sorted values."""
@@ -256,9 +280,8 @@ class Tensor:
 
 
 class FlatItems:
-    """``t.flat`` of a symbolic tensor: reads are of ``t.ravel()``; a write through it
-    would have to reach ``t`` and is refused (``t.reshape(-1)[i] = v`` on a copy, or
-    ``t[np.unravel_index(i, t.shape)] = v``)."""
+    """``t.flat`` of a symbolic tensor: reads are of ``t.ravel()``; a write goes through a
+    view of ``t``'s items in C order (whatever the memory layout), so it reaches ``t``."""
 
     __slots__ = ("base",)
 
@@ -275,7 +298,11 @@ class FlatItems:
         return self.base.ravel()[index]
 
     def __setitem__(self, index, value):
-        raise messages.SymbolicValueError(messages.in_place("ndarray.flat[...] = ..."))
+        base = self.base
+        flat = _viewing(base, record("method", "reshape", (base, -1)), lambda p: p.reshape(-1))
+        if flat._view is None:  # (a dimension unknown while tracing)
+            raise messages.SymbolicValueError(messages.in_place("ndarray.flat[...] = ..."))
+        flat[index] = value
 
     def copy(self):
         return self.base.ravel().copy()
@@ -293,6 +320,8 @@ def _out_handle(kwargs: dict, name: str):
         return None
     if out.__class__ is tuple and len(out) == 1:
         out = out[0]
+    if out.__class__ is Tensor:
+        check_writeable(out, "output array")
     if out.__class__ is Tensor and out._updatable():
         return out
     if out.__class__ is np.ndarray and holders.rebinds(out):
@@ -382,37 +411,81 @@ class Positions:
 
 # the methods whose result NumPy gives as a view of any array; reshape and ravel give one
 # of a C-contiguous array only, which a handle that is no view and has one axis is
-_VIEWS = frozenset({"T", "mT", "transpose", "swapaxes", "squeeze", "reshape", "ravel"})
+_VIEWS = frozenset({"T", "mT", "transpose", "swapaxes", "squeeze", "reshape", "ravel",
+                    "diagonal"})
 _LAYOUT = frozenset({"reshape", "ravel"})
+# NumPy's functions whose result is a view of their first argument, as the methods'
+_VIEW_FUNCTIONS = frozenset({
+    np.transpose, np.reshape, np.squeeze, np.swapaxes, np.ravel, np.moveaxis, np.rollaxis,
+    np.expand_dims, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.diagonal,
+    np.broadcast_to, np.flip, np.fliplr, np.flipud, np.rot90, np.asarray, np.asanyarray,
+    np.matrix_transpose, np.permute_dims})
+_PARTS = {np.real: "real", np.imag: "imag"}
 
 
-def _viewing(base: "Tensor", result, name: str, args=(), kwargs=None):
-    """``result`` of ``base.<name>(...)`` made NumPy's view of ``base`` where NumPy gives one
-    (a write through either reaches the other, as ``Tensor._assign`` passes writes on):
-    what the method does to the positions of ``base``'s items tells where each of
+def _viewing(base: "Tensor", result, move, layout: bool = False):
+    """``result``, which ``move`` (what the method or function did, on a NumPy array) made
+    of ``base``, made NumPy's view of ``base`` where NumPy gives one (a write through either
+    reaches the other, as ``Tensor._assign`` passes writes on; a read-only one refuses
+    writes as NumPy does): ``move`` of the positions of ``base``'s items tells where each of
     ``result``'s items lives. Left alone where that is unknown while tracing (an unknown
-    dimension, a staged argument) or NumPy's answer depends on memory layout the graph
-    does not keep (``reshape`` of an array of several axes)."""
+    dimension) or NumPy's answer depends on memory layout the graph does not keep
+    (``layout``: ``reshape`` of an array of several axes)."""
     shape = base._value.shape
     if result.__class__ is not Tensor or None in shape:
         return result
-    if _staged_in((args, kwargs)):
-        return result
     positions = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.intp).reshape(shape)
     try:
-        moved = getattr(positions, name)
-        moved = moved(*args, **(kwargs or {})) if callable(moved) else moved
+        moved = move(positions)
     except Exception:  # (NumPy's own error was raised by the recorded op already)
         return result
     if not isinstance(moved, np.ndarray) or not np.shares_memory(moved, positions):
         return result
-    if name in _LAYOUT and (len(shape) != 1 or base._view is not None):
+    if result is base:  # (np.asarray(a) of a handle is the handle)
+        return result
+    if layout and (len(shape) != 1 or base._view is not None):
         _note_twins(base, result)  # a view or a copy, by a layout the graph does not keep
         return result
     result._view = (base, Positions(np.array(moved)))
+    result._readonly = base._readonly or not moved.flags.writeable
     base._views = [r for r in base._views or () if r() is not None]
     base._views.append(weakref.ref(result))
     return result
+
+
+def _part(base: "Tensor", name: str):
+    """``base.real`` or ``base.imag``: of a real array, ``real`` is a view of it and ``imag``
+    read-only zeros; of a complex one, a view of its real or imaginary parts (``Part``)."""
+    result = record("attr", name, (base,))
+    if base.dtype.kind != "c":
+        if name == "imag" and result.__class__ is Tensor:
+            result._readonly = True
+            return result
+        return _viewing(base, result, lambda p: p.real)
+    if result.__class__ is Tensor:
+        result._view = (base, Part(name))
+        result._readonly = base._readonly
+        base._views = [r for r in base._views or () if r() is not None]
+        base._views.append(weakref.ref(result))
+    return result
+
+
+class Part:
+    """The index of ``a.real`` or ``a.imag`` of a complex ``a``: its items are a part of
+    each of ``a``'s (a write changes that part, and leaves the other)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def check_writeable(t: "Tensor", what: str) -> None:
+    """NumPy's ValueError for a write into a read-only view (``np.diagonal(a)[0] = v``):
+    ``what`` is NumPy's word for the array written ("assignment destination", "output
+    array")."""
+    if t._readonly:
+        raise ValueError(f"{what} is read-only")
 
 
 # id(handle) -> (a weak reference to it, weak references to the handles that NumPy may
@@ -457,7 +530,10 @@ def _staged_in(structure) -> bool:
 
 
 def _read_through(base: "Tensor", index) -> "Tensor":
-    """The view ``base[index]`` (or the method's view, ``Positions``) read again."""
+    """The view ``base[index]`` (or the method's view, ``Positions``; a part, ``Part``)
+    read again."""
+    if index.__class__ is Part:
+        return record("attr", index.name, (base,))
     if index.__class__ is Positions:
         flat = record("method", "reshape", (base, -1))
         return record("getitem", None, (flat, index.array))
@@ -466,6 +542,10 @@ def _read_through(base: "Tensor", index) -> "Tensor":
 
 def _written_through(base: "Tensor", index, view: "Tensor") -> "Tensor":
     """``base`` with the view's items written where they live in it."""
+    if index.__class__ is Part:
+        other = record("attr", "imag" if index.name == "real" else "real", (base,))
+        real, imag = (view, other) if index.name == "real" else (other, view)
+        return (real + imag * 1j).astype(base.dtype)
     if index.__class__ is Positions:
         flat = record("method", "reshape", (base, -1))
         items = record("method", "reshape", (view, -1))
@@ -538,6 +618,7 @@ def _in_place(symbol):
         return result
 
     def update(self, other):
+        check_writeable(self, "output array")
         value = self._value
         result = record("binop", symbol, (self, other))
         maybe_argument = value.op is None or value.op.kind in ("setitem", "cond", "while", "for")

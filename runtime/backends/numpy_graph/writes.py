@@ -27,13 +27,14 @@ from . import messages
 from .messages import view_write
 from .trace import to_value, user_source
 from .raising import raise_copy
-from .tensor import Tensor, refuse_layout_twins
+from .tensor import FlatItems, Tensor, check_writeable, refuse_layout_twins
 from .tensor import setitem as functional_setitem
 
 
 def setitem(target, index, value):
     """``target[index] = value`` for converted code's ``ag__.setitem``."""
     if target.__class__ is Tensor:
+        check_writeable(target, "assignment destination")
         if target._updatable():
             target[index] = value
             return target
@@ -47,6 +48,9 @@ def setitem(target, index, value):
     if isinstance(target, np.ndarray):
         _check_argument(target)
         return functional_setitem(target, index, value)
+    if target.__class__ is FlatItems:  # t.flat[i] = v: a write into t
+        target[index] = value
+        return target
     from ...staging.accumulate import Collected
     from ...staging.state import describe
 

@@ -20,7 +20,7 @@ def _tensor(x):
 # Ops whose result NumPy's basic indexing and view methods would make a view of their
 # first input (``d[1:]``, ``d.T``, ``d.reshape``): writes through either reach the other.
 _VIEWS = frozenset({"StridedSlice", "Reshape", "Squeeze", "Transpose", "ExpandDims", "Identity",
-                    "ReverseV2"})
+                    "ReverseV2", "Real", "Imag", "MatrixDiagPartV3", "BroadcastTo"})
 
 
 def _viewed(x):
