@@ -534,13 +534,14 @@ class TorchBackend(backends.Backend):
         def region(module, training, *args, **kwargs):
             return converted(module, *args, **kwargs)
 
+        _named_as(region, function)
         from . import region_boundary, region_sizes
 
         region_sizes.install()
         region_boundary.install()
         region_boundary.run_as_python(region.__code__)
         region = torch._dynamo.nonstrict_trace(region)
-        region_sizes.regions.add(id(region))  # kept alive by forward below
+        region_sizes.regions.add(region)  # kept alive by forward below
 
         def forward(*args, **kwargs):
             return region(obj, obj.training, *args, **kwargs)
@@ -875,6 +876,23 @@ class _ById:
         return self is other or id(other) == self.key
 
 
+def _named_as(region, function) -> None:
+    """Have ``region`` (a module's converted ``forward``, called with ``self.training``
+    after the module) go by ``function``'s name and parameter names in messages."""
+    import inspect
+
+    region.__name__, region.__qualname__ = function.__name__, function.__qualname__
+    try:
+        params = list(inspect.signature(function).parameters.values())
+        training = inspect.Parameter("_autograph_training", inspect.Parameter.POSITIONAL_ONLY)
+        if params and params[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                         inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            first = params[0].replace(kind=inspect.Parameter.POSITIONAL_ONLY)
+            region.__signature__ = inspect.Signature([first, training, *params[1:]])
+    except (TypeError, ValueError):  # no signature to read: arguments named by position
+        return
+
+
 def _mark_nonstrict(fn) -> None:
     """Make dynamo put calls of ``fn`` in its graph as one non-strict region, also when
     ``fn`` is what ``torch.compile`` was given (what ``torch._dynamo.nonstrict_trace``
@@ -892,7 +910,7 @@ def _mark_nonstrict(fn) -> None:
     region_boundary.install()  # None, strings and NumPy values in and out
     region_boundary.run_as_python(fn.__code__)  # reached in eager code: dynamo stays out
     key = id(fn)
-    region_sizes.regions.add(key)
+    region_sizes.regions.add(fn)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)
     # torch.compile(fn) inlines a function this map calls in-graph, so the call of
@@ -902,7 +920,6 @@ def _mark_nonstrict(fn) -> None:
     rules[marker] = TorchInGraphFunctionVariable
 
     def forget() -> None:
-        region_sizes.regions.discard(key)
         trace_rules._allowed_callable_ids.remove(key)
         trace_rules._nonstrict_trace_callable_ids.remove(key)
         rules.pop(marker, None)

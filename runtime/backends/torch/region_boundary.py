@@ -42,7 +42,7 @@ import collections
 import numpy as np
 
 from .patches import wrap_once
-from .region_sizes import REGION, regions
+from .region_sizes import REGION, is_region
 
 
 def install() -> None:
@@ -54,7 +54,7 @@ def install() -> None:
 
     def wrap(call):
         def wrapper(self, tx, args, kwargs):
-            if id(self.value) not in regions:
+            if not is_region(self.value):
                 return call(self, tx, args, kwargs)
             return _call_region(call, self, tx, args, kwargs)
 
