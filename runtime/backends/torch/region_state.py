@@ -23,9 +23,15 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import weakref
 
 from ...staging import errors
-from ...staging.inplace import InPlace
+from ...staging.inplace import MISSING, InPlace
+
+# fn -> the changes of its trace runs that dynamo replays per call (``region_replay``):
+# a later trace run (AOTAutograd's) that makes the same ones is put back, not refused
+_replayed: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_recording: dict = {}  # id(fn) -> the list the next trace run's changes go in
 
 
 @contextlib.contextmanager
@@ -39,17 +45,71 @@ def unchanged(func, args=(), kwargs=None):
         yield
     finally:
         changed = watch.first_change()
+        found = changes(watch) if changed is not None else None
         if changed is not None:
             watch.restore()
+    if changed is not None and found is not None:
+        recorder = _recording.pop(id(func), None)
+        if recorder is not None:  # dynamo's run: region_replay decides
+            recorder.append((found, changed))
+            return
+        if any(_same(found, done) for done in _replayed.get(func, ())):
+            return
     if changed is not None:
-        name = _name(func)
-        what = changed if " " in changed else errors.subject(changed) + " is changed"
-        raise errors.StagingError(
+        raise refusal(func, changed)
+
+
+def refusal(func, changed: str):
+    """The ``StagingError`` of ``func`` changing ``changed`` (a label) while traced."""
+    name = _name(func)
+    what = changed if " " in changed else errors.subject(changed) + " is changed"
+    return errors.StagingError(
             f"torch.compile and torch.export: {name}() changes Python state outside it "
             f"({what}). PyTorch runs a converted function's Python only while "
             f"it traces it (several times per compile) and not when the compiled code runs, "
             f"so the change would not happen once per call. Return the new value (a tensor "
             f"output) and make the change outside the compiled function.")
+
+
+@contextlib.contextmanager
+def recording(func):
+    """Hand the changes of ``func``'s next trace run to the block (a list, empty if it
+    changed nothing), put back, instead of refusing them."""
+    found: list = []
+    _recording[id(func)] = found
+    try:
+        yield found
+    finally:
+        _recording.pop(id(func), None)
+
+
+def accept(func, found) -> None:
+    """Later trace runs of ``func`` that make the changes ``found`` are put back."""
+    done = _replayed.setdefault(func, [])
+    done.append(found)
+    del done[:-16]  # (a compile per call: the last ones)
+
+
+def changes(watch):
+    """``[(holder, key, old, new)]``: what changed since the watch started (``holder``
+    a dict, a list, a user object, or a module's namespace for a global it rebinds);
+    None if something else changed (a set, a NumPy array's contents)."""
+    found = watch.uncarried.rebound(MISSING)
+    if found is None or watch.arrays.changed():
+        return None
+    for (node, _), before in zip(watch.nodes, watch.snapshots):
+        now = watch._contents(node)
+        for key in before.keys() | now.keys():
+            old, new = before.get(key, MISSING), now.get(key, MISSING)
+            if old is not new:
+                found.append((node, key, old, new))
+    return found
+
+
+def _same(a, b) -> bool:
+    return len(a) == len(b) and all(
+        x[0] is y[0] and x[1] == y[1] and (x[2] is y[2] or x[2] == y[2])
+        and (x[3] is y[3] or x[3] == y[3]) for x, y in zip(a, b))
 
 
 def arguments(func, args, kwargs) -> tuple[list, list]:
