@@ -210,6 +210,7 @@ def test_regions_are_held_weakly():
 
     g = ag.convert(f)
     assert region_sizes.is_region(g)
+    gc.collect()
     count = len(region_sizes.regions)
     del g
     gc.collect()
