@@ -149,3 +149,31 @@ def test_export_changes_state_as_the_original(strict):
         program.module()(torch.ones(2))
         counts.append(COUNT)
     assert counts == [0, 0] if strict else counts == [1, 1]
+
+
+def _scaling(k):
+    def scaled(x):
+        return x * k
+
+    return scaled
+
+
+scaled = _scaling(3.0)
+
+
+def through_a_helper(x):
+    y = scaled(x) + 1
+    return y if x.sum() > 0 else -y
+
+
+def test_what_a_helper_closes_over_is_guarded():
+    torch._dynamo.reset()
+    compiled = torch.compile(ag.convert(through_a_helper), fullgraph=True,
+                             backend="aot_eager")
+    x = torch.ones(2)
+    torch.testing.assert_close(compiled(x), through_a_helper(x))
+    scaled.__closure__[0].cell_contents = 5.0
+    try:
+        torch.testing.assert_close(compiled(x), through_a_helper(x))
+    finally:
+        scaled.__closure__[0].cell_contents = 3.0

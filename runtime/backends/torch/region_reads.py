@@ -7,7 +7,8 @@ between two calls would leave the compiled code computing with the value PyTorch
 where plain dynamo guards on them and compiles again. ``guard`` installs those guards
 while dynamo traces the call (``region_boundary``): on the globals the region's code
 reads (and the code of the user functions it reaches through them), on what its
-arguments (the module ``self``) and closure hold, following only the attributes and
+arguments (the module ``self``) and closures hold (those of the functions it reaches
+where dynamo has a source for them), following only the attributes and
 names the code mentions (``co_names``; a dict's keys its constants), so that state the
 region never names (a list of losses the training loop appends to) is not guarded:
 
@@ -33,8 +34,6 @@ def guard(tx, variable, fn, args):
     """Install dynamo guards on what the region ``fn`` (called through ``variable`` with
     the dynamo variables ``args``) reads; what was guarded, with the sources
     (``region_replay``)."""
-    from torch._dynamo.source import AttrSource, GetItemSource
-
     guards = _Guards(tx, fn)
     for arg in args:
         value = _module_of(arg)
@@ -42,19 +41,7 @@ def guard(tx, variable, fn, args):
             guards.walk(value, arg.source)
     for layer in _layers(fn):
         guards.walk_globals(layer)
-        source = variable.source if layer is fn else None
-        cells = getattr(layer, "__closure__", None) or ()
-        for i, cell in enumerate(cells):
-            try:
-                contents = cell.cell_contents
-            except ValueError:  # an empty cell
-                continue
-            if source is not None:
-                cell_source = AttrSource(GetItemSource(AttrSource(source, "__closure__"), i),
-                                         "cell_contents")
-                guards.walk(contents, cell_source)
-            elif isinstance(contents, types.FunctionType):
-                guards.walk_function(contents)
+        guards.walk_closure(layer, variable.source if layer is fn else None)
     return guards
 
 
@@ -136,7 +123,13 @@ class _Guards:
             self._walk_object(value, source)
         elif cls is types.FunctionType:
             self.install(source, GuardBuilder.ID_MATCH)
-            self.walk_function(value)
+            self.walk_function(value, source)
+        elif cls is types.ModuleType and _is_users_module(value):  # import helpers
+            from torch._dynamo.source import AttrSource
+
+            for name, item in vars(value).items():
+                if name in self.names and not isinstance(item, (types.ModuleType, type)):
+                    self.walk(item, AttrSource(source, name))
         elif not isinstance(value, torch.nn.Module) or _is_users(value):
             self.install(source, GuardBuilder.ID_MATCH)
 
@@ -174,14 +167,30 @@ class _Guards:
                     if sub in self.names and module is not None:
                         self.walk(module, AttrSource(source, sub))
 
-    def walk_function(self, fn) -> None:
-        """A user function the region reaches: the globals its code reads, what it names."""
+    def walk_function(self, fn, source=None) -> None:
+        """A user function the region reaches: the globals its code reads, what it names,
+        what its closure holds (where dynamo has a ``source`` for the function)."""
         module = (getattr(fn, "__module__", None) or "").partition(".")[0]
         if id(fn) in self.functions or module in NOT_USER:
             return
         self.functions.add(id(fn))
         self._mention(fn)
         self.walk_globals(fn)
+        self.walk_closure(fn, source)
+
+    def walk_closure(self, fn, source) -> None:
+        from torch._dynamo.source import AttrSource, GetItemSource
+
+        for i, cell in enumerate(getattr(fn, "__closure__", None) or ()):
+            try:
+                contents = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if source is not None:
+                cells = AttrSource(source, "__closure__")
+                self.walk(contents, AttrSource(GetItemSource(cells, i), "cell_contents"))
+            elif isinstance(contents, types.FunctionType):
+                self.walk_function(contents)
 
     def walk_globals(self, fn) -> None:
         source = self._globals_source(fn)
@@ -191,7 +200,8 @@ class _Guards:
 
         self.spaces[id(fn.__globals__)] = source
         for name, value in globals_read(fn):
-            if isinstance(value, (types.ModuleType, type, types.BuiltinFunctionType)) or \
+            if isinstance(value, (type, types.BuiltinFunctionType)) or \
+                    isinstance(value, types.ModuleType) and not _is_users_module(value) or \
                     (type(value).__module__ or "").partition(".")[0] in NOT_USER \
                     and callable(value) and value.__class__ is not types.FunctionType:
                 continue  # an import, a class, a library's function: not the program's state
@@ -218,6 +228,13 @@ class _Guards:
 
 def _is_users(module) -> bool:
     return _is_users_class(type(module))
+
+
+def _is_users_module(module) -> bool:
+    """A module of the user's (not installed, not a library's)."""
+    name = getattr(module, "__name__", "") or ""
+    path = getattr(module, "__file__", None) or ""
+    return name.partition(".")[0] not in NOT_USER and bool(path) and "site-packages" not in path
 
 
 def _is_users_class(klass) -> bool:
