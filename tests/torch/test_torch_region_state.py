@@ -202,6 +202,7 @@ def test_ordinary_modules_in_train_mode_compile_as_eagerly():
 
 def test_regions_are_held_weakly():
     import gc
+    import weakref
 
     from autograph.runtime.backends.torch import region_sizes
 
@@ -210,8 +211,8 @@ def test_regions_are_held_weakly():
 
     g = ag.convert(f)
     assert region_sizes.is_region(g)
-    gc.collect()
-    count = len(region_sizes.regions)
+    dead = weakref.ref(g)
     del g
     gc.collect()
-    assert len(region_sizes.regions) == count - 1
+    assert dead() is None  # the set does not keep it alive, and forgot it
+    assert all(ref() is not None for ref in region_sizes.regions.data)
