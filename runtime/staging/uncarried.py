@@ -119,6 +119,21 @@ class Uncarried:
                 return label
         return None
 
+    def rebound(self, missing):
+        """``[(namespace, name, before, now)]`` of the globals rebound since the start
+        (``missing`` standing for an unbound one), or None if a container changed."""
+        found = []
+        for value, _, snapshot, before in self.entries:
+            if value.__class__ is _Global:
+                now = value.namespace.get(value.name, _Global)
+                if now is not before:
+                    found.append((value.namespace, value.name,
+                                  missing if before is _Global else before,
+                                  missing if now is _Global else now))
+            elif _snapshot(value) != snapshot:
+                return None
+        return found
+
     def check(self, construct: str, where_fn) -> None:
         """A ``StagingError`` naming the first container a body changed."""
         for value, label, snapshot, before in self.entries:

@@ -870,7 +870,7 @@ def _mark_nonstrict(fn) -> None:
     region_boundary.install()  # None, strings and NumPy values in and out
     region_boundary.run_as_python(fn.__code__)  # reached in eager code: dynamo stays out
     key = id(fn)
-    region_sizes.regions.add(key)
+    region_sizes.regions.add(fn)
     trace_rules._allowed_callable_ids.add(key)
     trace_rules._nonstrict_trace_callable_ids.add(key)
     # torch.compile(fn) inlines a function this map calls in-graph, so the call of
@@ -880,7 +880,6 @@ def _mark_nonstrict(fn) -> None:
     rules[marker] = TorchInGraphFunctionVariable
 
     def forget() -> None:
-        region_sizes.regions.discard(key)
         trace_rules._allowed_callable_ids.remove(key)
         trace_rules._nonstrict_trace_callable_ids.remove(key)
         rules.pop(marker, None)

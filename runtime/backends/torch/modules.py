@@ -77,11 +77,26 @@ def _region(converted):
     def region(module, training, *args, **kwargs):
         return converted(module, *args, **kwargs)
 
-    region.__name__, region.__qualname__ = converted.__name__, converted.__qualname__
+    _named_as(region, converted)
     region_sizes.install()
     region_boundary.install()
     region_boundary.run_as_python(region.__code__)
     region = torch._dynamo.nonstrict_trace(region)
-    region_sizes.regions.add(id(region))  # kept alive by _REGIONS, as long as converted
+    region_sizes.regions.add(region)  # kept alive by _REGIONS, as long as converted
     _REGIONS[converted] = region
     return region
+
+
+def _named_as(region, function) -> None:
+    """Have ``region`` (a module's converted ``forward``, called with ``self.training``
+    after the module) go by ``function``'s name and parameter names in messages."""
+    region.__name__, region.__qualname__ = function.__name__, function.__qualname__
+    try:
+        params = list(inspect.signature(function).parameters.values())
+        training = inspect.Parameter("_autograph_training", inspect.Parameter.POSITIONAL_ONLY)
+        if params and params[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                         inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            first = params[0].replace(kind=inspect.Parameter.POSITIONAL_ONLY)
+            region.__signature__ = inspect.Signature([first, training, *params[1:]])
+    except (TypeError, ValueError):  # no signature to read: arguments named by position
+        return

@@ -43,8 +43,9 @@ import collections
 
 import numpy as np
 
+from . import region_reads, region_replay, region_state
 from .patches import wrap_once
-from .region_sizes import REGION, regions
+from .region_sizes import REGION, is_region
 
 
 def install() -> None:
@@ -56,7 +57,7 @@ def install() -> None:
 
     def wrap(call):
         def wrapper(self, tx, args, kwargs):
-            if id(self.value) not in regions:
+            if not is_region(self.value):
                 return call(self, tx, args, kwargs)
             return _call_region(call, self, tx, args, kwargs)
 
@@ -115,11 +116,18 @@ def _call_region(call, variable, tx, args, kwargs):
 
     region.__name__ = getattr(fn, "__name__", "region")
     setattr(region, REGION, True)
-    try:
-        flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
-    except Exception as error:
-        _refused(fn, error)
-        raise
+    guards = region_reads.guard(tx, variable, fn, args)  # what it reads, as the original's
+    with region_state.recording(fn) as recorded:
+        try:
+            flat = call(variable.clone(value=region), tx, passed_args, passed_kwargs)
+        except Exception as error:
+            _refused(fn, error)
+            raise
+    if recorded and recorded[0][0]:  # the Python state it changed: replayed per call
+        found, label = recorded[0]
+        if not region_replay.replay(tx, guards, found):
+            _unstaged(fn, region_state.refusal(fn, label))
+        region_state.accept(fn, found)
     tree, kinds, leaves = out[0]
     items, graph = [], iter(flat.unpack_var_sequence(tx))
     for leaf, kind in zip(leaves, kinds):
@@ -229,7 +237,7 @@ def _refused(fn, error) -> None:
     told apart from a line PyTorch could not trace (a guard on a value only the run
     knows, in code autograph does not convert: dynamo breaks the unconverted code there
     too); with ``fullgraph=True`` the error itself (``dynamo_errors``)."""
-    from torch._dynamo.exc import Unsupported, unimplemented
+    from torch._dynamo.exc import Unsupported
 
     from .dynamo_errors import staging_error_in, trace_failure
 
@@ -237,6 +245,13 @@ def _refused(fn, error) -> None:
     if staging is None:
         return
     untraced = staging.__cause__ is not None and trace_failure(staging.__cause__)
+    _unstaged(fn, staging, untraced)
+
+
+def _unstaged(fn, staging, untraced: bool = False) -> None:
+    """A graph break whose reason is the ``StagingError`` ``staging``."""
+    from torch._dynamo.exc import unimplemented
+
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", "the function"))
     unimplemented(gb_type="autograph: a line PyTorch could not trace" if untraced else
                   "autograph: a construct PyTorch cannot stage", context=name,

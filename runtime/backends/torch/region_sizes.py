@@ -19,11 +19,14 @@ in dynamo's run of it and in AOTAutograd's trace.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 from . import region_state
 from .patches import wrap_once
 
-regions: set = set()  # ids of the functions autograph marks as non-strict regions
+# the functions autograph marks as non-strict regions, held weakly (not by id: an id is
+# reused once its function dies)
+regions: weakref.WeakSet = weakref.WeakSet()
 REGION = "_autograph_region"  # set on a callable standing for one of them (region_boundary)
 
 
@@ -47,9 +50,14 @@ def install() -> None:
             settings = env.settings  # as under fullgraph=True, whatever the compile asked
             env.settings = dataclasses.replace(settings, allow_scalar_outputs=True,
                                                allow_dynamic_output_shape_ops=True)
+            call = _callable(func)
+
+            def watched(*args, **kwargs):  # the arguments as the region gets them
+                with region_state.unchanged(fn, args, kwargs):
+                    return call(*args, **kwargs)
+
             try:
-                with region_state.unchanged(fn):
-                    out = impl(func, in_spec, flat_args, checked_output)
+                out = impl(watched, in_spec, flat_args, checked_output)
             finally:
                 env.settings = settings
             if len(pending) > before:
@@ -78,12 +86,28 @@ def region_function(func):
     func = getattr(func, "func", func)  # a _ConstantFunction holds it,
     func = getattr(func, "_fn", func)  # a _LeafCallable too, and dynamo's patched_fn
     candidates = [func, *map(_contents, getattr(func, "__closure__", None) or ())]
-    for candidate in candidates:  # region_boundary's callable, over ``fn``, first: an id in
-        if getattr(candidate, REGION, False):  # ``regions`` may be a dead function's, reused
+    for candidate in candidates:  # region_boundary's callable, over ``fn``, first
+        if getattr(candidate, REGION, False):
             code = candidate.__code__
             free = dict(zip(code.co_freevars, map(_contents, candidate.__closure__ or ())))
             return free.get("fn", candidate)
-    return next((c for c in candidates if id(c) in regions), None)
+    return next((c for c in candidates if is_region(c)), None)
+
+
+def is_region(func) -> bool:
+    """Is ``func`` one of the functions autograph marks as non-strict regions?"""
+    try:
+        return func in regions
+    except TypeError:  # not hashable
+        return False
+
+
+
+def _callable(func):
+    """What ``flat_apply`` calls for ``func`` (a constant held by a spec, or itself)."""
+    from torch.utils import _pytree
+
+    return _pytree._retrieve_constant(func) if isinstance(func, _pytree.TreeSpec) else func
 
 
 def _contents(cell):
