@@ -391,8 +391,9 @@ def test_a_deep_copy_of_a_converted_module_runs_its_own_parameters():
     assert torch.equal(twin(X_NEG), X_NEG // 2)
 
 
-def test_a_converted_module_saves_and_loads_whole(tmp_path):
-    """``torch.save(model)`` / ``torch.load`` and ``pickle`` keep the module converted."""
+def test_a_converted_module_saved_whole_loads_with_its_class_forward(tmp_path):
+    """``torch.save(model)`` / ``pickle`` store the bound forward by its name: the loaded
+    module has the class's forward (the original), and converts again."""
     import pickle
 
     torch.manual_seed(0)
@@ -401,7 +402,9 @@ def test_a_converted_module_saves_and_loads_whole(tmp_path):
     for loaded in (torch.load(tmp_path / "m.pt", weights_only=False),
                    pickle.loads(pickle.dumps(m))):
         assert loaded is not m and type(loaded) is Gate
-        assert loaded.forward.__self__ is loaded
+        for x in (X_POS, X_NEG):
+            assert torch.equal(loaded(x), Gate.forward(m, x))
+        assert ag.convert(loaded) is loaded
         for x in (X_POS, X_NEG):
             torch.testing.assert_close(compiled(loaded)(x), Gate.forward(m, x))
 
@@ -411,8 +414,18 @@ def test_a_converted_forward_looks_like_the_method():
     ag.convert(m)
     assert inspect.signature(m.forward) == inspect.signature(Gate().forward)
     assert m.forward.__name__ == "forward" and m.forward.__qualname__ == "Gate.forward"
-    assert ag.convert(m) is m and ag.convert(m).forward is m.forward  # again: no change
-    assert repr(m.forward) == "<converted forward of Gate>"
+    assert m.forward.__self__ is m
+    assert ag.convert(m) is m and ag.convert(m).forward.__func__ is m.forward.__func__
+
+
+def test_many_converted_modules_compile_in_one_process():
+    """Dynamo counts recompiles per module of a forward's frame: with the module held by
+    a closure (or an object), every converted module shared one count and the ninth one
+    compiled was "recompile limit exceeded" (fullgraph=True)."""
+    torch._dynamo.reset()
+    for _ in range(12):
+        m = ag.convert(Gate())
+        assert torch.equal(compiled(m, backend="eager")(X_NEG), Gate.forward(m, X_NEG))
 
 
 class Flagged(torch.nn.Module):

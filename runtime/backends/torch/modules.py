@@ -1,18 +1,25 @@
 """``ag.convert(module)``: a module whose ``forward`` is its conversion.
 
-The conversion is set on the instance as a ``ConvertedForward``, an object that holds the
-module and the class's forward, rather than a closure, so that what users do with modules
-keeps meaning what it did:
+The conversion is set on the instance as a method bound to the module, whose function is
+one made per class's forward (``forward_of``) rather than a closure over the module,
+so that what users do with modules keeps meaning what it did:
 
 - ``copy.deepcopy(model)`` (an EMA or teacher copy) gives a module whose forward runs the
   copy's parameters (a closure would go on running the original's);
-- ``torch.save(model)`` and ``pickle`` store it: loading converts the class's forward again;
 - ``inspect.signature(model.forward)`` is forward's, without ``self``;
-- converting the module again changes nothing.
+- converting the module again changes nothing;
+- ``torch.compile`` of many converted modules in one process: dynamo starts at the frame
+  of the bound forward, whose ``self`` is the module, and counts its recompiles per module
+  as for an unconverted forward (an object holding the module, or a closure, had every
+  instance share one count: the ninth converted module compiled was "recompile limit
+  exceeded").
+
+``pickle``/``torch.save`` of the module store a bound method by its name: a loaded
+module has the class's own forward (convert it again).
 
 ``torch.compile(module)`` has dynamo start at the frame of forward: the forward dynamo reads
 calls the converted function as a non-strict region (one per class's forward), passing
-``self.training`` so that dynamo guards on it (what a region reads is not guarded).
+``self.training`` so that dynamo guards on it.
 """
 
 from __future__ import annotations
@@ -22,46 +29,39 @@ import types
 import weakref
 
 _REGIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # converted -> region
+_FORWARDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # function -> ours
 
 
-class ConvertedForward:
-    """The ``forward`` of a module ``ag.convert`` converted: calls the conversion of
-    ``function`` (the class's forward) on ``module`` as PyTorch's non-strict region."""
+_CONVERTED = "_autograph_converted_forward"  # marks the functions ``forward_of`` makes
 
-    def __init__(self, module, function, convert) -> None:
-        self.__self__, self.__wrapped__, self.convert = module, function, convert
-        self.__name__, self.__qualname__ = function.__name__, function.__qualname__
-        self.__doc__ = function.__doc__
-        self.region = _region(convert(function))
 
-    def __call__(self, *args, **kwargs):
-        module = self.__self__
-        return self.region(module, module.training, *args, **kwargs)
+def forward_of(function, convert):
+    """The function a converted module's ``forward`` is bound to: calls the conversion of
+    ``function`` (the class's forward) on the module as PyTorch's non-strict region."""
+    ours = _FORWARDS.get(function)
+    if ours is not None:
+        return ours
+    region = _region(convert(function))
 
-    def __reduce__(self):
-        return ConvertedForward, (self.__self__, self.__wrapped__, self.convert)
+    def forward(self, *args, **kwargs):
+        return region(self, self.training, *args, **kwargs)
 
-    @property
-    def __signature__(self) -> inspect.Signature:
-        return inspect.signature(types.MethodType(self.__wrapped__, self.__self__))
-
-    @property
-    def __code__(self):  # torch.export reads it (where its fake tensors come from)
-        return self.__wrapped__.__code__
-
-    def __repr__(self) -> str:
-        return f"<converted forward of {type(self.__self__).__name__}>"
+    forward.__name__, forward.__qualname__ = function.__name__, function.__qualname__
+    forward.__doc__, forward.__module__ = function.__doc__, function.__module__
+    forward.__signature__ = inspect.signature(function)
+    setattr(forward, _CONVERTED, True)
+    _FORWARDS[function] = forward
+    return forward
 
 
 def convert_forward(module, convert):
     """Set ``module.forward`` to the conversion of its class's forward; ``module``."""
     forward = module.forward
-    if isinstance(forward, ConvertedForward) and forward.__self__ is module:
-        return module
     function = getattr(forward, "__func__", None)
-    if function is None or getattr(forward, "__self__", None) is not module:
+    if getattr(forward, "__self__", None) is not module or function is None:
         raise TypeError(f"ag.convert: the forward of {type(module).__name__} is not a method")
-    module.forward = ConvertedForward(module, function, convert)
+    if not getattr(function, _CONVERTED, False):
+        module.forward = types.MethodType(forward_of(function, convert), module)
     return module
 
 
