@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 import types
 import weakref
@@ -300,7 +301,7 @@ def keep_state():
     converted functions it calls, and the bodies it traces, run in it."""
     if getattr(_local, "kept", None) is not None:
         return _NESTED
-    return Kept(sys._getframe(1))
+    return Kept(_getframe(1))
 
 
 def traced_frame():

@@ -28,7 +28,7 @@ looks at its caller's frame only where TensorFlow would refuse.
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 import numpy as np
 import tensorflow as tf
@@ -142,7 +142,7 @@ _OPERATORS = __name__.rpartition(".backends.")[0] + ".operators."
 def _from_converted_code() -> bool:
     """Whether the caller of the function calling this is converted code, or an operator
     converted code called (``ag__.augassign`` runs ``d *= x``)."""
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     if frame.f_code in converted.codes:
         return True
     if frame.f_globals.get("__name__", "").startswith(_OPERATORS):
