@@ -395,8 +395,12 @@ BLOCKED.update({
     ("scipy.stats._get_left_bracket", "jax"): (JAX_RAISE, "raise FitSolverError(msg)"),
     ("scipy.stats._get_left_bracket", "torch"): (TORCH_RAISE, "raise FitSolverError(msg)"),
     ("scipy.signal._boolrelextrema", "torch"):
-        (R3_TORCH_TRACE + ": ndarray.take(indices, axis=, mode=) is torch.Tensor.take",
-         "`main = data.take(locs, axis=axis, mode=mode)`): TypeError"),
+        ("an in-place operator of a NumPy array made in the function and a traced tensor "
+         "(results &= comparator(main, plus), a NumPy bool array): a TypeError naming neither "
+         "the line nor a remedy (before session 13, data.take(locs, "
+         "axis=, mode=) was torch.Tensor.take's, which has no axis)",
+         "unsupported operand type(s) for bitwise_and: 'numpy.ndarray' and 'Tensor' @ "
+         "results &= comparator(main, plus)"),
 })
 
 
