@@ -69,7 +69,8 @@ def humanize_calls():
     }
 
 
-TOML = """[tool.x]\nname = "a"  # c\nlist = [1, 2.5, "s", {k = true}]\n[[t]]\nd = 1979-05-27T07:32:00Z\n"""
+TOML = ('[tool.x]\nname = "a"  # c\nlist = [1, 2.5, "s", {k = true}]\n'
+        '[[t]]\nd = 1979-05-27T07:32:00Z\n')
 
 
 def tomlkit_calls():
