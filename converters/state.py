@@ -71,10 +71,37 @@ def function(name: str, params: list, body: list, results, ctx, construct) -> ga
         for kind, names in ((gast.Global, ctx.globals), (gast.Nonlocal, ctx.nonlocals | ctx.cells)):
             needed = sorted(declared & names)
             if needed:
+                _Unannotated(needed).visit(fn)
                 fn.body.insert(0, kind(names=needed))
     ctx.generated.add(id(fn))
     ctx.construct_of[id(fn)] = construct
     return fn
+
+
+class _Unannotated(gast.NodeTransformer):
+    """Python refuses an annotation of a name declared ``global`` or ``nonlocal``: the
+    user's ``out: list = []`` of a local a generated function now assigns through
+    ``nonlocal`` becomes ``out = []`` (a local's annotation is never evaluated), a bare
+    ``out: list`` a ``pass``. Nested scopes keep theirs."""
+
+    def __init__(self, names):
+        self.names = frozenset(names)
+        self.top = True
+
+    def visit_AnnAssign(self, node):
+        if not (isinstance(node.target, gast.Name) and node.target.id in self.names):
+            return node
+        new = gast.Pass() if node.value is None else \
+            gast.Assign(targets=[node.target], value=node.value, type_comment=None)
+        return gast.copy_location(new, node)
+
+    def _scope(self, node):
+        if not self.top:
+            return node
+        self.top = False
+        return self.generic_visit(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
 
 
 def names_tuple(names, store: bool = False):

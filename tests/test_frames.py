@@ -23,6 +23,7 @@ the generated code calls: one frame of the user's file each.)
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import logging
@@ -392,3 +393,25 @@ def test_a_failing_item_write_shows_no_runtime_frame(m, path):
         call(path, ag.to_graph(m.failing_item_write), ())
     names = [entry.name for entry in info.traceback]
     assert names[-1] == "failing_item_write" and "setitem" not in names
+
+
+def caller_module_or_main(n):
+    """As attrs's ``make_class``: the caller's module where ``sys._getframe`` exists."""
+    if n > 0:
+        n = n + 1
+    try:
+        name = sys._getframe(1).f_globals.get("__name__", "__main__")
+    except (AttributeError, ValueError):
+        name = "no frames"
+    return n, name
+
+
+@pytest.mark.parametrize("path", ["python", "staged"])
+def test_a_program_that_takes_getframe_off_sys(monkeypatch, path):
+    """The runtime keeps its own ``sys._getframe``: a program (attrs's test suite) may
+    delete the attribute, and converted code then finds it missing where eager code
+    does, while the staged machinery goes on looking at frames."""
+    converted = ag.convert(caller_module_or_main)
+    monkeypatch.delattr(sys, "_getframe")
+    with force_staged() if path == "staged" else contextlib.nullcontext():
+        assert converted(2) == caller_module_or_main(2) == (3, "no frames")

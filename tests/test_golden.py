@@ -1062,6 +1062,47 @@ CASES = [
         ag___2.branch(n > 0, if_body, None, (), shared=(get_shared, set_shared, ('ag__.total',)))()
         return ag___2.and_(ag__, lambda: ag___2.ld_attribute(ag__.total, ag__, 'total'))()
     """),
+    Case('conditionals', 'annotated_cell',  # arrow's Arrow.humanize: a nonlocal cannot be annotated
+        """\
+    def annotated_cell(x):
+        if x > 0:
+            out: list = []
+            n: int
+            def add(v):
+                out.append(v)
+            add(x)
+        else:
+            out = [x]
+        return out
+    """,
+        """\
+    def annotated_cell(x):
+        out: object
+
+        def if_body():
+            nonlocal out
+            out = []
+            n: int
+
+            def add(v):
+                ag__.converted(out.append)(v)
+            ag__.converted(add)(x)
+            return ()
+
+        def else_body():
+            nonlocal out
+            out = [x]
+            return ()
+
+        def get_shared():
+            return (ag__.ldu(lambda: out, 'out'),)
+
+        def set_shared(ag__values):
+            nonlocal out
+            out = ag__values[0]
+        ag__.branch(x > 0, if_body, else_body, (), shared=(get_shared, set_shared, ('out',)))()
+        return out
+    """),
     Case('loops', 'ag_local',
         """\
     def ag_local(n):

@@ -157,3 +157,48 @@ def test_nested_def_annotations_are_not_a_mismatch(tmp_path):
     converted = ag.to_graph(module.outer)
     with force_staged():
         assert converted(["a", "", "b"]) == ["A", "B"]
+
+
+INSTRUMENTED = '''\
+import ast
+import inspect
+import textwrap
+
+
+def instrumented(fn):
+    """As typeguard's @typechecked: the function's tree, with a check added, compiled
+    and placed in the function (the check imports a dotted module name)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    check = ast.parse("import os.path\\nos.path.join(str(x), 'checked')").body
+    tree.body[0].body[:0] = check
+    tree.body[0].decorator_list = []
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    namespace = {}
+    exec(compile(tree, fn.__code__.co_filename, "exec"), fn.__globals__, namespace)
+    fn.__code__ = namespace[fn.__name__].__code__
+    return fn
+
+
+@instrumented
+def checked(x):
+    if x > 0:
+        return x + 1
+    return 0
+
+
+def imports_a_dotted_name(x):
+    import os.path
+    return os.path.join(x, "a")
+'''
+
+
+def test_code_a_decorator_compiled_itself_is_refused(tmp_path):
+    """A function whose code a decorator compiled from a rewritten tree (typeguard's
+    ``@typechecked``: inflect's ``engine.plural_noun``) is not converted: its converted
+    code, compiled from the source, would drop what the decorator added (the type
+    checks). A dotted name ``import a.b`` puts in the code's names is a name too."""
+    module, _ = _import(tmp_path, "instrumented", INSTRUMENTED)
+    with pytest.raises(ag.ConversionError, match=r"its code uses 'join', which the source does "
+                                                 r"not mention.*some decorators do"):
+        ag.to_graph(module.checked)
+    assert ag.to_graph(module.imports_a_dotted_name)("x") == module.imports_a_dotted_name("x")

@@ -13,6 +13,7 @@ import operator
 import os
 import re
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 from typing import Any, Optional, TextIO
 
 import numpy as np
@@ -434,7 +435,7 @@ def getframe_(depth: int = 0):
     operators (through the framework's tracing, under a trace); those frames are not
     counted, so ``sys._getframe(1)`` is the caller, as boltons' ``namedtuple`` and
     ``make_sentinel`` read their caller's module name."""
-    frame, generated = sys._getframe(1), False
+    frame, generated = _getframe(1), False
     while True:
         code = frame.f_code
         made = converted_codes.made(code)

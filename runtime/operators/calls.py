@@ -27,6 +27,7 @@ import functools
 import linecache
 import os
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import sysconfig
 import types
 import weakref
@@ -102,7 +103,7 @@ def _hashed(kind: type):
 # Builtins whose arguments converted code must reach: the staged twins it calls instead.
 _STAGED_TWINS = {range: range_, enumerate: enumerate_, zip: zip_, len: len_, hasattr: hasattr_,
                  isinstance: isinstance_, map: map_, filter: filter_, functools.reduce: reduce_, sorted: sorted_,
-                 set: _hashed(set), frozenset: _hashed(frozenset), sys._getframe: getframe_}
+                 set: _hashed(set), frozenset: _hashed(frozenset), _getframe: getframe_}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _BASE_PREFIX = os.path.normcase(sys.base_prefix)
 

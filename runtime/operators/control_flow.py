@@ -35,6 +35,7 @@ every value a branch or loop body changes.
 from __future__ import annotations
 
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 import numpy as np
 
@@ -424,7 +425,7 @@ def assert_stmt(cond, message=None):
                 raise AssertionError
             raise AssertionError(message())
         return None
-    staged_raise.check_assert_not_handled(sys._getframe(1))
+    staged_raise.check_assert_not_handled(_getframe(1))
     return backend.assert_stmt(cond, message)
 
 

@@ -192,6 +192,11 @@ def staged_version(f):
             return _dict_get(f)
         if owner is str and f.__name__ == "format":  # "x={:.3f}".format(x)
             return formatting.format_method(f.__self__)
+        backend = backend_of(f.__self__)
+        if backend is not None:
+            method = backend.array_method(f)
+            if method is not None:
+                return method
     try:
         staged = _STAGED.get(f)
     except TypeError:  # unhashable

@@ -36,8 +36,11 @@ _routed: dict = {}  # numpy callable -> its router; numpy's callables live as lo
 
 def is_numpy(f) -> bool:
     """True for a function, ufunc, ufunc method or class of the ``numpy`` package, and
-    for a method of a NumPy array (``T.dot``: a staged argument may come)."""
+    for a method of a NumPy array (``T.dot``: a staged argument may come), bound or not
+    (``np.ndarray.take(a, i)``)."""
     if f.__class__ is np.ufunc or isinstance(getattr(f, "__self__", None), (np.ufunc, np.ndarray)):
+        return True
+    if getattr(f, "__objclass__", None) is np.ndarray:  # np.ndarray.take(a, ...)
         return True
     module = getattr(f, "__module__", None)
     return isinstance(module, str) and module.partition(".")[0] == "numpy" and (

@@ -13,7 +13,7 @@ arrays do (JAX: a tracer is a ``jax.Array``) says so with
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 from ..staging import errors
 from ..staging.backend import backend_of
@@ -26,6 +26,6 @@ def class_pattern_subject(value):
     backend = backend_of(value)
     if backend is None or backend.isinstance_as_concrete:
         return value
-    caller = sys._getframe(1)
+    caller = _getframe(1)
     location = errors.at_line(caller.f_code.co_filename, caller.f_lineno)
     raise errors.class_pattern_on_staged(location, describe(value, backend))

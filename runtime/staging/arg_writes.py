@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import linecache
 import re
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 from . import converted, errors
 
@@ -40,14 +40,14 @@ def user_frames(frame):
 
 def function_name() -> str:
     """The innermost converted user function running (e.g. the one whose branch is traced)."""
-    frame = next(user_frames(sys._getframe(1)), None)
+    frame = next(user_frames(_getframe(1)), None)
     return frame.f_code.co_name if frame is not None else "the function"
 
 
 def written_argument(target, depth: int = 2):
     """The ``Written`` argument ``target`` is (the value a parameter was called with: one
     the body rebound, ``w = w * 1.0``, is no longer the caller's), or None."""
-    frames = list(user_frames(sys._getframe(depth)))
+    frames = list(user_frames(_getframe(depth)))
     for i, frame in enumerate(frames):
         code = frame.f_code
         given = arguments(frame)
@@ -103,7 +103,7 @@ def _count(code) -> int:
 
 def user_line():
     """``(filename, lineno)`` of the innermost converted code running (the assignment)."""
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     while frame is not None and frame.f_code not in converted.codes:
         frame = frame.f_back
     return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None

@@ -23,7 +23,7 @@ calling function, or a global.
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import types
 
 import numpy as np
@@ -134,7 +134,7 @@ class Arrays:
         global the bodies read."""
         if not changed:
             return
-        for function, own, frame in _frames(sys._getframe(1)):
+        for function, own, frame in _frames(_getframe(1)):
             for name, value in frame.f_locals.items():
                 if own and name in carried:
                     continue
@@ -178,7 +178,7 @@ def check_carried(value, label: str, construct: str, where_fn) -> None:
 def _refuse_sharing(target, where, what: str) -> None:
     """(``where()``: the construct and its location, for the message only.)"""
     base = base_of(target)
-    for _, _, frame in _frames(sys._getframe(2)):
+    for _, _, frame in _frames(_getframe(2)):
         for name, value in (held for local in frame.f_locals.items()
                             for held in holders.held_in(local[1], local[0])):
             if value is not target and is_array(value) and base_of(value) is base:

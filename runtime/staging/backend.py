@@ -323,6 +323,12 @@ class Backend:
         ``python_kind``): a ``keeps_kinds`` backend notes it; ``origin`` says where the
         choice was made, for messages ("'u', chosen by the if statement at f.py:3")."""
 
+    def array_method(self, method):
+        """What converted code calls for ``method``, a method of one of this backend's
+        arrays, where NumPy's ndarray has a method of that name taking other arguments;
+        None: ``method`` itself."""
+        return None
+
     def numpy_call(self, fn, args, kwargs):
         """``fn(*args, **kwargs)``: a NumPy function called from staged code with a staged
         argument of this backend (``numpy_calls``). By default as it is, for staged values

@@ -15,7 +15,7 @@ harmlessly (``row = A[i]; A[i] = row / 2`` in a loop body).
 from __future__ import annotations
 
 import dis
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 import weakref
 from typing import Callable, Optional
@@ -328,7 +328,7 @@ def _named(name: str) -> str:
 
 
 def _innermost():
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     while frame is not None and frame.f_code not in converted.codes:
         frame = frame.f_back
     return frame

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 import types
 import weakref
@@ -287,7 +288,7 @@ def keep_state():
     the outermost one of a thread keeps the state its trace can change (``Kept``);
     converted functions it calls, and the bodies it traces, run in it. Each notes the
     values its function's parameters were called with (``arg_writes.called_with``)."""
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     return called_with(frame, None if getattr(_local, "kept", None) is not None
                        else Kept(frame))
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import inspect
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 from typing import Optional
 
 from . import errors
@@ -83,7 +83,7 @@ def set_loop_options(*, parallel_iterations: Optional[int] = None,
         array([5.   , 2.5  , 1.25 , 0.625])
     """
     if not mode.python and mode.staging():
-        caller = sys._getframe(1)
+        caller = _getframe(1)
         raise errors.StagingError(
             f"set_loop_options at {errors.at_line(caller.f_code.co_filename, caller.f_lineno)}: "
             "it is not the first statement of a for or while loop, so no loop takes its "

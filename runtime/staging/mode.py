@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 
 
@@ -280,7 +281,7 @@ def _only_looked_up() -> bool:
     (dynamo asks for TensorFlow's spec): nothing is imported, so nothing changes. Any
     other caller is taken as an import (when in doubt, the exact per-call test)."""
     try:
-        caller = sys._getframe(3)  # find_spec <- importlib's _find_spec <- its caller
+        caller = _getframe(3)  # find_spec <- importlib's _find_spec <- its caller
     except ValueError:  # called from a shallower stack: not importlib's lookup
         return False
     return caller.f_code.co_name == "find_spec" and caller.f_globals.get("__name__") == "importlib.util"

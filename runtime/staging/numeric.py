@@ -58,7 +58,7 @@ def name_of(fn) -> str:
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, np.ufunc):
         return f"np.{owner.__name__}.{fn.__name__}"
-    if isinstance(owner, np.ndarray):
+    if isinstance(owner, np.ndarray) or getattr(fn, "__objclass__", None) is np.ndarray:
         return f"ndarray.{fn.__name__}"
     module = getattr(fn, "__module__", None) or "numpy"
     return "np" + module[len("numpy"):] + "." + getattr(fn, "__name__", "?")

@@ -30,6 +30,7 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 
 from . import RUNTIME_DIR as _RUNTIME_DIR, errors
@@ -151,7 +152,7 @@ class handled_by:
 
     def __init__(self, types, line: int) -> None:
         self.types, self.line = types, line
-        self.filename = sys._getframe(1).f_code.co_filename  # the user's function's file
+        self.filename = _getframe(1).f_code.co_filename  # the user's function's file
 
     def where(self) -> str:
         text = linecache.getline(self.filename, self.line).strip()
@@ -188,7 +189,7 @@ def staged_handler(exc, types, stageable, safe, line: int):
         return exc  # not this try's: a run-time check of the branch, as before
     if not stageable[i]:
         raise errors.StagingError(
-            f"raise in a staged branch at {_line_of(sys._getframe(1))}: {entry.where()} "
+            f"raise in a staged branch at {_line_of(_getframe(1))}: {entry.where()} "
             f"handles its {kind.__name__} with a handler that reads the exception or "
             f"raises it again, and the condition is a staged value: the graph can run a "
             f"handler on a flag, but cannot give it the exception. Drop the 'as' name, "

@@ -82,3 +82,17 @@ def test_array_methods_on_staged_arrays(backend):
 def test_in_place_sort_and_fill(backend):
     if backend.engine == "numpy":  # JAX arrays are immutable: their .sort() returns a copy
         backend.check(in_place_methods, np.array([3.0, -1.0, 2.0]))
+
+
+def takes_along_an_axis(data, locs):
+    main = data.take(locs, axis=1, mode="clip")
+    plus = data.take(locs + 1, axis=1, mode="wrap")
+    return main * 2.0 - plus, data.take(locs)
+
+
+def test_take_along_an_axis(backend):
+    """``ndarray.take`` with an axis and a mode, as SciPy's ``_boolrelextrema`` calls it: a
+    PyTorch tensor's ``take`` takes neither (NumPy's ``take`` runs, as torch._numpy's with
+    the mode's indices)."""
+    backend.numpy_code().check(takes_along_an_axis, np.arange(12.0).reshape(3, 4),
+                               np.array([3, 0, 1]))

@@ -201,9 +201,12 @@ R3_COMMON_TYPE = ("np.common_type of a traced array (NumPy's as_series): not sta
 R3_TORCH_TRACE = ("NumPy code PyTorch's traced tensors do not take (ndarray.fill, .dot of a "
                   "matrix and a vector, dtype.kind, a data-dependent guard): a StagingError "
                   "naming the line")
-R3_TF_ITER = ("iterating over a graph tensor, or its truth, in code autograph does not "
-              "convert (list(fs), a, b, c, d = abcd, sorted([ta, tb])): a StagingError naming "
-              "the line (before the sixth round, TensorFlow's OperatorNotAllowedInGraphError)")
+R3_TF_ITER = ("the truth of a graph tensor in code autograph does not convert "
+              "(sorted([ta, tb]) asks each comparison for a bool): a StagingError naming the "
+              "line (before the sixth round, TensorFlow's OperatorNotAllowedInGraphError; "
+              "iterating over one, list(fs) and a, b, c, d = abcd, works since session 13 "
+              "where its first axis has a static length)")
+R3_TF_NO_TWIN = ("np.frexp has no tf.experimental.numpy twin (a StagingError naming the line)")
 R3_TF_NDARRAY = ("an ndarray method or attribute a tf.Tensor lacks (.dot, .size, dtype.kind, "
                  ">>=, an index array): TensorFlow's AttributeError/TypeError, not naming the line")
 BLOCKED.update({
@@ -225,22 +228,21 @@ BLOCKED.update({
     ('scipy.optimize._lsq.check_termination', 'torch'): (R3_NONE, 'elif xtol_satisfied:'),
     ('scipy.optimize._lsq.check_termination', 'tf'): (R3_NONE, 'elif xtol_satisfied:'),
     ('scipy.optimize._notclose', 'torch'): (R3_TORCH_TRACE, 'all(fs) and all(np.isfinite(fs)) and'),
-    ('scipy.optimize._notclose', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
     ('scipy.optimize._inverse_poly_zero', 'numpy'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
     ('scipy.optimize._inverse_poly_zero', 'numpy-xla'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
     ('scipy.optimize._inverse_poly_zero', 'jax'): (R3_LIST_WRITE, 'The numpy.ndarray conversion method __array__() was called o'),
     ('scipy.optimize._inverse_poly_zero', 'torch'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
-    ('scipy.optimize._inverse_poly_zero', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
+    ('scipy.optimize._inverse_poly_zero', 'tf'): (R3_LIST_WRITE, 'Q[:, 0] = fvals[:]'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
     ('scipy.optimize.TOMS748Solver (k=1)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
-    ('scipy.optimize.TOMS748Solver (k=1)', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
+    ('scipy.optimize.TOMS748Solver (k=1)', 'tf'): (R3_TF_NO_TWIN, 'frs = np.frexp(self.fab)[1]'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'numpy'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'numpy-xla'): (R3_MAYBE_NONE_TRUTH, 'all(fs) and all(np.isfinite(fs)) and'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'jax'): (JAX_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
     ('scipy.optimize.TOMS748Solver (k=2)', 'torch'): (TORCH_RAISE, 'raise ValueError(f"Invalid x value: {a} ")'),
-    ('scipy.optimize.TOMS748Solver (k=2)', 'tf'): (R3_TF_ITER, 'a graph tensor is iterated over at'),
+    ('scipy.optimize.TOMS748Solver (k=2)', 'tf'): (R3_MAYBE_NONE_TRUTH, "'fe' is None on some staged paths"),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy'): (R3_SORTED, 'return sorted([ta, tb])'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'numpy-xla'): (R3_SORTED, 'return sorted([ta, tb])'),
     ('scipy.optimize.BaseQuadraticSubproblem.get_boundaries_intersections', 'jax'): (R3_SORTED, 'Attempted boolean conversion of traced array with shape bool'),
@@ -393,8 +395,12 @@ BLOCKED.update({
     ("scipy.stats._get_left_bracket", "jax"): (JAX_RAISE, "raise FitSolverError(msg)"),
     ("scipy.stats._get_left_bracket", "torch"): (TORCH_RAISE, "raise FitSolverError(msg)"),
     ("scipy.signal._boolrelextrema", "torch"):
-        (R3_TORCH_TRACE + ": ndarray.take(indices, axis=, mode=) is torch.Tensor.take",
-         "`main = data.take(locs, axis=axis, mode=mode)`): TypeError"),
+        ("an in-place operator of a NumPy array made in the function and a traced tensor "
+         "(results &= comparator(main, plus), a NumPy bool array): a TypeError naming neither "
+         "the line nor a remedy (before session 13, data.take(locs, "
+         "axis=, mode=) was torch.Tensor.take's, which has no axis)",
+         "unsupported operand type(s) for bitwise_and: 'numpy.ndarray' and 'Tensor' @ "
+         "results &= comparator(main, plus)"),
 })
 
 

@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -37,10 +38,12 @@ def run(python: str, tests: list, cwd: str, modules: str, mode: str, do_not_conv
         env["AUTOGRAPH_STAGED"] = "1" if mode == "staged" else "0"
     plugin = [] if mode == "original" else ["-p", "plugin"]
     command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin, *tests]
+    start = time.perf_counter()
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
     tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr[-500:]
     counts = {k: int(v) for v, k in re.findall(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)", tail)}
-    out = {"summary": tail, "counts": counts}
+    out = {"summary": tail, "counts": counts, "seconds": round(seconds, 1)}
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", result.stdout, re.M)
     out["failures"] = failed
     if mode != "original" and os.path.getsize(report):
@@ -63,7 +66,7 @@ def main(argv=None) -> int:
     for mode in ("original", "python", "staged"):
         results[mode] = run(args.python, [*args.tests, "-rfE"], args.cwd, args.modules, mode, args.do_not_convert)
         r = results[mode]
-        print(f"{mode:>9}: {r['summary']}")
+        print(f"{mode:>9}: {r['summary']} ({r['seconds']} s wall)")
         conversion = r.get("conversion")
         if conversion:
             print(f"{'':>9}  converted {conversion['converted']} functions, refused {conversion['refused']}")

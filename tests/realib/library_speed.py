@@ -1,7 +1,8 @@
 """Time a converted library's calls on the Python path against the original, in one
 process: every function of the named modules is converted (``plugin.convert_module``),
 and the original and converted code objects are swapped in and out between rounds
-(interleaved, medians of three rounds), so both sides see the same machine load.
+(interleaved, medians of three rounds, or ``ROUNDS``), so both sides see the same machine
+load.
 
     PYTHONPATH=.:SRC VENV/bin/python tests/realib/library_speed.py dateutil
     PYTHONPATH=.:SRC VENV/bin/python tests/realib/library_speed.py humanize
@@ -68,6 +69,119 @@ def humanize_calls():
     }
 
 
+TOML = ('[tool.x]\nname = "a"  # c\nlist = [1, 2.5, "s", {k = true}]\n'
+        '[[t]]\nd = 1979-05-27T07:32:00Z\n')
+
+
+def tomlkit_calls():
+    import tomlkit
+
+    mods = [f"tomlkit.{m}" for m in ("api", "container", "items", "parser", "source",
+                                     "toml_document", "toml_file", "_utils", "_compat")]
+    doc = tomlkit.parse(TOML)
+    return mods, {
+        "parse": lambda: tomlkit.parse(TOML),
+        "dumps": lambda: tomlkit.dumps(doc),
+        "build table": lambda: tomlkit.dumps({"a": {"b": [1, 2], "c": "x"}}),
+    }
+
+
+def natsort_calls():
+    import natsort
+
+    items = [f"file{i}.v{i % 7}.txt" for i in range(200, 0, -1)]
+    mods = ["natsort.natsort", "natsort.utils", "natsort.ns_enum"]
+    return mods, {
+        "natsorted": lambda: natsort.natsorted(items),
+        "natsorted FLOAT": lambda: natsort.natsorted(items, alg=natsort.ns.FLOAT),
+        "humansorted keygen": lambda: natsort.natsort_keygen(alg=natsort.ns.IGNORECASE),
+    }
+
+
+def arrow_calls():
+    import arrow
+
+    a = arrow.Arrow(2013, 5, 5, 12, 30, 45)
+    mods = [f"arrow.{m}" for m in ("api", "arrow", "factory", "formatter", "locales", "parser",
+                                   "util")]
+    return mods, {
+        "get iso": lambda: arrow.get("2013-05-05T12:30:45+00:00"),
+        "get format": lambda: arrow.get("05/05/2013 12:30", "MM/DD/YYYY HH:mm"),
+        "shift": lambda: a.shift(months=1, days=-3, hours=5),
+        "format": lambda: a.format("YYYY-MM-DD HH:mm:ss ZZ dddd"),
+        "humanize": lambda: a.humanize(a.shift(hours=-3), granularity=["hour", "minute"]),
+        "span_range": lambda: list(arrow.Arrow.span_range("day", a, a.shift(days=10))),
+    }
+
+
+def marshmallow_calls():
+    from marshmallow import Schema, fields, validate
+
+    class Album(Schema):
+        title = fields.Str(required=True, validate=validate.Length(min=1))
+        year = fields.Int(validate=validate.Range(min=1900))
+        tags = fields.List(fields.Str())
+        released = fields.Date()
+
+    schema = Album()
+    data = {"title": "Hunky Dory", "year": 1971, "tags": ["a", "b"], "released": "1971-12-17"}
+    loaded = schema.load(data)
+    mods = [f"marshmallow.{m}" for m in ("schema", "fields", "validate", "utils", "decorators",
+                                         "error_store", "class_registry")]
+    return mods, {
+        "load": lambda: schema.load(data),
+        "dump": lambda: schema.dump(loaded),
+        "validate errors": lambda: schema.validate({"title": "", "year": 12}),
+    }
+
+
+def inflect_calls():
+    import inflect
+
+    p = inflect.engine()
+    return ["inflect"], {
+        "plural": lambda: p.plural("cactus"),
+        "number_to_words": lambda: p.number_to_words(1234567),
+        "a": lambda: p.a("hour"),
+        "ordinal": lambda: p.ordinal(103),
+    }
+
+
+def simplejson_calls():
+    import simplejson
+
+    doc = {"a": [1, 2.5, "x\u1234", None, True], "b": {"c": "d" * 20}, "e": list(range(30))}
+    text = simplejson.dumps(doc)
+    mods = ["simplejson", "simplejson.decoder", "simplejson.encoder", "simplejson.scanner"]
+    return mods, {
+        "dumps": lambda: simplejson.dumps(doc),
+        "dumps indent": lambda: simplejson.dumps(doc, indent=2, sort_keys=True),
+        "loads": lambda: simplejson.loads(text),
+    }
+
+
+def attrs_calls():
+    import attr
+
+    @attr.s
+    class P:
+        x = attr.ib(validator=attr.validators.instance_of(int))
+        y = attr.ib(default=0, converter=int)
+
+    return [f"attr.{m}" for m in ("_make", "_funcs", "validators", "converters", "_cmp")], {
+        "make class": lambda: attr.make_class("C", ["a", "b"]),
+        "instance": lambda: P(1, "2"),
+        "asdict": lambda: attr.asdict(P(1, 2)),
+        "evolve": lambda: attr.evolve(P(1, 2), y=3),
+    }
+
+
+LIBRARIES = {"dateutil": "dateutil_calls", "humanize": "humanize_calls",
+             "tomlkit": "tomlkit_calls", "natsort": "natsort_calls", "arrow": "arrow_calls",
+             "marshmallow": "marshmallow_calls", "inflect": "inflect_calls",
+             "simplejson": "simplejson_calls", "attrs": "attrs_calls"}
+
+
 def measure(calls: dict) -> dict:
     out = {}
     for name, call in calls.items():
@@ -78,7 +192,7 @@ def measure(calls: dict) -> dict:
 
 
 def main() -> None:
-    mods, calls = {"dateutil": dateutil_calls, "humanize": humanize_calls}[sys.argv[1]]()
+    mods, calls = globals()[LIBRARIES[sys.argv[1]]]()
     functions = [o for o in gc.get_objects()
                  if isinstance(o, types.FunctionType) and (o.__module__ or "") in mods]
     original = {f: f.__code__ for f in functions}
@@ -91,7 +205,7 @@ def main() -> None:
             plugin.convert_module(name)
     converted = {f: f.__code__ for f in functions}
     rounds: dict = {name: ([], []) for name in calls}
-    for _ in range(3):
+    for _ in range(int(os.environ.get("ROUNDS", "3"))):
         for side, codes in enumerate((original, converted)):
             for f, code in codes.items():
                 f.__code__ = code
@@ -100,7 +214,7 @@ def main() -> None:
     swapped = sum(original[f] is not converted[f] for f in functions)
     print(f"{swapped} of {len(functions)} functions converted in place")
     for name, (before, after) in rounds.items():
-        b, a = sorted(before)[1], sorted(after)[1]
+        b, a = sorted(before)[len(before) // 2], sorted(after)[len(after) // 2]
         print(f"{name:24s} {b * 1e6:9.1f} us {a * 1e6:9.1f} us  x{a / b:.2f}")
 
 

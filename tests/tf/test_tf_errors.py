@@ -328,3 +328,41 @@ def test_a_graph_tensor_tested_by_code_autograph_does_not_convert():
         f"only when the graph runs. Pass a Python value there (computed outside tf.function), "
         f"or write the test in converted code, whose if, while and for of a graph tensor are "
         f"graph ops.")
+
+
+def unpacks_three(x):
+    a, b, c = x
+    return a + b * c
+
+
+def unpacks_two(x):
+    a, b = x
+    return a + b
+
+
+def lists(x):
+    return list(x)
+
+
+def test_iterating_over_a_graph_tensor():
+    """``a, b, c = x`` and ``list(x)`` in converted code: ndarray's iteration along the
+    first axis where its length is static (TensorFlow refuses every graph tensor); where
+    the graph knows the length only when it runs, a StagingError at the user's line.
+    Eagerly a wrong count and a 0-d array are NumPy's errors, so they are staged."""
+    assert float(staged(unpacks_three, tf.constant(X))) == 1.0 + -2.0 * 3.0
+    with pytest.raises(ValueError, match=r"^too many values to unpack \(expected 2\)$"):
+        staged(unpacks_two, tf.constant(X))
+    with pytest.raises(TypeError, match="^iteration over a 0-d array$"):
+        staged(lists, tf.constant(1.0))
+    with pytest.raises(TypeError, match="^iteration over a 0-d array$"):
+        lists(np.array(1.0))
+    unknown = tf.function(ag.convert(unpacks_three), autograph=False,
+                          input_signature=[tf.TensorSpec([None], tf.float32)])
+    with pytest.raises(ag.StagingError) as info:
+        unknown(tf.constant(X))
+    assert str(info.value) == (
+        f"a graph tensor is iterated over or unpacked at {at(unpacks_three, 'a, b, c = x')}, "
+        f"and the length of its first axis is known only when the graph runs (shape "
+        f"(None,)): under tf.function its items must be known when it traces. Index it "
+        f"(x[0], x[1]), loop over range(len(x)) in converted code, or give the tf.function "
+        f"an input_signature with that length.")

@@ -18,7 +18,7 @@ is missing (another JAX), nothing is installed and ``installed()`` says so.
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import weakref
 
 import numpy as np
@@ -54,7 +54,7 @@ def install() -> None:
                 reads = _reads.get(trace)
                 if reads is not None and id(x) in reads.read:  # read before in this trace
                     return original(reads.snapshot(x))
-                if in_converted_code(sys._getframe(1)):
+                if in_converted_code(_getframe(1)):
                     if reads is None:
                         reads = _reads[trace] = ReadByValue()
                     x = reads.snapshot(x)

@@ -27,6 +27,7 @@ import linecache
 import os
 import random as python_random
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 import warnings
 from typing import Any, Iterator
@@ -68,7 +69,7 @@ def warn_outside_library(message: str, category: type[Warning]) -> None:
     if sys.version_info >= (3, 12):
         warnings.warn(message, category, skip_file_prefixes=LIBRARY_DIRS)
         return
-    frame, level = sys._getframe(0), 1
+    frame, level = _getframe(0), 1
     while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
@@ -109,7 +110,7 @@ def _watched(call: str, original):
         watch = _watching.get(threading.get_ident())
         seeded = seeding and (args[0] if args else kwargs.get("seed")) is not None
         if watch is not None and not seeded:
-            _report(watch, call, sys._getframe(1))
+            _report(watch, call, _getframe(1))
         return original(*args, **kwargs)
 
     if not getattr(original, "__module__", None):  # ``random``'s bound methods name none,

@@ -124,12 +124,12 @@ def warn_chosen(index, texts: tuple, category, stacklevel: int) -> None:
     """Run-time: ``warnings.warn`` of the text a staged condition chose. The graph's code
     runs at the user's lines (``codegen``), so ``stacklevel`` counts from it, past
     autograph's own frames."""
-    import sys
     import warnings
+    from sys import _getframe
 
     from .captures import LIBRARY_DIRS
 
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     for _ in range(stacklevel - 1):
         frame = frame.f_back
         while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextvars
 import operator as _operator
 import os
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 from typing import Optional
 
 import numpy as np
@@ -110,7 +110,7 @@ def pop(token) -> None:
 
 def user_source():
     """(filename, lineno) of the innermost frame outside autograph and numpy."""
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_SKIP_DIRS):

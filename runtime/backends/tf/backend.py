@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import types
 
 import numpy as np
@@ -397,7 +398,7 @@ def _collected_as_tensor(value, dtype=None, name=None, as_ref=False):
     """A list a staged loop collected (of a run-time length) handed to a TensorFlow op:
     its items stacked (``tf.stack(lst)``). Returned from the ``tf.function``, a
     ``StagingError``: eagerly it is a list, and a ``tf.function`` returns tensors."""
-    frame = sys._getframe(1)
+    frame = _getframe(1)
     for _ in range(8):
         if frame is None or frame.f_code is _OUTPUT_CONVERSION:
             break

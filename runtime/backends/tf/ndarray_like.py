@@ -28,7 +28,7 @@ looks at its caller's frame only where TensorFlow would refuse.
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 import numpy as np
 import tensorflow as tf
@@ -142,7 +142,7 @@ _OPERATORS = __name__.rpartition(".backends.")[0] + ".operators."
 def _from_converted_code() -> bool:
     """Whether the caller of the function calling this is converted code, or an operator
     converted code called (``ag__.augassign`` runs ``d *= x``)."""
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     if frame.f_code in converted.codes:
         return True
     if frame.f_globals.get("__name__", "").startswith(_OPERATORS):
@@ -298,7 +298,32 @@ def _array(self, dtype=None, copy=None):
     return _tf_array(self, dtype)
 
 
+_tf_iter = _Tensor.__iter__
+
+
+def _iter(self):
+    """Iterating over a graph tensor (``a, b, c = x``, ``list(x)``, a loop in a
+    comprehension): where converted code asks, its items along the first axis, as an
+    ndarray iterates, when that axis has a length the graph knows (TensorFlow refuses
+    any graph tensor); a length known only when the graph runs is a StagingError
+    naming the line. Else TensorFlow's refusal."""
+    if not _from_converted_code():
+        return _tf_iter(self)
+    shape = self.shape
+    if shape.rank == 0:
+        raise TypeError("iteration over a 0-d array")
+    if shape.rank is None or shape[0] is None:
+        raise StagingError(
+            f"a graph tensor is iterated over or unpacked at {user_location()}, and the "
+            f"length of its first axis is known only when the graph runs (shape {shape}): "
+            f"under tf.function its items must be known when it traces. Index it "
+            f"(x[0], x[1]), loop over range(len(x)) in converted code, or give the "
+            f"tf.function an input_signature with that length.")
+    return iter(tf.unstack(self, num=shape[0]))
+
+
 SymbolicTensor.__getattr__ = _getattr
+SymbolicTensor.__iter__ = _iter
 SymbolicTensor.__array__ = _array
 SymbolicTensor.__matmul__ = _matmul
 SymbolicTensor.__rmatmul__ = _rmatmul

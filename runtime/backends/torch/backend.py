@@ -40,7 +40,7 @@ reads ``xs[k]`` with ``index_select`` (indexing with a 0-d tensor is refused the
 
 from __future__ import annotations
 
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 import threading
 import weakref
 
@@ -814,6 +814,11 @@ class TorchBackend(backends.Backend):
 
         return numpy_twins.call(fn, args, kwargs)
 
+    def array_method(self, method):
+        from . import numpy_twins
+
+        return numpy_twins.array_method(method) if is_tracing() else None
+
 
 # What a staged raise's refusal advises: PyTorch's operators carry no exception type
 # (``torch._assert_async`` fails with a RuntimeError), and a message formatted from
@@ -931,7 +936,7 @@ def _held_by_a_caller(root: torch.Tensor, written) -> bool:
     refused."""
     from ...staging.arg_writes import user_frames
 
-    frame = next((f for f in user_frames(sys._getframe(2))
+    frame = next((f for f in user_frames(_getframe(2))
                   if f.f_code.co_name == written.function
                   and f.f_code.co_filename == written.filename), None)
     if frame is None:
@@ -969,7 +974,7 @@ def _refuse_module_state_write(target) -> None:
 
     root = _root(target)
     with torch._C.DisableTorchFunction():  # no read of the body (_Reads notes what it touches)
-        for frame in user_frames(sys._getframe(1)):
+        for frame in user_frames(_getframe(1)):
             for holder in list(frame.f_locals.values()):
                 if not isinstance(holder, torch.nn.Module):
                     continue

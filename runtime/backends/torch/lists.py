@@ -17,7 +17,7 @@ Inside a loop body a row is read and written with ``index_select``/``index_copy`
 from __future__ import annotations
 
 import contextlib
-import sys
+from sys import _getframe  # the runtime's own: a user may take it off sys
 
 import torch
 from torch._guards import detect_fake_mode
@@ -123,7 +123,7 @@ def _dynamo_region_output() -> bool:
     """Is dynamo flattening what a converted function (a ``nonstrict_trace`` region)
     returned? It then needs a spec of a fixed structure and our list's own type, neither
     of which a list of a run-time length gives (PyTorch 2.13: ``flat_apply_capture``)."""
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     for _ in range(12):
         if frame is None:
             return False

@@ -66,6 +66,14 @@ def call(fn, args, kwargs):
         twin = getattr(tnp.asarray(as_tensor(owner)), short, None)
     elif isinstance(owner, np.ufunc) and short in _UFUNC_METHODS:
         twin = _UFUNC_METHODS[short](owner)
+    elif getattr(fn, "__objclass__", None) is np.ndarray and args:  # np.ndarray.take(a, ...)
+        if short in _IN_PLACE_METHODS:
+            raise _writes(name)
+        if short in _NUMPY_ONLY:  # the NumPy function of its name takes the same arguments
+            twin = _twin(getattr(np, short))
+        else:
+            twin = getattr(tnp.asarray(as_tensor(args[0])), short, None)
+            args = args[1:]
     else:
         if short in _IN_PLACE or (short == "at" and isinstance(owner, np.ufunc)):
             raise _writes(name)
@@ -88,6 +96,32 @@ def call(fn, args, kwargs):
     if (getattr(fn, "__module__", None) or "").startswith("numpy.fft") and args:
         return _fft_precision(result, args[0])
     return result
+
+
+# ndarray methods a tensor has under the same name, taking other arguments: name -> whether
+# a call's arguments are ones only NumPy's method takes (torch.Tensor.take takes one index
+# tensor; ndarray.take also an axis, out and mode).
+_NUMPY_ONLY = {"take": lambda args, kwargs: len(args) > 1 or bool(kwargs)}
+
+
+def array_method(method):
+    """A traced tensor's method that ndarray also has, as converted code calls it: a call
+    with arguments only NumPy's method takes (``data.take(locs, axis=axis, mode=mode)``,
+    SciPy's ``_boolrelextrema``) is NumPy's, ``np.<name>(tensor, ...)`` run as ``call``
+    runs it (torch._numpy's); other calls are PyTorch's method. None for other methods."""
+    numpy_only = _NUMPY_ONLY.get(method.__name__)
+    tensor = method.__self__
+    if numpy_only is None or not isinstance(tensor, torch.Tensor):
+        return None
+    fn = getattr(np, method.__name__)
+
+    def either(*args, **kwargs):
+        if numpy_only(args, kwargs):
+            return call(fn, (tensor,) + args, kwargs)
+        return method(*args, **kwargs)
+
+    either.__name__ = method.__name__
+    return either
 
 
 def _into_out(fn, name, args, kwargs):
@@ -181,8 +215,22 @@ _SCANS = {"add": torch.cumsum, "multiply": torch.cumprod,
           "maximum": lambda t, dim: torch.cummax(t, dim).values,
           "minimum": lambda t, dim: torch.cummin(t, dim).values}
 _UFUNC_METHODS = {"reduce": _reduce, "accumulate": _accumulate, "outer": _outer}
+def _take(a, indices, axis=None, out=None, mode="raise"):
+    """``np.take`` with NumPy's ``mode``, which torch._numpy's lacks: "clip" clips the
+    indices into the axis, "wrap" wraps them around it ("raise": an index out of range
+    is PyTorch's error)."""
+    a = tnp.asarray(a)
+    if mode in ("clip", "wrap"):
+        n = a.size if axis is None else a.shape[axis]
+        i = tnp.asarray(indices).tensor
+        indices = i.clamp(0, n - 1) if mode == "clip" else torch.remainder(i, n)
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    return tnp.take(a, indices, axis=axis, out=out)
+
+
 _OWN = {np.require: _require, np.ascontiguousarray: _as_array,  # NumPy functions
-        np.asfortranarray: _as_array}  # torch._numpy lacks
+        np.asfortranarray: _as_array, np.take: _take}  # torch._numpy lacks (or lacks a mode)
 
 
 def _fft_precision(result, x):
