@@ -337,6 +337,9 @@ def augassign(target, op: str, value):
     NumPy array given a staged value that eagerly is a NumPy array too (the NumPy
     engine's) is written like ``a[...] op= value`` (``augitem``: staged state, its views
     and aliases checked), where NumPy's operator would give the name alone a new value."""
+    operand = getattr(value.__class__, "in_place_operand", None)  # None on some staged paths
+    if operand is not None:
+        value = operand(value, op, target)
     if target.__class__ in _SCALARS:
         return _IN_PLACE[op](target, value)
     backend = backend_of(target)
