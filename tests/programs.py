@@ -602,7 +602,8 @@ class _Session13:
         if kind == "swap_int":
             return self.pick(("ta", "tb"))
         if kind == "argmax":
-            return self.pick(("int(np.argmax(v))", "np.argmax(v)", f"np.argmin(v * {self._const13()})",
+            return self.pick(("int(np.argmax(v))", "np.argmax(v)",
+                              f"np.argmin(v * {self._const13()})",
                               "int(np.argmax(np.cumsum(v)))"))
         if kind == "dtype_int":
             return self.pick((f"np.sum(v > {self.float_expr(scope, depth + 1)})",
@@ -621,7 +622,8 @@ class _Session13:
         if kind == "swap_item":
             return f"{self.pick(('fa', 'fb'))}[{self.rng.randint(0, 3)}]"
         if kind == "closure_item":
-            return self.pick((f"scaled({self._const13()})[{self.rng.randint(0, 3)}]", "np.sum(scaled(x))",
+            return self.pick((f"scaled({self._const13()})[{self.rng.randint(0, 3)}]",
+                              "np.sum(scaled(x))",
                               f"mk()[{self.rng.randint(0, 2)}]"))
         if kind == "np_item":
             f = self.float_expr(scope, depth + 1)
@@ -631,9 +633,11 @@ class _Session13:
                               f"np.clip({f}, -1.0, 1.0)",
                               f"np.where({self.cond(scope, depth + 1)}, {f}, {self._const13()})"))
         if kind == "dtype_float":
-            return self.pick(("t / 2", "(t + acc)", f"(v > x).astype(float)[{self.rng.randint(0, 3)}]",
+            return self.pick(("t / 2", "(t + acc)",
+                              f"(v > x).astype(float)[{self.rng.randint(0, 3)}]",
                               "acc // 1.0", "float(t)", "n / (abs(t) + 1)", "np.mean(v > 0)"))
-        return self.pick(("min(v)", "max(v)", "sum(v)", "abs(x)", f"abs(v)[{self.rng.randint(0, 3)}]",
+        return self.pick(("min(v)", "max(v)", "sum(v)", "abs(x)",
+                          f"abs(v)[{self.rng.randint(0, 3)}]",
                           f"abs({self.float_expr(scope, depth + 1)})", "best"))
 
     def statement13(self, kind, scope, depth, in_loop):
@@ -644,7 +648,8 @@ class _Session13:
                                f"acc = s.add({self.float_expr(scope, 1)})"))]
         if kind == "dict_write":
             return [self.pick((f"d['a'] = d['a'] * 0.5 + {self.float_expr(scope, 1)}",
-                               "d['b'] += d['a']", f"d['b'][{self.index(scope)}] = {self.float_expr(scope, 1)}",
+                               "d['b'] += d['a']",
+                               f"d['b'][{self.index(scope)}] = {self.float_expr(scope, 1)}",
                                "d['a'] -= v", "d['b'] = np.maximum(d['a'], d['b'])"))]
         if kind == "swap":
             return [self.pick(("fa, fb = fb, fa + fb", "ta, tb = tb, (ta + tb) % 97",
@@ -665,7 +670,8 @@ class _Session13:
                                f"acc = np.where(v > acc, v, acc)[{self.index(scope)}]"))]
         if kind == "dtype_write":
             return [self.pick((f"t += {self.float_expr(scope, 1)} > x", "t = t + (acc > 0)",
-                               f"acc = t / 2 + {self.float_expr(scope, 1)}", "t = int(np.sum(v > x))"))]
+                               f"acc = t / 2 + {self.float_expr(scope, 1)}",
+                               "t = int(np.sum(v > x))"))]
         if kind == "maybe_none":
             value = self.float_expr(scope, 1)
             cond = self.cond(scope, 1)
@@ -687,11 +693,13 @@ class _Session13:
     def nested_return13(self, scope, depth):
         self.loops += 1
         k = self.loops
-        inner = self.pick(((f"for e{k} in v:", (f"e{k}", "float")), (f"for j{k} in lst:", (f"j{k}", "int"))))
+        inner = self.pick(((f"for e{k} in v:", (f"e{k}", "float")),
+                           (f"for j{k} in lst:", (f"j{k}", "int"))))
         inner_scope = (*scope, (f"i{k}", "int"), inner[1])
         body = [f"if {self.cond(inner_scope)}:", f"    return {self.result(inner_scope)}"]
         body += self.block(inner_scope, depth + 2, True)
-        return [f"for i{k} in range({self.pick(('2', '3', 'n % 3'))}):", f"    {inner[0]}"] + _indent(_indent(body))
+        return ([f"for i{k} in range({self.pick(('2', '3', 'n % 3'))}):", f"    {inner[0]}"]
+                + _indent(_indent(body)))
 
     def enum_zip13(self, scope, depth):
         self.loops += 1
@@ -705,12 +713,14 @@ class _Session13:
         self.loops += 1
         k = self.loops
         inner = (*scope, (f"c{k}", "int"))
-        test = self.pick((f"go{k} and c{k} < 3 and (v[c{k}] > {self.float_expr(scope, 1)} or t < n)",
+        test = self.pick((f"go{k} and c{k} < 3 and (v[c{k}] > {self.float_expr(scope, 1)} "
+                          f"or t < n)",
                           f"c{k} < 3 and go{k} or c{k} < 1",
                           f"c{k} < min(len(lst), 3) and not (go{k} and {self.cond(scope, 1)})"))
         body = [f"c{k} += 1"] + self.block(inner, depth + 1, True)
         body += [f"if {self.cond(inner, 1)}:", f"    go{k} = False"]
-        return [f"c{k} = 0", f"go{k} = {self.pick(('True', 'n > 0'))}", f"while {test}:"] + _indent(body)
+        return ([f"c{k} = 0", f"go{k} = {self.pick(('True', 'n > 0'))}", f"while {test}:"]
+                + _indent(body))
 
     def head13(self):
         on = self.new13

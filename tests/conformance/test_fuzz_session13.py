@@ -34,8 +34,8 @@ def test_an_in_place_operator_given_a_value_none_on_some_paths(backend):
     staged paths: the value, as ``acc + mb`` (the NumPy engine's in-place operator took
     the flag and value for a sequence: TypeError 'len() of unsized object'; seed 40199)."""
     for x in (2.25, 0.0):
-        backend.numpy_code().check(added_in_place_where_not_none, np.float64(x), np.array([1.0, 2.0]))
-        backend.numpy_code().check(added_in_place_if_not_none, np.float64(x), np.array([1.0, 2.0]))
+        for fn in (added_in_place_where_not_none, added_in_place_if_not_none):
+            backend.numpy_code().check(fn, np.float64(x), np.array([1.0, 2.0]))
 
 
 def added_in_place_maybe_none(x, v):
@@ -66,3 +66,39 @@ def test_an_in_place_operator_on_a_number_given_a_value_none_on_some_paths(backe
         backend.numpy_code().check_raises(
             fn, TypeError, re.escape(f"unsupported operand type(s) for {shown}: 'float' and "
                                      f"'NoneType'"), np.float64(0.0), np.array([1.0, 2.0]))
+
+
+def counted_by_a_filter(x, v):  # (the items of a tuple: TensorFlow iterates no tensor)
+    return len([e for e in (v[0], v[1], v[2]) if e > x])
+
+
+def summed_by_a_filter(x, v):
+    acc = 0.0
+    if x > 0:
+        acc = sum([e * 2.0 for e in (v[0], v[1], v[2]) if e > x])
+    return acc
+
+
+def test_a_comprehension_filtering_by_a_staged_test_is_refused(backend):
+    """``[e for e in v if e > x]`` with a staged ``x``: how many items it keeps is known
+    only when the graph runs: a StagingError naming the comprehension (JAX's
+    TracerBoolConversionError, the NumPy engine's TypeError before; seeds 41014, 41055)."""
+    for fn, line in (
+            (counted_by_a_filter, "return len([e for e in (v[0], v[1], v[2]) if e > x])"),
+            (summed_by_a_filter, "acc = sum([e * 2.0 for e in (v[0], v[1], v[2]) if e > x])")):
+        text = backend.staging_error(fn, np.float64(0.5), np.array([1.0, -2.0, 3.0]))
+        assert text == (
+            f"list comprehension at {backend.at(fn, line)}: its 'if' tests a staged value, "
+            f"known only when the graph runs, so how many items the list comprehension keeps "
+            f"would be too. Keep every item and choose with the test instead (np.where(test, "
+            f"item, fill), np.sum(test) to count them), or give the items to sum/any/all/next "
+            f"as a generator expression, which autograph stages (sum(e for e in v if e > x)).")
+
+
+def filtered_by_python_values(x, v, lst):
+    kept = [j * x for j in lst if j > 0]
+    return sum(kept) + v[0], {j: j for j in lst if j % 2}
+
+
+def test_a_comprehension_filtering_by_python_values_runs_as_python(backend):
+    backend.check(filtered_by_python_values, np.float64(0.5), np.array([1.0, -2.0]), [1, -2, 3])
