@@ -102,3 +102,56 @@ def filtered_by_python_values(x, v, lst):
 
 def test_a_comprehension_filtering_by_python_values_runs_as_python(backend):
     backend.check(filtered_by_python_values, np.float64(0.5), np.array([1.0, -2.0]), [1, -2, 3])
+
+
+def zero_d_where_aliased(x, v):
+    acc = np.where(x > 0, x, 0.0)  # a 0-d array (np.where of scalars), not a NumPy scalar
+    b = acc
+    acc += 1.0
+    acc *= 2.0
+    return b, acc
+
+
+def zero_d_where_held(x, v):
+    acc = np.where(v[0] > x, v[0], 0.0)
+    held = [acc]
+    acc *= 2.0
+    return held[0]
+
+
+def zero_d_array_aliased_in_a_staged_if(x, v):
+    a = np.array(x)
+    b = a
+    if v[0] > 0:
+        a += 1.0
+    return b
+
+
+def zero_d_scalar_rebound(x, v):
+    s = v[0] * 1.0  # a NumPy scalar: the operator rebinds 's' alone
+    b = s
+    s += 1.0
+    t = np.asarray(v[1])  # a new 0-d array: 'v[1]' is a scalar, left as it was
+    u = v[1]
+    t += 1.0
+    return b, s, t, u
+
+
+def test_an_in_place_operator_on_a_zero_d_array_the_function_made(backend):
+    """``acc = np.where(x > 0, x, 0.0)`` is a 0-d array: ``acc += 1.0`` changes it for
+    every name holding it (``b = acc``, a list's item), as for a 0-d argument array; a
+    NumPy scalar (``v[0] * 1.0``, the 0-d array ``np.asarray`` makes of one) is rebound.
+    The NumPy engine rebound both (the alias kept 0.5 where eagerly 1.5: a probe of the
+    fuzzer's npcalls construct); inside a staged if, with an alias read later, the write
+    is refused. Open on JAX and TensorFlow (their arrays are immutable: the alias keeps
+    the old value, tests/fuzz/README.md); PyTorch's in-place operator changes a 0-d
+    tensor for every name, as eager PyTorch does, NumPy scalar or not."""
+    if backend.engine != "numpy":
+        return
+    for x in (0.5, -1.0):
+        args = (np.float64(x), np.array([1.0, -2.0, 3.0]))
+        backend.check(zero_d_where_aliased, *args)
+        backend.check(zero_d_where_held, *args)
+        backend.check(zero_d_scalar_rebound, *args)
+        assert "'b' holds the same" in backend.staging_error(
+            zero_d_array_aliased_in_a_staged_if, *args)

@@ -188,9 +188,32 @@ def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, eff
     # A NumPy function's Python scalar result depends on the values too (np.allclose,
     # np.array_equal): a value of the graph, not the stand-ins' answer.
     tree = _result_tree(result, state.graph, outputs, weak or kind == "call")
+    if kind == "call" and tree.__class__ is Value and not tree.shape and not tree.weak:
+        _note_zero_d_array(target, args, kwargs, tree, state.graph)
     op = Op(kind, target, args, kwargs, outputs, tree, source=user_source(), effect=effect)
     state.append(op)
     return wrap(tree, state)
+
+
+def _note_zero_d_array(target, args, kwargs, value: Value, graph: Graph) -> None:
+    """A NumPy function whose 0-d result is eagerly a 0-d array (``np.where`` of scalars,
+    ``np.array(x)``), not a NumPy scalar: noted in ``graph.zero_d_arrays``, as a 0-d
+    argument array is, so that an in-place operator changes it as NumPy does (every name
+    holding it sees the change) instead of rebinding it. Run on stand-ins that are 0-d
+    arrays where the values are (``zero_d_arrays``) and NumPy scalars elsewhere."""
+    zero_d = graph.zero_d_arrays
+
+    def leaf(v: Value):
+        if v.const is not None or v.weak or v.shape or v.id in zero_d:
+            return stand_in(v, 1, 0)
+        return v.dtype.type(0)
+
+    try:
+        out = evaluate("call", target, args, kwargs, leaf)
+    except Exception:  # noqa: BLE001 - the stand-ins' own failure: not known to be an array
+        return
+    if out.__class__ is np.ndarray and not out.ndim:
+        zero_d.add(value.id)
 
 
 def _result_tree(result, graph: Graph, outputs: list, weak: bool):
