@@ -553,6 +553,8 @@ SESSION13 = {
     "maybe_none": "mb = <value> if cond else None, then is None / is not None checks",
     "builtins": "min/max/abs/sum builtins on arrays (min(v), sum(v), abs(v)[i]) and on Python "
                 "values carried through loops (best = max(best, e))",
+    "zero_d_made": "0-d arrays the function makes (z0 = np.where(x > 0, x, 0.0), np.array(n)), "
+                   "held by another name (zb = z0) and changed in place (z0 += ...)",
 }
 
 
@@ -565,7 +567,7 @@ class _Session13:
                          "dtype_float", "builtin_float"})
     STATEMENT13 = frozenset({"obj_call", "dict_write", "swap", "nested_return", "enum_zip",
                              "compound_while", "closure_use", "listcomp", "np_write", "dtype_write",
-                             "maybe_none", "carry_best"})
+                             "maybe_none", "carry_best", "zero_d_write"})
 
     def int_kinds13(self, depth):
         on = self.new13
@@ -586,7 +588,7 @@ class _Session13:
             ("objects", "obj_call"), ("dict_arrays", "dict_write"), ("swap", "swap"),
             ("array_closure", "closure_use"), ("listcomp", "listcomp"), ("npcalls", "np_write"),
             ("dtype_mix", "dtype_write"), ("maybe_none", "maybe_none"),
-            ("builtins", "carry_best")) if feature in on]
+            ("builtins", "carry_best"), ("zero_d_made", "zero_d_write")) if feature in on]
         if depth < 3 and self.budget > 0:
             kinds += [kind for feature, kind in (
                 ("nested_return", "nested_return"), ("enum_zip", "enum_zip"),
@@ -684,6 +686,9 @@ class _Session13:
             items = [name for name, k in scope if k == "float" and name[0] in "ep"]
             item = self.pick(items) if items else self.float_expr(scope, 1)
             return [f"best = {self.pick(('max', 'min'))}(best, {item})"]
+        if kind == "zero_d_write":
+            return [self.pick((f"z0 {self.pick(('+=', '*=', '-='))} {self.float_expr(scope, 1)}",
+                               f"zi += {self.int_expr(scope, 1)}", "zb = z0"))]
         if kind == "nested_return":
             return self.nested_return13(scope, depth)
         if kind == "enum_zip":
@@ -738,6 +743,9 @@ class _Session13:
             head += ["mb = None"]
         if "builtins" in on:
             head += ["best = -10.0"]
+        if "zero_d_made" in on:
+            head += [f"z0 = np.where({self.pick(('x > 0', 'n > 1', 'v[0] > x'))}, x, 0.5)",
+                     "zb = z0", "zi = np.array(n)", "zl = [zi]"]
         return head
 
     def module13(self):
@@ -755,7 +763,8 @@ class _Session13:
                 + (", d['a'][0], d['b'][3]" if "dict_arrays" in on else "")
                 + (", fa[1], fb[2], ta, tb" if "swap" in on else "")
                 + (", mb is None" if "maybe_none" in on else "")
-                + (", best" if "builtins" in on else ""))
+                + (", best" if "builtins" in on else "")
+                + (", z0, zb, zl[0]" if "zero_d_made" in on else ""))
 
 
 # Optional constructs that hit open bugs (found by this tester): left out by default
@@ -1039,8 +1048,11 @@ class _SeededWriter(_Session13, _Writer):
             return [f"lst[{self.rng.randint(0, 2)}] = {self.int_expr(scope, 1)}"]
         if kind == "collect":
             return [f"out.append({self.float_expr(scope, 1)})"]
-        if kind == "append":
-            return [f"lst.append({self.int_expr(scope, 1)})"]
+        if kind == "append":  # (not inside a loop over lst: it would never end)
+            value = self.int_expr(scope, 1)
+            if any(name.startswith("j") for name, _ in scope):
+                return [f"lst[-1] = {value}"]
+            return [f"lst.append({value})"]
         if kind == "bump":
             return [f"bump({self.int_expr(scope, 1)})"]
         if kind == "grid_write":
