@@ -141,6 +141,11 @@ def setitem(target, index, value):
         target[index] = value
         return target
     holders.refuse_numpy_view_write(target)
+    stored = getattr(value.__class__, "stored_value", None)  # None on some staged paths
+    if stored is not None:
+        aval = None if target.__class__ is np.ndarray else backend.aval(target)
+        if target.__class__ is np.ndarray or aval is not None:
+            value = stored(value, target.dtype if aval is None else aval.dtype, backend)
     with holders.carrying(target):  # the lists and dicts holding it take the new value
         if is_array(target):
             check_staged_write(target)

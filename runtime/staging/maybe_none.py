@@ -81,6 +81,26 @@ class NoneOnSomePaths(NamedTuple):
                 return self.value
         return _refuse(self)
 
+    def stored_value(self, dtype, backend):
+        """What ``a[i] = self`` stores in an array of ``dtype``: NumPy stores None as NaN
+        in a float or complex array and as False in a bool one, and raises its TypeError
+        for an int array (when the program runs, where it is None); the value where the
+        branch traced knows it is not None; else a StagingError."""
+        if known_not_none(self):
+            return self.value
+        kind = np.dtype(dtype).kind
+        if kind in "iu" and _checked(self, TypeError(
+                "int() argument must be a string, a bytes-like object or a real number, not "
+                "'NoneType'")):
+            return self.value
+        if kind not in "fcb":
+            return _refuse(self)
+        # (NaN in the value's own dtype: a Python NaN is float32 to TensorFlow)
+        fill = False if kind == "b" else self.value * np.nan
+        if self.flag.__class__ is bool:
+            return fill if self.flag else self.value
+        return backend.numeric("where", (self.flag, fill, self.value), {})
+
     def binary_from_left(self, symbol: str, left):
         """``left <symbol> self`` for a staged ``left`` whose operators defer to this
         (the NumPy engine's tensors): as Python's reflected operator would."""

@@ -155,3 +155,23 @@ def test_an_in_place_operator_on_a_zero_d_array_the_function_made(backend):
         backend.check(zero_d_scalar_rebound, *args)
         assert "'b' holds the same" in backend.staging_error(
             zero_d_array_aliased_in_a_staged_if, *args)
+
+
+def item_given_a_value_none_on_some_paths(n, v):
+    w = np.array(v)  # (a NumPy array eagerly on every framework's arrays)
+    for i, e in enumerate(v):
+        mb = e if e > 0.0 and n % 2 == 1 else None
+        w[i] = mb
+    return w
+
+
+def test_an_item_given_a_value_none_on_some_paths(backend):
+    """``v[i] = mb`` with ``mb`` None on some staged paths: NumPy stores None as NaN in a
+    float array (the NumPy engine's TypeError 'len() of unsized object' while tracing;
+    seed 45009); a StagingError where the framework cannot choose it."""
+    for n in (1, 2):
+        args = (np.int64(n), np.array([1.0, -0.5, 3.0]))
+        try:
+            backend.numpy_code().check(item_given_a_value_none_on_some_paths, *args)
+        except ag.StagingError as error:
+            assert backend.engine != "numpy", error
