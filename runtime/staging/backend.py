@@ -337,6 +337,13 @@ class Backend:
         that implement NumPy's dispatch protocols (``__array_ufunc__``, ``__array_function__``)."""
         return fn(*args, **kwargs)
 
+    def users_numpy_call(self, fn, args, kwargs):
+        """``numpy_call`` for the user's own call of ``fn`` (``numpy_calls``; the runtime's
+        calls, a staged ``min``'s ``np.where``, go to ``numpy_call``): where a backend
+        notes what eager NumPy's result is beyond its dtype and shape (the NumPy engine:
+        a 0-d array, not a NumPy scalar). By default ``numpy_call``."""
+        return self.numpy_call(fn, args, kwargs)
+
     def catching(self, region):
         """The body of a ``try`` (``catching.Region``) starts: an object whose
         ``close(raised)`` ends it and returns ``{handler index: staged flag}``, the

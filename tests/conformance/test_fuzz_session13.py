@@ -134,7 +134,10 @@ def zero_d_scalar_rebound(x, v):
     t = np.asarray(v[1])  # a new 0-d array: 'v[1]' is a scalar, left as it was
     u = v[1]
     t += 1.0
-    return b, s, t, u
+    m = min(x, v[2])  # a NumPy scalar chosen (the runtime's np.where: no 0-d array)
+    c = m
+    m += 1.0
+    return b, s, t, u, c, m
 
 
 def test_an_in_place_operator_on_a_zero_d_array_the_function_made(backend):

@@ -188,20 +188,23 @@ def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, eff
     # A NumPy function's Python scalar result depends on the values too (np.allclose,
     # np.array_equal): a value of the graph, not the stand-ins' answer.
     tree = _result_tree(result, state.graph, outputs, weak or kind == "call")
-    if kind == "call" and tree.__class__ is Value and not tree.shape and not tree.weak:
-        _note_zero_d_array(target, args, kwargs, tree, state.graph)
     op = Op(kind, target, args, kwargs, outputs, tree, source=user_source(), effect=effect)
     state.append(op)
     return wrap(tree, state)
 
 
-def _note_zero_d_array(target, args, kwargs, value: Value, graph: Graph) -> None:
-    """A NumPy function whose 0-d result is eagerly a 0-d array (``np.where`` of scalars,
-    ``np.array(x)``), not a NumPy scalar: noted in ``graph.zero_d_arrays``, as a 0-d
-    argument array is, so that an in-place operator changes it as NumPy does (every name
-    holding it sees the change) instead of rebinding it. Run on stand-ins that are 0-d
-    arrays where the values are (``zero_d_arrays``) and NumPy scalars elsewhere."""
-    zero_d = graph.zero_d_arrays
+def note_zero_d_array(fn, value: Value, graph: Graph) -> None:
+    """The 0-d ``value`` the user's call of the NumPy function ``fn`` recorded, if it is
+    eagerly a 0-d array (``np.where`` of scalars), not a NumPy scalar: noted in
+    ``graph.zero_d_arrays``, as a 0-d argument array is, so that an in-place operator
+    changes it as NumPy does (every name holding it sees the change) instead of
+    rebinding it. Run on stand-ins that are 0-d arrays where the values are
+    (``zero_d_arrays``) and NumPy scalars elsewhere. (Not the runtime's own calls: the
+    ``np.where`` of a staged ``min`` stands for a choice of numbers.)"""
+    op = value.op
+    if op is None or op.kind != "call" or op.target is not fn or value.shape or value.weak:
+        return
+    args, kwargs, zero_d = op.args, op.kwargs, graph.zero_d_arrays
 
     def leaf(v: Value):
         if v.const is not None or v.weak or v.shape or v.id in zero_d:
@@ -209,7 +212,7 @@ def _note_zero_d_array(target, args, kwargs, value: Value, graph: Graph) -> None
         return v.dtype.type(0)
 
     try:
-        out = evaluate("call", target, args, kwargs, leaf)
+        out = evaluate("call", fn, args, kwargs, leaf)
     except Exception:  # noqa: BLE001 - the stand-ins' own failure: not known to be an array
         return
     if out.__class__ is np.ndarray and not out.ndim:
