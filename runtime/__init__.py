@@ -17,7 +17,8 @@ from .operators.control_flow import (
     while_stmt,
 )
 from .operators.expressions import (
-    and_, and_cond, choose, compare_sequences, if_exp, not_, or_, or_cond,
+    and_, and_cond, choose, compare_sequences, comprehension_test, if_exp, not_, or_,
+    or_cond,
 )
 from .operators import calls
 from .operators.formatting import format_value, percent_format
@@ -41,7 +42,8 @@ __all__ = [
     "StagingError", "keep_state", "handled_by", "staged_handler",
     "Loop", "assert_stmt", "branch", "for_loop", "for_stmt", "if_stmt", "staged", "while_from", "while_loop",
     "while_stmt",
-    "and_", "and_cond", "choose", "compare_sequences", "if_exp", "not_", "or_", "or_cond",
+    "and_", "and_cond", "choose", "compare_sequences", "comprehension_test", "if_exp", "not_",
+    "or_", "or_cond",
     "loop_options", "mode", "staging", "catching", "generator_call", "percent_format",
     "format_value",
     "abs_", "bool_", "divmod_", "float_", "int_", "max_", "min_", "round_", "returned",

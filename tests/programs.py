@@ -527,6 +527,246 @@ def load(directory, source):
 FUZZ_HEADER = "import numpy as np\n\nimport autograph as ag\n\n\n"
 
 
+# Session 13's constructs (``FUZZ_NEW``): what real code does with arrays and Python values
+# beside the control flow above; each drawn in about half the programs that may draw it.
+SESSION13 = {
+    "objects": "an instance of a small user class (Acc) made in the function, its methods "
+               "called (s.add(e): self.total += e; self.count += 1), its attributes read and "
+               "updated (s.total += v[i]), and passed to a module function (feed(s, v, i))",
+    "dict_arrays": "a dict of arrays updated in loops (d['a'] = d['a'] * 0.5 + e, d['b'] += "
+                   "d['a'], d['b'][i] = ...)",
+    "swap": "tuple unpacking of arrays and ints in loops (fa, fb = fb, fa + fb; ta, tb = tb, "
+            "(ta + tb) % 97)",
+    "nested_return": "an early return inside nested loops (for i in range(3): for e in v: "
+                     "if ...: return ...)",
+    "enum_zip": "for i, (p, q) in enumerate(zip(v, <lst, v[::-1], np.cumsum(v)>))",
+    "compound_while": "while loops whose condition mixes Python values, a Python flag the body "
+                      "clears and array items (while go and c < 3 and (v[c] > x or t < n))",
+    "array_closure": "nested functions returning arrays, closed over v, acc and t (scaled(k) = "
+                     "v * k + acc; mk() = np.array([t, 1.0, acc]))",
+    "listcomp": "list comprehensions over arrays (sum([e * 2.0 for e in v]), [e for e in v if "
+                "e > x], [v[i] * x for i in range(3)][j]), in staged branches too",
+    "npcalls": "np.where, np.clip, np.cumsum, np.argmax/np.argmin on staged values (items, "
+               "whole-array writes v[:] = np.where(...))",
+    "dtype_mix": "int, float and bool values mixed: t / 2, t + (acc > x), np.sum(v > x), "
+                 "(v > x).astype(float)[i], acc // 1.0, float(t)",
+    "maybe_none": "mb = <value> if cond else None, then is None / is not None checks",
+    "builtins": "min/max/abs/sum builtins on arrays (min(v), sum(v), abs(v)[i]) and on Python "
+                "values carried through loops (best = max(best, e))",
+    "zero_d_made": "0-d arrays the function makes (z0 = np.where(x > 0, x, 0.0), np.array(n)), "
+                   "held by another name (zb = z0) and changed in place (z0 += ...)",
+}
+
+
+class _Session13:
+    """The writers of ``SESSION13``'s constructs (a mixin of ``_SeededWriter``: it draws with
+    its ``rng``; ``new13`` holds the constructs this program draws)."""
+
+    INT13 = frozenset({"obj_count", "swap_int", "argmax", "dtype_int", "builtin_int"})
+    FLOAT13 = frozenset({"obj_total", "dict_item", "swap_item", "closure_item", "np_item",
+                         "dtype_float", "builtin_float"})
+    STATEMENT13 = frozenset({"obj_call", "dict_write", "swap", "nested_return", "enum_zip",
+                             "compound_while", "closure_use", "listcomp", "np_write", "dtype_write",
+                             "maybe_none", "carry_best", "zero_d_write"})
+
+    def int_kinds13(self, depth):
+        on = self.new13
+        return [kind for feature, kind in (("objects", "obj_count"), ("swap", "swap_int"),
+                                           ("npcalls", "argmax"), ("dtype_mix", "dtype_int"),
+                                           ("builtins", "builtin_int")) if feature in on]
+
+    def float_kinds13(self, depth):
+        on = self.new13
+        return [kind for feature, kind in (
+            ("objects", "obj_total"), ("dict_arrays", "dict_item"), ("swap", "swap_item"),
+            ("array_closure", "closure_item"), ("npcalls", "np_item"), ("dtype_mix", "dtype_float"),
+            ("builtins", "builtin_float")) if feature in on]
+
+    def statement_kinds13(self, scope, depth):
+        on = self.new13
+        kinds = [kind for feature, kind in (
+            ("objects", "obj_call"), ("dict_arrays", "dict_write"), ("swap", "swap"),
+            ("array_closure", "closure_use"), ("listcomp", "listcomp"), ("npcalls", "np_write"),
+            ("dtype_mix", "dtype_write"), ("maybe_none", "maybe_none"),
+            ("builtins", "carry_best"), ("zero_d_made", "zero_d_write")) if feature in on]
+        if depth < 3 and self.budget > 0:
+            kinds += [kind for feature, kind in (
+                ("nested_return", "nested_return"), ("enum_zip", "enum_zip"),
+                ("compound_while", "compound_while")) if feature in on]
+        return kinds
+
+    def _const13(self):
+        return self.pick(("0.5", "1.5", "-1.0", "2.0"))
+
+    def int13(self, kind, scope, depth):
+        if kind == "obj_count":
+            return "s.count"
+        if kind == "swap_int":
+            return self.pick(("ta", "tb"))
+        if kind == "argmax":
+            return self.pick(("int(np.argmax(v))", "np.argmax(v)",
+                              f"np.argmin(v * {self._const13()})",
+                              "int(np.argmax(np.cumsum(v)))"))
+        if kind == "dtype_int":
+            return self.pick((f"np.sum(v > {self.float_expr(scope, depth + 1)})",
+                              f"(t > 0) + ({self.int_expr(scope, depth + 1)} > 1)",
+                              f"True * {self.int_expr(scope, depth + 1)}",
+                              f"int({self.pick(('x', 'acc', 'v[1]'))} > 0)"))
+        return self.pick(("sum(lst)", "abs(t)", "min(lst)", f"max(t, n, {self.rng.randint(-1, 2)})",
+                          f"abs({self.int_expr(scope, depth + 1)})"))
+
+    def float13(self, kind, scope, depth):
+        if kind == "obj_total":
+            return self.pick(("s.total", f"s.scaled({self._const13()})"))
+        if kind == "dict_item":
+            return self.pick((f"d['{self.pick('ab')}'][{self.rng.randint(0, 3)}]", "d['b'].sum()",
+                              "np.sum(d['a'])"))
+        if kind == "swap_item":
+            return f"{self.pick(('fa', 'fb'))}[{self.rng.randint(0, 3)}]"
+        if kind == "closure_item":
+            return self.pick((f"scaled({self._const13()})[{self.rng.randint(0, 3)}]",
+                              "np.sum(scaled(x))",
+                              f"mk()[{self.rng.randint(0, 2)}]"))
+        if kind == "np_item":
+            f = self.float_expr(scope, depth + 1)
+            return self.pick((f"np.where(v > {f}, v, {self._const13()})[{self.rng.randint(0, 3)}]",
+                              f"np.clip(v, -1.0, {f})[{self.rng.randint(0, 3)}]",
+                              f"np.cumsum(v)[{self.rng.randint(0, 3)}]",
+                              f"np.clip({f}, -1.0, 1.0)",
+                              f"np.where({self.cond(scope, depth + 1)}, {f}, {self._const13()})"))
+        if kind == "dtype_float":
+            return self.pick(("t / 2", "(t + acc)",
+                              f"(v > x).astype(float)[{self.rng.randint(0, 3)}]",
+                              "acc // 1.0", "float(t)", "n / (abs(t) + 1)", "np.mean(v > 0)"))
+        return self.pick(("min(v)", "max(v)", "sum(v)", "abs(x)",
+                          f"abs(v)[{self.rng.randint(0, 3)}]",
+                          f"abs({self.float_expr(scope, depth + 1)})", "best"))
+
+    def statement13(self, kind, scope, depth, in_loop):
+        if kind == "obj_call":
+            return [self.pick((f"s.add({self.float_expr(scope, 1)})",
+                               f"s.total += v[{self.index(scope)}]", "s.count += 1",
+                               f"t += feed(s, v, {self.index(scope)})",
+                               f"acc = s.add({self.float_expr(scope, 1)})"))]
+        if kind == "dict_write":
+            return [self.pick((f"d['a'] = d['a'] * 0.5 + {self.float_expr(scope, 1)}",
+                               "d['b'] += d['a']",
+                               f"d['b'][{self.index(scope)}] = {self.float_expr(scope, 1)}",
+                               "d['a'] -= v", "d['b'] = np.maximum(d['a'], d['b'])"))]
+        if kind == "swap":
+            return [self.pick(("fa, fb = fb, fa + fb", "ta, tb = tb, (ta + tb) % 97",
+                               f"fa, fb = fb * {self._const13()}, fa", "ta, tb = tb + t, ta"))]
+        if kind == "closure_use":
+            return [self.pick((f"acc += scaled({self._const13()})[{self.rng.randint(0, 3)}]",
+                               "acc = np.sum(scaled(x)) + mk()[1]"))]
+        if kind == "listcomp":
+            f = self.float_expr(scope, 1)
+            return [self.pick((f"acc = sum([e * {self._const13()} for e in v])",
+                               f"t = len([e for e in v if e > {f}])",
+                               f"acc += [v[i] * x for i in range(3)][{self.rng.randint(0, 2)}]",
+                               f"acc = max([e + {f} for e in v])",
+                               f"t = sum([j * 2 for j in lst])"))]
+        if kind == "np_write":
+            return [self.pick(("v[:] = np.where(v > x, v, -v)", "v[:] = np.clip(v, -2.0, 2.0)",
+                               "acc = float(np.cumsum(v)[-1])",
+                               f"acc = np.where(v > acc, v, acc)[{self.index(scope)}]"))]
+        if kind == "dtype_write":
+            return [self.pick((f"t += {self.float_expr(scope, 1)} > x", "t = t + (acc > 0)",
+                               f"acc = t / 2 + {self.float_expr(scope, 1)}",
+                               "t = int(np.sum(v > x))"))]
+        if kind == "maybe_none":
+            value = self.float_expr(scope, 1)
+            cond = self.cond(scope, 1)
+            return [self.pick((f"mb = {value} if {cond} else None", f"mb = mb if {cond} else None",
+                               f"mb = {value} if mb is None else mb + 1.0")),
+                    *self.pick((["if mb is None:", "    t += 1", "else:", f"    acc += mb"],
+                                ["if mb is not None and mb > x:", "    acc = mb"],
+                                [f"t += 0 if mb is None else 1"]))]
+        if kind == "carry_best":
+            items = [name for name, k in scope if k == "float" and name[0] in "ep"]
+            item = self.pick(items) if items else self.float_expr(scope, 1)
+            return [f"best = {self.pick(('max', 'min'))}(best, {item})"]
+        if kind == "zero_d_write":
+            return [self.pick((f"z0 {self.pick(('+=', '*=', '-='))} {self.float_expr(scope, 1)}",
+                               f"zi += {self.int_expr(scope, 1)}", "zb = z0"))]
+        if kind == "nested_return":
+            return self.nested_return13(scope, depth)
+        if kind == "enum_zip":
+            return self.enum_zip13(scope, depth)
+        return self.compound_while13(scope, depth)
+
+    def nested_return13(self, scope, depth):
+        self.loops += 1
+        k = self.loops
+        inner = self.pick(((f"for e{k} in v:", (f"e{k}", "float")),
+                           (f"for j{k} in lst:", (f"j{k}", "int"))))
+        inner_scope = (*scope, (f"i{k}", "int"), inner[1])
+        body = [f"if {self.cond(inner_scope)}:", f"    return {self.result(inner_scope)}"]
+        body += self.block(inner_scope, depth + 2, True)
+        return ([f"for i{k} in range({self.pick(('2', '3', 'n % 3'))}):", f"    {inner[0]}"]
+                + _indent(_indent(body)))
+
+    def enum_zip13(self, scope, depth):
+        self.loops += 1
+        k = self.loops
+        second, kind = self.pick((("lst", "int"), ("v[::-1]", "float"), ("np.cumsum(v)", "float")))
+        inner = (*scope, (f"i{k}", "int"), (f"p{k}", "float"), (f"q{k}", kind))
+        return [f"for i{k}, (p{k}, q{k}) in enumerate(zip(v, {second})):"] + _indent(
+            self.block(inner, depth + 1, True))
+
+    def compound_while13(self, scope, depth):
+        self.loops += 1
+        k = self.loops
+        inner = (*scope, (f"c{k}", "int"))
+        test = self.pick((f"go{k} and c{k} < 3 and (v[c{k}] > {self.float_expr(scope, 1)} "
+                          f"or t < n)",
+                          f"c{k} < 3 and go{k} or c{k} < 1",
+                          f"c{k} < min(len(lst), 3) and not (go{k} and {self.cond(scope, 1)})"))
+        body = [f"c{k} += 1"] + self.block(inner, depth + 1, True)
+        body += [f"if {self.cond(inner, 1)}:", f"    go{k} = False"]
+        return ([f"c{k} = 0", f"go{k} = {self.pick(('True', 'n > 0'))}", f"while {test}:"]
+                + _indent(body))
+
+    def head13(self):
+        on = self.new13
+        head = []
+        if "objects" in on:
+            head += [f"s = Acc({self.pick(('0.0', 'x'))})"]
+        if "dict_arrays" in on:
+            head += ["d = {'a': v * 1.0, 'b': np.zeros(4)}"]
+        if "swap" in on:
+            head += ["fa = v * 1.0", "fb = np.ones(4)", "ta, tb = 0, 1"]
+        if "array_closure" in on:
+            head += ["", "def scaled(k):", "    return v * k + acc", "", "def mk():",
+                     "    return np.array([t, 1.0, acc])", ""]
+        if "maybe_none" in on:
+            head += ["mb = None"]
+        if "builtins" in on:
+            head += ["best = -10.0"]
+        if "zero_d_made" in on:
+            head += [f"z0 = np.where({self.pick(('x > 0', 'n > 1', 'v[0] > x'))}, x, 0.5)",
+                     "zb = z0", "zi = np.array(n)", "zl = [zi]"]
+        return head
+
+    def module13(self):
+        if "objects" not in self.new13:
+            return []
+        return ["class Acc:", "    def __init__(self, start):", "        self.total = start",
+                "        self.count = 0", "", "    def add(self, e):", "        self.total += e",
+                "        self.count += 1", "        return self.total", "",
+                "    def scaled(self, k):", "        return self.total * k", "", "",
+                "def feed(s, arr, i):", "    s.total += arr[i]", "    return s.count", "", ""]
+
+    def results13(self):
+        on = self.new13
+        return ((", s.total, s.count" if "objects" in on else "")
+                + (", d['a'][0], d['b'][3]" if "dict_arrays" in on else "")
+                + (", fa[1], fb[2], ta, tb" if "swap" in on else "")
+                + (", mb is None" if "maybe_none" in on else "")
+                + (", best" if "builtins" in on else "")
+                + (", z0, zb, zl[0]" if "zero_d_made" in on else ""))
+
+
 # Optional constructs that hit open bugs (found by this tester): left out by default
 # for the oracles they are open on (``FUZZ_OPEN_ON``; ``run.py --all`` draws them).
 FUZZ_KNOWN_BUGS = {
@@ -564,6 +804,8 @@ FUZZ_NEW = {
                 "(o.val) written anywhere (staged branches and loops too)",
     "state": "a global list and dict (HIST, CACHE) given values anywhere, try/except "
              "Exception around staged code; no staged value may be left in them",
+    # session 13: what real code does with arrays and Python values (``_Session13``)
+    **SESSION13,
 }
 # The module state (globals, class attributes) of ``counters``/``state``: every program
 # module with it has ``_fuzz_reset()`` (the oracles call it before each run) and
@@ -580,7 +822,7 @@ def fuzz_features(oracles, everything: bool = False) -> frozenset:
     return frozenset(c for c, on in FUZZ_OPEN_ON.items() if not on & set(oracles))
 
 
-class _SeededWriter(_Writer):
+class _SeededWriter(_Session13, _Writer):
     """Draws one program, statement by statement, with a budget on its size."""
 
     def __init__(self, rng: random.Random, features=frozenset()):
@@ -608,6 +850,8 @@ class _SeededWriter(_Writer):
         self.after_use = "after_use" in features and rng.random() < 0.5
         self.counters = "counters" in features and rng.random() < 0.5
         self.state = "state" in features and rng.random() < 0.5
+        # session 13 (SESSION13): each in about half the programs that may draw it
+        self.new13 = {c for c in sorted(SESSION13) if c in features and rng.random() < 0.5}
 
     def pick(self, options):
         return self.rng.choice(options)
@@ -626,7 +870,10 @@ class _SeededWriter(_Writer):
             kinds += ["int_item", "bool_item"]
         if self.counters:
             kinds += ["k", "tick"]
+        kinds += self.int_kinds13(depth)
         kind = self.pick(kinds)
+        if kind in self.INT13:
+            return self.int13(kind, scope, depth)
         if kind == "k":
             return "k"
         if kind == "tick":
@@ -666,9 +913,12 @@ class _SeededWriter(_Writer):
         kinds += ["base_item"] if self.views else []
         kinds += ["used_item"] if self.after_use else []
         kinds += ["attr"] if self.counters else []
+        kinds += self.float_kinds13(depth)
         if depth < 2:
             kinds += ["arith", "arith", "ternary", "scaled"]
         kind = self.pick(kinds)
+        if kind in self.FLOAT13:
+            return self.float13(kind, scope, depth)
         if kind == "held_item":
             return self.pick((f"params[{self.rng.randint(0, 1)}][{self.rng.randint(0, 1)}]",
                               f"opt['{self.pick('pq')}'][{self.rng.randint(0, 1)}]",
@@ -768,6 +1018,7 @@ class _SeededWriter(_Writer):
         kinds += ["after_use", "after_use"] if self.after_use else []
         kinds += ["counter", "counter"] if self.counters else []
         kinds += ["stash"] if self.state else []
+        kinds += self.statement_kinds13(scope, depth)
         if last:
             kinds += ["return"]
             if in_loop:
@@ -797,8 +1048,11 @@ class _SeededWriter(_Writer):
             return [f"lst[{self.rng.randint(0, 2)}] = {self.int_expr(scope, 1)}"]
         if kind == "collect":
             return [f"out.append({self.float_expr(scope, 1)})"]
-        if kind == "append":
-            return [f"lst.append({self.int_expr(scope, 1)})"]
+        if kind == "append":  # (not inside a loop over lst: it would never end)
+            value = self.int_expr(scope, 1)
+            if any(name.startswith("j") for name, _ in scope):
+                return [f"lst[-1] = {value}"]
+            return [f"lst.append({value})"]
         if kind == "bump":
             return [f"bump({self.int_expr(scope, 1)})"]
         if kind == "grid_write":
@@ -817,6 +1071,8 @@ class _SeededWriter(_Writer):
             return [self.pick((f"iv += {self.pick(('t', 'n', '1', 'bv'))}",
                                f"fv *= {self.pick(('x', 'acc', '0.5', 't'))}",
                                f"fv += {self.pick(('iv', 'bv', 'acc'))}"))]
+        if kind in self.STATEMENT13:
+            return self.statement13(kind, scope, depth, in_loop)
         if kind == "container_write":
             return self.container_write(scope)
         if kind == "view_write":
@@ -888,7 +1144,7 @@ class _SeededWriter(_Writer):
             (", p[0], p[2], q[1], opt['p'][1]" if self.containers else "") + \
             (", b[0, 1], b[1, 2], v[1]" if self.views else "") + \
             (", u[0], u[3], v[2]" if self.after_use else "") + \
-            (", k, o.val" if self.counters else "")
+            (", k, o.val" if self.counters else "") + self.results13()
         if self.collect:
             return "t, acc, len(out), sum(out)" + extra
         return ("t, acc, v[0]" if self.chance(0.3) else "t, acc") + extra
@@ -975,13 +1231,14 @@ def seeded_program(seed: int, features=frozenset()) -> str:
     if writer.counters:
         head += ["k = 0", "", "def tick():", "    nonlocal k", "    k += 1", "    return k", "",
                  "o = Box()", "o.val = 0.0"]
-    module = []
+    head += writer.head13()
+    module = writer.module13()
     if writer.counters or writer.state:  # module state: reset before each run, compared after
         module = ["COUNT = 0", "HIST = []", "CACHE = {}", "", "", "class Box:", "    total = 0.0",
                   "", "", "def gtick(d=1):", "    global COUNT", "    COUNT += d", "", "",
                   "def _fuzz_reset():", "    global COUNT", "    COUNT = 0", "    HIST.clear()",
                   "    CACHE.clear()", "    Box.total = 0.0", "", "",
-                  "def _fuzz_state():", "    return COUNT, list(HIST), dict(CACHE), Box.total", "", ""]
+                  "def _fuzz_state():", "    return COUNT, list(HIST), dict(CACHE), Box.total", "", ""] + module
     final = f"return {writer.result(())}"
     lines = module + ["def f(n, x, v, lst):"] + _indent(head + body + [final])
     return FUZZ_HEADER + "\n".join(lines) + "\n"

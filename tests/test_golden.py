@@ -121,6 +121,15 @@ CASES = [
     def condexp(x):
         return ag__.choose(x > 0, lambda: x, lambda: -x)()
     """),
+    Case('comprehension_filters', 'kept',
+        """\
+    def kept(v, x):
+        return [e * 2 for e in v if e > x]
+    """,
+        """\
+    def kept(v, x):
+        return [e * 2 for e in v if ag__.comprehension_test(e > x, 'list comprehension')]
+    """),
     Case('return_statements', 'ret',
         """\
     def ret(x):
@@ -1243,7 +1252,7 @@ def test_every_converter_has_golden_cases():
         "branch_exits", "variables", "item_assignments", "call_trees", "logical_expressions", "asserts",
         "conditional_expressions", "return_statements", "break_statements",
         "continue_statements", "conditionals", "loops", "finally_jumps", "try_statements",
-        "percent_formatting",
+        "percent_formatting", "comprehension_filters",
     } | ({"match_statements"} if sys.version_info >= (3, 10) else set())
 
 

@@ -144,6 +144,11 @@ def setitem(target, index, value):
     if target.__class__ is np.flatiter:  # a NumPy array's .flat: no name to rebind
         raise errors.flat_write(user_location())
     holders.refuse_numpy_view_write(target)
+    stored = getattr(value.__class__, "stored_value", None)  # None on some staged paths
+    if stored is not None:
+        aval = None if target.__class__ is np.ndarray else backend.aval(target)
+        if target.__class__ is np.ndarray or aval is not None:
+            value = stored(value, target.dtype if aval is None else aval.dtype, backend)
     with holders.carrying(target):  # the lists and dicts holding it take the new value
         if is_array(target):
             check_staged_write(target)
@@ -349,6 +354,9 @@ def augassign(target, op: str, value):
     NumPy array given a staged value that eagerly is a NumPy array too (the NumPy
     engine's) is written like ``a[...] op= value`` (``augitem``: staged state, its views
     and aliases checked), where NumPy's operator would give the name alone a new value."""
+    operand = getattr(value.__class__, "in_place_operand", None)  # None on some staged paths
+    if operand is not None:
+        value = operand(value, op, target)
     if target.__class__ in _SCALARS:
         return _IN_PLACE[op](target, value)
     backend = backend_of(target)

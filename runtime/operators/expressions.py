@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import operator
 
+from ..staging import errors
+from ..staging.arg_writes import user_location
 from ..staging.backend import backend_of
 from ..staging.expressions import stage_and, stage_if_exp, stage_or
 
@@ -76,6 +78,16 @@ def not_(value):
     if value.__class__ is bool or (backend := backend_of(value)) is None:
         return not value
     return backend.not_(value)
+
+
+def comprehension_test(value, kind: str):
+    """The ``if`` test of a comprehension (``kind``: "list comprehension", ...): the
+    value itself, whose truth Python asks next, as the original does; a staged value
+    has no truth while tracing (the comprehension's length would be known only when the
+    graph runs), a StagingError."""
+    if value.__class__ is bool or backend_of(value) is None:
+        return value
+    raise errors.staged_comprehension_filter(kind, user_location())
 
 
 def compare_sequences(op: str, left, right):

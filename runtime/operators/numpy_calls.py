@@ -69,7 +69,7 @@ def routed(fn):
         if backend is None:
             return fn(*args, **kwargs)
         args = tuple(_stacked(a, backend) for a in args)
-        return backend.numpy_call(fn, args, kwargs)
+        return backend.users_numpy_call(fn, args, kwargs)
 
     call.__name__ = call.__qualname__ = getattr(fn, "__name__", "numpy_function")
     call.__wrapped__ = fn

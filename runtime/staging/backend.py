@@ -23,6 +23,9 @@ from typing import Any, Callable, Optional, Sequence
 
 from . import mode as _mode
 
+# How Python names the items of a NumPy value of each dtype kind (eager_type_name)
+ITEM_TYPES = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
 
 class Backend:
     """What a backend answers: framework questions only.
@@ -260,7 +263,12 @@ class Backend:
 
     def eager_type_name(self, value) -> str:
         """How Python's TypeError names the type of what the staged ``value`` stands
-        for in eager code (``'NoneType' and 'float'``): by default its own class."""
+        for in eager code (``'NoneType' and 'float'``): by default, as NumPy code's value
+        meets None elementwise, the Python type of its items; its own class where it has
+        no abstract value."""
+        aval = self.aval(value)
+        if aval is not None:
+            return ITEM_TYPES.get(getattr(aval.dtype, "kind", None), "object")
         cls = type(value)
         return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
 
@@ -334,6 +342,13 @@ class Backend:
         argument of this backend (``numpy_calls``). By default as it is, for staged values
         that implement NumPy's dispatch protocols (``__array_ufunc__``, ``__array_function__``)."""
         return fn(*args, **kwargs)
+
+    def users_numpy_call(self, fn, args, kwargs):
+        """``numpy_call`` for the user's own call of ``fn`` (``numpy_calls``; the runtime's
+        calls, a staged ``min``'s ``np.where``, go to ``numpy_call``): where a backend
+        notes what eager NumPy's result is beyond its dtype and shape (the NumPy engine:
+        a 0-d array, not a NumPy scalar). By default ``numpy_call``."""
+        return self.numpy_call(fn, args, kwargs)
 
     def catching(self, region):
         """The body of a ``try`` (``catching.Region``) starts: an object whose

@@ -267,6 +267,16 @@ def class_pattern_on_staged(location: str, value_desc: str) -> StagingError:
     )
 
 
+def staged_comprehension_filter(kind: str, location: str) -> StagingError:
+    """A comprehension's ``if`` test is staged: how many items it keeps is a run-time value."""
+    return StagingError(
+        f"{kind} at {location}: its 'if' tests a staged value, known only when the graph "
+        f"runs, so how many items the {kind} keeps would be too. Keep every item and "
+        f"choose with the test instead (np.where(test, item, fill), np.sum(test) to count "
+        f"them), or give the items to sum/any/all/next as a generator expression, which "
+        f"autograph stages (sum(e for e in v if e > x)).")
+
+
 def iterated_array_unfollowed(construct: str, fn, what: str) -> StagingError:
     """A loop over an array its body writes into (or rebinds), where the staged code cannot
     say which items the later iterations read (``staging.iterated``); ``what`` the body did."""

@@ -40,7 +40,7 @@ import numpy as np
 
 from . import errors
 from .arg_writes import user_line
-from .backend import backend_of, tracing_now
+from .backend import ITEM_TYPES, backend_of, tracing_now
 from .conditionals import known_not_none
 from .state import PY_NUMBERS, filler, kind_of
 from .undefined import Undefined, unbound_error
@@ -63,6 +63,43 @@ class NoneOnSomePaths(NamedTuple):
         if known_not_none(self) or _checked(self, error):
             return self.value
         return _refuse(self)
+
+    def in_place_operand(self, op: str, target):
+        """What ``target op= self`` (``op`` "+=" ...) uses: the value where the branch
+        traced knows it is not None; where ``target`` is a number (rebound, as by
+        ``target + self``), the value with Python's TypeError raised when the program
+        runs and it is None; else (an array, written in place) a StagingError."""
+        if known_not_none(self):
+            return self.value
+        symbol = op[:-1]
+        if symbol in _REFLECTED and symbol not in _SWAPPED and _is_number(target):
+            # a Python number names the augmented operator; NumPy's scalars the operator
+            shown = op if target.__class__ in PY_NUMBERS or _weak(target) else symbol
+            shown = "**= or pow()" if shown == "**=" else "** or pow()" if shown == "**" else shown
+            if _checked(self, TypeError(f"unsupported operand type(s) for {shown}: "
+                                        f"'{_type_name(target)}' and 'NoneType'")):
+                return self.value
+        return _refuse(self)
+
+    def stored_value(self, dtype, backend):
+        """What ``a[i] = self`` stores in an array of ``dtype``: NumPy stores None as NaN
+        in a float or complex array and as False in a bool one, and raises its TypeError
+        for an int array (when the program runs, where it is None); the value where the
+        branch traced knows it is not None; else a StagingError."""
+        if known_not_none(self):
+            return self.value
+        kind = np.dtype(dtype).kind
+        if kind in "iu" and _checked(self, TypeError(
+                "int() argument must be a string, a bytes-like object or a real number, not "
+                "'NoneType'")):
+            return self.value
+        if kind not in "fcb":
+            return _refuse(self)
+        # (NaN in the value's own dtype: a Python NaN is float32 to TensorFlow)
+        fill = False if kind == "b" else self.value * np.nan
+        if self.flag.__class__ is bool:
+            return fill if self.flag else self.value
+        return backend.numeric("where", (self.flag, fill, self.value), {})
 
     def binary_from_left(self, symbol: str, left):
         """``left <symbol> self`` for a staged ``left`` whose operators defer to this
@@ -150,8 +187,6 @@ def returned_error(self) -> errors.StagingError:
         f"flag next to the value).")
 
 
-_ITEM_TYPES = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
-
 
 def _type_name(obj) -> str:
     """How Python's TypeError names the type of ``obj`` as eager code would hold it (a
@@ -161,7 +196,7 @@ def _type_name(obj) -> str:
     if backend is not None:
         return backend.eager_type_name(obj)
     if isinstance(obj, (np.ndarray, np.generic)):
-        return _ITEM_TYPES.get(kind_of(obj.dtype), "object")
+        return ITEM_TYPES.get(kind_of(obj.dtype), "object")
     cls = type(obj)
     if cls.__module__ == "builtins":
         return cls.__name__
@@ -227,6 +262,22 @@ _SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 def _compare_error(symbol: str, left: str, right: str) -> TypeError:
     return TypeError(f"'{symbol}' not supported between instances of '{left}' and '{right}'")
+
+
+def _is_number(obj) -> bool:
+    """A Python number, a NumPy scalar or a staged value of no dimensions."""
+    if obj.__class__ in PY_NUMBERS or isinstance(obj, np.generic):
+        return True
+    backend = backend_of(obj)
+    aval = backend.aval(obj) if backend is not None else None
+    return aval is not None and not aval.shape
+
+
+def _weak(obj) -> bool:
+    """A staged value standing for a Python number."""
+    backend = backend_of(obj)
+    aval = backend.aval(obj) if backend is not None else None
+    return aval is not None and bool(aval.weak)
 
 
 def _numpy_value(obj) -> bool:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import sys
 
+import weakref
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -413,6 +415,41 @@ class JaxBackend(backends.Backend):
         from . import numpy_twins as jax_numpy
 
         return jax_numpy.call(fn, args, kwargs)
+
+    def users_numpy_call(self, fn, args, kwargs):
+        """The user's ``np.f(...)``: eagerly a NumPy array (NumPy's function converts
+        JAX's arrays), which an in-place operator changes for every name holding it;
+        noted (``numeric.NUMPY_MADE``) so that ``check_in_place`` refuses where the
+        operator would give one name alone JAX's new array (fuzz seed 51028)."""
+        from . import numeric as jax_numeric
+
+        result = self.numpy_call(fn, args, kwargs)
+        if isinstance(result, jax.core.Tracer) and (result.ndim or _zero_d_array(fn, args, kwargs)):
+            made = jax_numeric.NUMPY_MADE
+            if len(made) > 4096:  # (the dead ones out)
+                for key in [k for k, ref in made.items() if ref() is None]:
+                    del made[key]
+            made[id(result)] = weakref.ref(result)
+        return result
+
+
+def _zero_d_array(fn, args, kwargs) -> bool:
+    """Whether NumPy's ``fn`` gives a 0-d array (``np.where`` of scalars), not a NumPy
+    scalar (``np.sum``), on stand-ins of the tracers (0-d ones as NumPy scalars)."""
+    def stand_in(x):
+        if isinstance(x, jax.core.Tracer):
+            dtype = np.dtype(x.dtype)
+            return np.zeros(x.shape, dtype) if x.ndim else dtype.type(0)
+        if x.__class__ in (list, tuple):
+            return x.__class__(stand_in(i) for i in x)
+        return x
+
+    try:
+        with np.errstate(all="ignore"):
+            out = fn(*[stand_in(a) for a in args], **{k: stand_in(v) for k, v in kwargs.items()})
+    except Exception:  # noqa: BLE001 - the stand-ins' own failure: not known to be one
+        return False
+    return out.__class__ is np.ndarray and not out.ndim
 
 
 def _same_computation(a, b, depth: int) -> bool:

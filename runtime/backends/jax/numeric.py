@@ -151,16 +151,29 @@ def _check_sharing(target) -> None:
         "jax.jit", "array (JAX arrays are immutable)")
 
 
+# Tracers the user's NumPy calls made ({id: weak reference}): NumPy arrays eagerly
+# (``JaxBackend.users_numpy_call``), which another name may hold as the same array.
+NUMPY_MADE: dict = {}
+
+
+def _numpy_made(x) -> bool:
+    ref = NUMPY_MADE.get(id(x))
+    return ref is not None and ref() is x
+
+
 def check_in_place(target) -> None:
     """``target op= value`` gives the name a new array: a ``StagingError`` if another
-    name that is read later shares ``target``'s memory in NumPy (``holders``)."""
+    name that is read later shares ``target``'s memory in NumPy (``holders``): a view,
+    or (where a NumPy function made it: eagerly a NumPy array) the same array."""
     from ...staging import holders
 
     base = _viewed(target)
+    made = _numpy_made(target)
     holders.refuse_shared_in_place(
-        lambda v: v is not target and isinstance(v, jax.Array) and v.ndim > 0
-        and _viewed(v) is base, "jax.jit", "the operator gives it a new array (JAX arrays "
-        "are immutable)")
+        lambda v: (v is target and made) or (
+            v is not target and isinstance(v, jax.Array) and v.ndim > 0
+            and _viewed(v) is base), "jax.jit", "the operator gives it a new array (JAX "
+        "arrays are immutable)")
 
 
 def traced_mask(index) -> bool:

@@ -427,6 +427,12 @@ class GraphBackend(Backend):
     def numeric(self, name, args, kwargs):
         return numeric.numeric(name, args, kwargs)
 
+    def users_numpy_call(self, fn, args, kwargs):
+        result = self.numpy_call(fn, args, kwargs)
+        if result.__class__ is Tensor and not result.shape:  # (np.where of scalars: a 0-d array)
+            trace.note_zero_d_array(fn, result._value, result._graph)
+        return result
+
     def numpy_call(self, fn, args, kwargs):
         if fn is np.stack and len(args) == 1 and not kwargs:  # a collected list, unchanged
             whole = rows.stacked_rows(args[0])

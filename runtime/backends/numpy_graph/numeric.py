@@ -127,8 +127,22 @@ def asarray(which: str, obj, dtype=None, **kwargs):
     if kwargs.get("copy") is False and obj.__class__ is Tensor:
         if dtype is not None and np.dtype(dtype) != obj.dtype:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        return _with_ndmin(obj, ndmin)
-    return _with_ndmin(_asarray(which, obj, dtype, **kwargs), ndmin)
+        return _zero_d_array(_with_ndmin(obj, ndmin), obj)
+    return _zero_d_array(_with_ndmin(_asarray(which, obj, dtype, **kwargs), ndmin), obj)
+
+
+def _zero_d_array(result, obj):
+    """A 0-d result of ``np.array``/``np.asarray`` is a 0-d array eagerly, not a NumPy
+    scalar: noted in ``graph.zero_d_arrays`` (an in-place operator then changes it for
+    every name holding it, as NumPy does). A NumPy scalar's array is a new array (a
+    copy): the scalar itself stays a scalar."""
+    if result.__class__ is not Tensor or result.shape or result._value.weak:
+        return result
+    zero_d = trace.current().graph.zero_d_arrays
+    if result is obj and obj._value.id not in zero_d:
+        result = trace.record("method", "copy", (obj,))
+    zero_d.add(result._value.id)
+    return result
 
 
 def _with_ndmin(result, ndmin: int):

@@ -621,6 +621,9 @@ def _in_place(symbol):
         check_writeable(self, "output array")
         value = self._value
         result = record("binop", symbol, (self, other))
+        if value.id in self._graph.zero_d_arrays and result.__class__ is Tensor and \
+                value.op is not None and value.op.kind not in ("setitem", "cond", "while", "for"):
+            return _zero_d_update(self, result)
         maybe_argument = value.op is None or value.op.kind in ("setitem", "cond", "while", "for")
         if value.weak or (not value.shape and (not maybe_argument or result.__class__ is not Tensor
                                                or result.dtype != value.dtype)):
@@ -640,6 +643,20 @@ def _in_place(symbol):
         return result
 
     return inplace
+
+
+def _zero_d_update(target: Tensor, result: Tensor):
+    """``a op= x`` of a 0-d array the function made (``graph.zero_d_arrays``: ``np.where``
+    of scalars): NumPy writes the result into the array, in its dtype, so every name
+    holding it sees it; the handle is updated where that is safe (``_updatable``), else
+    the name alone gets the new value, as for any array (``check_in_place`` refused where
+    another name read later holds it)."""
+    result = _into(Tensor(target._value, target._graph), result, write_back=False)
+    target._graph.zero_d_arrays.add(result._value.id)
+    if target._updatable():
+        target._assign(result._value)
+        return target
+    return result
 
 
 for _symbol, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"),

@@ -193,6 +193,32 @@ def record(kind: str, target, args=(), kwargs=None, *, data_dependent=False, eff
     return wrap(tree, state)
 
 
+def note_zero_d_array(fn, value: Value, graph: Graph) -> None:
+    """The 0-d ``value`` the user's call of the NumPy function ``fn`` recorded, if it is
+    eagerly a 0-d array (``np.where`` of scalars), not a NumPy scalar: noted in
+    ``graph.zero_d_arrays``, as a 0-d argument array is, so that an in-place operator
+    changes it as NumPy does (every name holding it sees the change) instead of
+    rebinding it. Run on stand-ins that are 0-d arrays where the values are
+    (``zero_d_arrays``) and NumPy scalars elsewhere. (Not the runtime's own calls: the
+    ``np.where`` of a staged ``min`` stands for a choice of numbers.)"""
+    op = value.op
+    if op is None or op.kind != "call" or op.target is not fn or value.shape or value.weak:
+        return
+    args, kwargs, zero_d = op.args, op.kwargs, graph.zero_d_arrays
+
+    def leaf(v: Value):
+        if v.const is not None or v.weak or v.shape or v.id in zero_d:
+            return stand_in(v, 1, 0)
+        return v.dtype.type(0)
+
+    try:
+        out = evaluate("call", fn, args, kwargs, leaf)
+    except Exception:  # noqa: BLE001 - the stand-ins' own failure: not known to be an array
+        return
+    if out.__class__ is np.ndarray and not out.ndim:
+        zero_d.add(value.id)
+
+
 def _result_tree(result, graph: Graph, outputs: list, weak: bool):
     """Replace the arrays (and dynamic Python scalars) of a stand-in result by new Values."""
     cls = result.__class__
