@@ -157,8 +157,13 @@ def test_numpy_asks_a_graph_tensor_for_its_values():
     graph = tf.function(ag.convert(indexes_a_numpy_global), autograph=False)
     assert np.array_equal(graph(tf.constant(X)).numpy(), W[1])
     before = W.copy()
-    assert refusal(writes_a_numpy_global, tf.constant(X)) == _needs_values(
-        at(writes_a_numpy_global, "W[0, 0] = x[1]"))
+    # an item a staged value writes into a global NumPy array: refused as on every backend
+    assert refusal(writes_a_numpy_global, tf.constant(X)) == (
+        f"item assignment at {at(writes_a_numpy_global, 'W[0, 0] = x[1]')}: a staged value is "
+        f"written into the NumPy array 'W' holds, which becomes a staged value; but 'W' is a "
+        f"global or a variable of an enclosing function, which the converted function does "
+        f"not rebind, so it would keep the old contents. Write into a local copy and return it "
+        f"(a = W.copy(); a[i] = v; return a), or pass the array in as an argument.")
     assert np.array_equal(W, before)
     assert refusal(numpy_in_unconverted_code, tf.constant(X)) == _needs_values(
         at(numpy_in_unconverted_code, "return numpy_helper(x)"))

@@ -199,14 +199,19 @@ _dataclasses: list = []  # the dataclasses, in the order of their namedtuples' m
 
 def _opened(value):
     """``value`` with the dataclasses in its tuples, lists and dicts as namedtuples of their
-    fields (those pytree does not know and whose fields all go through ``__init__``)."""
+    fields (those pytree does not know and whose fields all go through ``__init__``); a
+    container holding none is ``value`` itself."""
     cls = value.__class__
-    if cls is tuple or cls is list:
-        return cls(_opened(v) for v in value)
+    if cls is tuple or cls is list or (isinstance(value, tuple) and hasattr(cls, "_fields")):
+        # tuple's own iteration: a subclass may refuse its own (``maybe_none``'s value)
+        given = list(value) if cls is list else list(tuple.__iter__(value))
+        items = [_opened(v) for v in given]
+        if all(a is b for a, b in zip(items, given)):
+            return value
+        return cls(items) if cls is tuple or cls is list else cls(*items)
     if cls is dict:
-        return {k: _opened(v) for k, v in value.items()}
-    if isinstance(value, tuple) and hasattr(cls, "_fields"):
-        return cls(*(_opened(v) for v in value))
+        items = {k: _opened(v) for k, v in value.items()}
+        return value if all(items[k] is v for k, v in value.items()) else items
     fields = _field_tuple(cls)
     if fields is None:
         return value
