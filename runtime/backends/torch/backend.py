@@ -316,11 +316,40 @@ def _differentiable(carried: tuple, operands: tuple) -> tuple:
     its *initial* value requires grad (it marks every iteration's saved carry with the
     initial value's flag): ``h = zeros(); while ...: h = f(h, w)`` would otherwise give
     ``w`` the gradient of the last iteration alone, silently wrong."""
-    if not torch.is_grad_enabled() or not any(
-            t.requires_grad for t in (*carried, *operands)):
+    if not _records(carried, operands):
         return carried
     return tuple(t.requires_grad_() if (t.dtype.is_floating_point or t.dtype.is_complex)
                  and not t.requires_grad else t for t in carried)
+
+
+def _records(carried: tuple, operands: tuple) -> bool:
+    """Whether autograd records a loop of these carries and operands."""
+    return torch.is_grad_enabled() and any(t.requires_grad for t in (*carried, *operands))
+
+
+def _loop(cond_fn, body_fn, carried: tuple, operands: tuple) -> list:
+    """``while_loop`` of ``cond_fn``/``body_fn`` over ``carried``, its outputs. Where
+    autograd records it, with a trip counter in front, and each output that requires
+    grad ``where(trips > 0, output, initial value)``: PyTorch 2.13's backward of a
+    ``while_loop`` that ran no iteration still applies one step of the body's backward
+    to the carries' gradient (``h = while_loop(i < 0, h * 3)`` gives ``h`` a gradient of
+    3, not 1), so a loop its test ends at once would give silently wrong gradients. The
+    ``where`` gives the loop a zero gradient then and the initial value the gradient."""
+    if not _records(carried, operands):
+        graphs = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
+        return list(while_loop_op(*graphs, carried, operands))
+
+    def counted_cond(trips, *args):
+        return cond_fn(*args)
+
+    def counted_body(trips, *args):
+        return (trips + 1, *body_fn(*args))
+
+    counted = (torch.zeros((), dtype=torch.int64), *carried)
+    graphs = (_graph(f, counted + operands) for f in (counted_cond, counted_body))
+    trips, *outs = while_loop_op(*graphs, counted, operands)
+    ran = trips > 0
+    return [torch.where(ran, o, i) if o.requires_grad else o for o, i in zip(outs, carried)]
 
 
 def _carried(init: tuple, operands: tuple) -> tuple:
@@ -329,7 +358,7 @@ def _carried(init: tuple, operands: tuple) -> tuple:
     inputs; every one where autograd records, as ``_differentiable`` marks them), the
     tensor itself otherwise (a copy per call of a large carry costs what a loop step
     does)."""
-    if torch.is_grad_enabled() and any(t.requires_grad for t in (*init, *operands)):
+    if _records(init, operands):
         return tuple(t.clone() for t in init)
     seen = {id(t) for t in operands}
     out = []
@@ -626,8 +655,7 @@ class TorchBackend(backends.Backend):
 
         operands = _operands(outside)
         init = _differentiable(_carried(_operands(init), operands), operands)
-        cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
-        outs = while_loop_op(cond_graph, body_graph, init, operands)
+        outs = _loop(cond_fn, body_fn, init, operands)
         return [weak(t, a) for t, a in zip(outs, body.avals)]
 
     # -- what staging leaves to the framework
@@ -713,8 +741,7 @@ class TorchBackend(backends.Backend):
         operands = _operands(extra + outside)
         carried = _differentiable(_carried(_operands(
             (torch.zeros((), dtype=torch.int64), torch.tensor(True), *init)), operands), operands)
-        cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
-        return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
+        return _loop(cond_fn, body_fn, carried, operands)[2:]
 
     # -- lists a staged loop appends to (``accumulate``, ``lists``)
 
