@@ -411,3 +411,561 @@ def test_explain_one_graph_no_break(fn, args):
 def test_python_conditions_equal_the_unconverted_original_compiled():
     args = (X_POS, 4, False)
     assert_same(compiled(ag.convert(python_conditions))(*args), compiled(python_conditions)(*args))
+
+
+# -- torch.onnx.export(dynamo=True): If and Loop that onnxruntime runs -----------------------
+
+
+class OnnxNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        if x.mean() > 0:
+            y = self.lin(x)
+        else:
+            y = x * 2
+        while y.abs().sum() < 50:
+            y = y * 1.5 + 1
+        return y
+
+
+def _op_types(graph, found):
+    for node in graph.node:
+        found.add(node.op_type)
+        for attribute in node.attribute:
+            for inner in ([attribute.g] if attribute.HasField("g") else []) + list(attribute.graphs):
+                _op_types(inner, found)
+    return found
+
+
+def test_onnx_export_if_and_loop_run_by_onnxruntime(tmp_path):
+    import numpy as np
+    import onnx
+    import onnxruntime
+
+    torch.manual_seed(0)
+    original = OnnxNet().eval()
+    m = ag.convert(copy.deepcopy(original))
+    path = str(tmp_path / "net.onnx")
+    torch.onnx.export(m, (X_POS,), dynamo=True, verbose=False).save(path)
+    assert {"If", "Loop"} <= _op_types(onnx.load(path).graph, set())
+    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    for x in (X_POS, X_NEG, X_POS * 40, X_NEG / 100):
+        with torch.no_grad():
+            expected = original(x).numpy()
+        np.testing.assert_allclose(session.run(None, {name: x.numpy()})[0], expected, rtol=1e-5,
+                                   atol=1e-5)
+
+
+# -- for over range(tensor n) and over a tensor's first axis --------------------------------
+
+
+def over_range(x, n):
+    total = torch.zeros_like(x)
+    for i in range(n):
+        total = total + x * i
+    for j in range(1, n, 2):
+        total = total - j
+    return total
+
+
+def over_rows(xs):
+    acc = torch.zeros(xs.shape[1])
+    for row in xs:
+        if row.sum() > 0:
+            acc = acc + row
+        else:
+            acc = acc - row * 0.5
+    return acc
+
+
+ROWS = torch.tensor([[1.0, 2.0, -0.5], [-3.0, 1.0, 0.5], [0.5, 0.5, 0.5], [-1.0, -1.0, 4.0]])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_for_over_range_of_a_tensor(mode):
+    check(over_range, mode, [(X_POS, torch.tensor(3)), (X_POS, torch.tensor(0)),
+                             (X_NEG, torch.tensor(6))])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_for_over_a_tensors_rows(mode):
+    check(over_rows, mode, [(ROWS,), (-ROWS,), (ROWS * 0,)])
+
+
+def test_for_over_rows_is_a_loop_in_the_exported_program():
+    ep = torch.export.export(Wrap(ag.convert(over_range)), (X_POS, torch.tensor(3)))
+    assert "while_loop" in higher_order_ops(ep)
+    ep = torch.export.export(Wrap(ag.convert(over_rows)), (ROWS,))
+    assert "while_loop" in higher_order_ops(ep)
+
+
+# -- break, continue and return inside staged loops -----------------------------------------
+
+
+def first_above(xs, threshold):
+    found = -1
+    i = 0
+    for row in xs:
+        if row.sum() > threshold:
+            found = i
+            break
+        i += 1
+    return found, i
+
+
+def sum_rows_without_negatives(xs):
+    total = torch.zeros(())
+    for row in xs:
+        if row.min() < 0:
+            continue
+        total = total + row.sum()
+    return total
+
+
+def returns_from_the_loop(x):
+    while x.sum() < 100:
+        if x.max() > 30:
+            return x * -1
+        x = x * 2
+    return x
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_break_continue_return_in_staged_loops(mode):
+    check(first_above, mode, [(ROWS, torch.tensor(2.0)), (ROWS, torch.tensor(100.0)),
+                              (ROWS, torch.tensor(-10.0))])
+    check(sum_rows_without_negatives, mode, [(ROWS,), (ROWS.abs(),), (-ROWS.abs(),)])
+    check(returns_from_the_loop, mode, [(torch.tensor([1.0, 2.0, 29.0]),),
+                                        (torch.tensor([1.0, 2.0, 3.0]),),
+                                        (torch.tensor([50.0, 60.0, 3.0]),)])
+
+
+# -- lazy and/or/not and conditional expressions on tensors ---------------------------------
+
+
+def count_leading_positives(xs, n):
+    k = 0
+    while k < n and xs[k] > 0:  # xs[n] is out of range: `and` must not evaluate it
+        k += 1
+    return k
+
+
+def logic(x, y):
+    a = x.sum() > 0
+    b = y.sum() > 0
+    if a and not b:
+        r = x - y
+    elif a or b:
+        r = x + y
+    else:
+        r = x * y
+    s = r if r.mean() > 0 else -r
+    return s, a and b, a or b, not a, (x if b else y)
+
+
+LAZY_AND_INDEX_XFAIL = pytest.mark.xfail(strict=True, raises=ag.StagingError, reason=(
+    "open: under torch.compile the `and` staged inside a while_loop's test traces its right "
+    "side (`xs[k]`, k the loop's carry) into the cond's graph with a FunctionalTensor of the "
+    "outer trace (AttributeError: 'NoneType' object has no attribute 'export' in "
+    "FunctionalTensor.to); export passes"))
+
+
+@pytest.mark.parametrize("mode", [pytest.param("compile", marks=LAZY_AND_INDEX_XFAIL),
+                                  "export", "export-strict"])
+def test_lazy_and_guards_an_index_in_a_loop_test(mode):
+    xs = torch.tensor([3.0, 1.0, 2.0, 5.0])
+    check(count_leading_positives, mode, [(xs, torch.tensor(4)), (-xs, torch.tensor(4)),
+                                          (xs * torch.tensor([1, 1, -1, 1]), torch.tensor(4))])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_lazy_boolean_operators_and_ternaries(mode):
+    check(logic, mode, [(X_POS, X_NEG), (X_NEG, X_POS), (X_POS, X_POS), (X_NEG, X_NEG)])
+
+
+# -- staged assert and raise ----------------------------------------------------------------
+
+
+def checked_log(x):
+    assert x.min() > 0, "inputs must be positive"
+    return x.log()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_staged_assert_exports_and_checks_at_run_time(mode):
+    f = ag.convert(checked_log)
+    with pytest.raises(AssertionError, match="inputs must be positive"):
+        f(X_NEG)  # eagerly: Python's assert
+    for run in staged(f, mode, (X_POS,)):
+        torch.testing.assert_close(run(X_POS), X_POS.log())
+        with pytest.raises(RuntimeError, match="inputs must be positive"):
+            run(X_NEG)
+
+
+def raises_on_negative(x):
+    if x.sum() < 0:
+        raise ValueError("negative input")
+    return x * 2
+
+
+def line_of(fn, text):
+    lines, start = inspect.getsourcelines(fn)
+    number = start + next(i for i, line in enumerate(lines) if text in line)
+    return f"{inspect.getsourcefile(fn)}:{number}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_staged_raise_is_a_staging_error_naming_it(mode):
+    f = ag.convert(raises_on_negative)
+    with pytest.raises(ValueError, match="negative input"):
+        f(X_NEG)  # eagerly: the program's own exception
+    with pytest.raises(ag.StagingError) as info:
+        staged(f, mode, (X_POS,))[0](X_POS)
+    text = str(info.value)
+    assert line_of(raises_on_negative, "raise ValueError") in text
+    assert "raise" in text and "ValueError" in text and "if statement" in text
+
+
+# -- the constraints of PyTorch's operators, hidden -----------------------------------------
+
+
+SCALE = 3.0
+
+
+def closes_over_python_values(x, k: int, name: str):
+    offset = k * 2
+    if x.sum() > k:
+        y = x * SCALE + offset
+    else:
+        y = x - offset if name == "minus" else x + offset
+    steps = 0
+    while y.abs().sum() < 40 * k:
+        y = y * SCALE
+        steps += k
+    return y, steps
+
+
+def one_sided_if(x):
+    if x.sum() > 0:
+        x = x * 2
+    return x
+
+
+def returns_an_input(x, y):
+    if x.sum() > y.sum():
+        return x
+    return y
+
+
+def none_out_of_a_branch(x):
+    found = None
+    if x.max() > 2:
+        found = x * 10
+    if found is None:
+        return x
+    return found
+
+
+def flag_starts_false(x):
+    done = False
+    while not done:
+        x = x * 2
+        done = x.sum() > 50
+    return x
+
+
+def reads_rows_by_tensor_index(xs, n):
+    t = 0
+    acc = torch.zeros(xs.shape[1])
+    while t < n:
+        acc = acc * 0.5 + xs[t]
+        t += 1
+    return acc, t
+
+
+def sizes_differ(x):
+    if x.sum() > 0:
+        y = x[:2]
+    else:
+        y = x
+    return y * 2
+
+
+@pytest.mark.xfail(strict=True, raises=ag.StagingError, reason=(
+    "open: an int argument dynamo makes dynamic after a recompile (a SymInt) read by a staged "
+    "branch as a Python value (`offset = k * 2`) is not passed into the cond's graph: "
+    "'2*s10 is not tracked with proxy'"))
+def test_closing_over_a_python_int_that_changes_between_calls():
+    torch._dynamo.reset()
+    c = compiled(ag.convert(closes_over_python_values))
+    for args in [(X_POS, 2, "minus"), (X_NEG, 2, "minus"), (X_NEG, 3, "plus"),
+                 (X_POS * 20, 1, "plus")]:
+        assert_same(c(*args), closes_over_python_values(*args))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_closing_over_python_values(mode):
+    if mode == "compile":
+        torch._dynamo.reset()  # k stays a constant (a second k would make it a SymInt)
+        c = compiled(ag.convert(closes_over_python_values))
+        for args in [(X_POS, 2, "minus"), (X_NEG, 2, "minus"), (X_POS * 20, 2, "minus"),
+                     (X_NEG, 2, "plus")]:
+            assert_same(c(*args), closes_over_python_values(*args))
+        torch._dynamo.reset()
+    else:
+        f = ag.convert(closes_over_python_values)
+        check(lambda x: closes_over_python_values(x, 2, "minus"), mode,
+              [(X_POS,), (X_NEG,), (X_POS * 20,)],
+              converted=lambda x: f(x, 2, "minus"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_outputs_that_are_inputs(mode):
+    check(one_sided_if, mode, [(X_POS,), (X_NEG,)])
+    check(returns_an_input, mode, [(X_POS, X_NEG), (X_NEG, X_POS)])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_none_out_of_a_branch(mode):
+    check(none_out_of_a_branch, mode, [(X_POS,), (X_NEG,)])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_loop_flag_starting_as_python_false(mode):
+    check(flag_starts_false, mode, [(X_POS,), (X_POS * 100,), (X_POS / 50,)])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tensor_index_in_a_loop_body(mode):
+    check(reads_rows_by_tensor_index, mode, [(ROWS, torch.tensor(3)), (ROWS, torch.tensor(0)),
+                                             (ROWS, torch.tensor(4))])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_branches_differing_only_in_size(mode):
+    check(sizes_differ, mode, [(X_POS,), (X_NEG,)])
+
+
+# -- refusals: StagingError naming the variable, the construct and the line -----------------
+
+
+def carry_changes_dtype(x):
+    while x.sum() < 10:
+        x = (x * 2).to(torch.int32)
+    return x
+
+
+def carry_changes_rank(x):
+    while x.sum() < 10:
+        x = torch.stack([x, x])
+    return x
+
+
+def branch_only_variable(x):
+    if x.sum() > 0:
+        y = x + 1
+    return y
+
+
+def appends_in_a_branch(x):
+    seen = []
+    if x.sum() > 0:
+        seen.append(x * 2)
+    return x + len(seen)
+
+
+class CountsInABranch(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(()))
+
+    def forward(self, x):
+        if x.sum() > 0:
+            self.count += 1
+        return x * 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("fn, name, construct, line", [
+    (carry_changes_dtype, "'x'", "while loop", "while x.sum() < 10"),
+    (carry_changes_rank, "'x'", "while loop", "while x.sum() < 10"),
+    (branch_only_variable, "'y'", "if statement", "if x.sum() > 0"),
+    (appends_in_a_branch, "'seen'", "if statement", "if x.sum() > 0"),
+    (CountsInABranch.forward, "'count'", "in-place write", "self.count += 1"),
+])
+def test_refusals_name_variable_construct_and_line(mode, fn, name, construct, line):
+    target = ag.convert(CountsInABranch()) if fn is CountsInABranch.forward else ag.convert(fn)
+    with pytest.raises(ag.StagingError) as info:
+        staged(target, mode, (X_POS,))[0](X_POS)
+    text = str(info.value)
+    assert name in text and construct in text and line_of(fn, line) in text, text
+
+
+def test_buffer_of_a_refused_module_keeps_its_value():
+    m = ag.convert(CountsInABranch())
+    m(X_POS)  # eagerly: the original
+    assert m.count.item() == 1
+    with pytest.raises(ag.StagingError):
+        compiled(m)(X_POS)
+    assert m.count.item() == 1
+
+
+# -- ag.print inside staged control flow under compile --------------------------------------
+
+
+def prints_in_a_loop(x):
+    while x.sum() < 10:
+        ag.print("x is", x)
+        x = x * 2
+    return x
+
+
+def test_print_in_staged_control_flow(capsys):
+    f = ag.convert(prints_in_a_loop)
+    torch.testing.assert_close(f(X_POS / 10), prints_in_a_loop(X_POS / 10))
+    assert capsys.readouterr().out.count("x is") == 8  # eagerly: print, 4 trips per run
+    with pytest.raises(ag.StagingError) as info:
+        compiled(f)(X_POS / 10)
+    text = str(info.value)
+    assert line_of(prints_in_a_loop, "ag.print") in text and "print" in text
+    assert "x is" not in capsys.readouterr().out
+
+
+# -- code in the shape of real models -------------------------------------------------------
+
+
+class MaskedAttention(nn.Module):
+    """Self-attention with an optional mask and a guard for rows masked out entirely."""
+
+    def __init__(self, dim=8):
+        super().__init__()
+        self.q, self.k, self.v = nn.Linear(dim, dim), nn.Linear(dim, dim), nn.Linear(dim, dim)
+        self.scale = dim ** -0.5
+
+    def forward(self, x, mask=None):
+        scores = self.q(x) @ self.k(x).transpose(-1, -2) * self.scale
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+            if (~mask).all(dim=-1).any():  # a fully masked row: softmax would give NaN
+                scores = scores.nan_to_num(neginf=0.0)
+        return scores.softmax(-1) @ self.v(x)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_masked_attention(mode):
+    torch.manual_seed(0)
+    original = MaskedAttention().eval()
+    m = ag.convert(copy.deepcopy(original))
+    x = torch.randn(5, 8)
+    causal = torch.ones(5, 5, dtype=torch.bool).tril()
+    row_masked = causal.clone()
+    row_masked[2] = False
+    check(original, mode, [(x, causal), (x, row_masked), (x * 2, causal)], converted=m)
+    if mode == "compile":
+        check(original, mode, [(x,), (x * 2,)], converted=m)
+
+
+def beam_search(transitions, start, eos, beam: int, max_steps: int):
+    """Beam search over a table of next-token log-probabilities, stopping when every beam
+    has reached ``eos`` or after ``max_steps``."""
+    vocab = transitions.shape[0]
+    scores = torch.zeros(beam)
+    tokens = torch.full((beam,), 0, dtype=torch.long) + start
+    finished = torch.zeros(beam, dtype=torch.bool)
+    steps = 0
+    while steps < max_steps:
+        candidates = scores[:, None] + transitions[tokens]
+        candidates = torch.where(finished[:, None], scores[:, None] - 1e4, candidates)
+        best = candidates.flatten().topk(beam)
+        scores, tokens = best.values, best.indices % vocab
+        finished = tokens == eos
+        steps += 1
+        if finished.all():
+            break
+    return scores, tokens, steps
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_beam_search_with_early_stop(mode):
+    torch.manual_seed(0)
+    table = torch.randn(6, 6).log_softmax(-1)
+    to_eos = table.clone()
+    to_eos[:, 0] = 5.0  # every beam ends at once: stops after one step
+    converted = ag.convert(beam_search)
+    check(lambda t, s: beam_search(t, s, 0, 3, 6), mode,
+          [(table, torch.tensor(1)), (to_eos, torch.tensor(2)), (table, torch.tensor(4))],
+          converted=lambda t, s: converted(t, s, 0, 3, 6))
+
+
+def newton_sqrt(a, tol: float = 1e-6):
+    x = a / 2 + 0.5
+    err = (x * x - a).abs().max()
+    iterations = 0
+    while err > tol and iterations < 50:
+        x = 0.5 * (x + a / x)
+        err = (x * x - a).abs().max()
+        iterations += 1
+    return x, iterations
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_refinement_until_tolerance(mode):
+    a = torch.tensor([2.0, 9.0, 0.25], dtype=torch.float64)
+    check(newton_sqrt, mode, [(a,), (a * 1e6,), (torch.ones(3, dtype=torch.float64),)])
+
+
+def pool_padded(tokens, embeddings, pad_id: int = 0):
+    """Mean of the embeddings of the non-pad tokens; all-pad rows give zeros."""
+    keep = tokens != pad_id
+    if keep.all():
+        pooled = embeddings.mean(dim=1)
+    else:
+        counts = keep.sum(dim=1, keepdim=True)
+        summed = (embeddings * keep[..., None]).sum(dim=1)
+        pooled = summed / counts.clamp(min=1)
+    if (keep.sum(dim=1) == 0).any():
+        pooled = torch.where(keep.any(dim=1, keepdim=True), pooled, torch.zeros_like(pooled))
+    return pooled
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_padding_dependent_branches(mode):
+    torch.manual_seed(0)
+    emb = torch.randn(3, 4, 2)
+    full = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8], [1, 1, 1, 1]])
+    padded = torch.tensor([[1, 2, 0, 0], [5, 6, 7, 8], [1, 0, 0, 0]])
+    empty_row = torch.tensor([[1, 2, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0]])
+    check(pool_padded, mode, [(full, emb), (padded, emb), (empty_row, emb)])
+
+
+def unroll_and_stack(xs, w):
+    outputs = []
+    h = torch.zeros(w.shape[0])
+    for x in xs:
+        h = torch.tanh(w @ h + x)
+        if h.sum() > 0:
+            outputs.append(h)
+        else:
+            outputs.append(-h)
+    return torch.stack(outputs)
+
+
+def collect_until(x):
+    outputs = []
+    while x.sum() < 100:
+        ag.set_loop_options(maximum_iterations=20)
+        x = x * 2
+        outputs.append(x)
+    return torch.stack(outputs)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_loops_collecting_outputs_into_a_list(mode):
+    torch.manual_seed(0)
+    w = torch.randn(3, 3)
+    check(unroll_and_stack, mode, [(ROWS, w), (-ROWS, w)])
+    check(collect_until, mode, [(X_POS,), (X_POS * 5,), (X_POS / 100,)])
