@@ -163,11 +163,22 @@ def test_gate_explain_one_graph_no_break():
 
 @pytest.mark.parametrize("grad", [False, True])
 def test_gate_compiled_with_inductor(grad):
+    """With gradients recorded too: the weight's gradient of ``Linear`` is a transposed
+    tensor, and inductor refuses a cond whose branches' gradients differ in layout."""
     original, m = gate_pair()
     c = compiled(m, backend="inductor")
     with torch.set_grad_enabled(grad):
         for x in (X_POS, X_NEG):
-            torch.testing.assert_close(c(x), original(x))
+            original.zero_grad()
+            m.zero_grad()
+            expected, got = original(x), c(x)
+            torch.testing.assert_close(got, expected)
+            if grad and expected.requires_grad:
+                (expected * expected).sum().backward()
+                (got * got).sum().backward()
+                for p, q in zip(original.parameters(), m.parameters()):
+                    expected_grad = torch.zeros_like(p) if p.grad is None else p.grad
+                    torch.testing.assert_close(q.grad, expected_grad)
 
 
 # -- an RNN cell with an early-exit while ---------------------------------------------------
@@ -205,6 +216,19 @@ def test_rnn_cell_early_exit(mode):
     trips = {original(*args)[1] for args in inputs}
     assert trips == {3, 6, 1}
     check(original, mode, inputs, converted=ag.convert(copy.deepcopy(original)))
+
+
+def test_rnn_cell_early_exit_with_dynamic_sequence_length():
+    """``while t < xs.shape[0]`` with a length dynamo keeps symbolic: the comparison is a
+    SymBool, staged with the break flag's tensor."""
+    torch.manual_seed(0)
+    original = EarlyExitRNN()
+    m = ag.convert(copy.deepcopy(original))
+    c = torch.compile(m, fullgraph=True, backend="aot_eager", dynamic=True)
+    xs = rnn_inputs()[0][0]
+    with torch.no_grad():
+        for args in [(xs, torch.tensor(0.9)), (xs[:4], torch.tensor(0.1)), (xs[:2], torch.tensor(2.0))]:
+            assert_same(c(*args), original(*args))
 
 
 # -- greedy decoding of a small transformer with an end-token stop --------------------------

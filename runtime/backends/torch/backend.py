@@ -61,7 +61,8 @@ from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
 from . import dynamo_errors, indexing, lists, numpy_operands
 from .tensors import (
-    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
+    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_number_like, is_weak, like, np_dtype,
+    py_dtype, weak,
 )
 
 
@@ -80,7 +81,7 @@ def _aval(x):
     if isinstance(x, torch.Tensor):
         shape = tuple(d if d.__class__ is int else None for d in x.shape)
         return Aval(np_dtype(x.dtype), shape, not shape and getattr(x, WEAK, False))
-    if staging.is_number(x):
+    if is_number_like(x):
         return Aval(py_dtype(x), (), True)
     if isinstance(x, (np.ndarray, np.generic)) and x.dtype in TO_TORCH:
         return Aval(x.dtype, tuple(np.shape(x)), False)
@@ -380,6 +381,18 @@ def _graph(fn, operands):
     return fn
 
 
+def _dense_gradient(operand):
+    """``operand`` as a branch of ``cond`` reads it: where autograd records, through a
+    flat view and back, whose backward is a ``reshape`` of the gradient: dense, as the
+    other branch's zeros are. PyTorch 2.13's inductor refuses a ``cond`` whose branches'
+    gradients differ in layout ("The sorted order of strides of the two branches' output
+    doesn't match"), and the gradient of a ``Linear``'s weight is a transposed one."""
+    if not (operand.requires_grad and torch.is_grad_enabled()) or operand.dim() < 2 \
+            or not operand.is_contiguous():
+        return operand
+    return operand.reshape(-1).view(operand.shape)
+
+
 def _selectable(handles, outside) -> bool:
     """Whether a ``cond`` of these branches may run both and choose their outputs with
     ``where``: PyTorch's ``cond`` costs far more per call than a few scalar ops. So when
@@ -627,7 +640,7 @@ class TorchBackend(backends.Backend):
 
         def branch(i):
             def run(*operands):
-                passing = _Passing(outside, operands)
+                passing = _Passing(outside, tuple(_dense_gradient(o) for o in operands))
                 with passing:
                     out = finish[i](handles[i].fn())
                     return tuple(passing.own(o) for o in out) or (torch.zeros(()),)
