@@ -227,7 +227,8 @@ def test_rnn_cell_early_exit_with_dynamic_sequence_length():
     c = torch.compile(m, fullgraph=True, backend="aot_eager", dynamic=True)
     xs = rnn_inputs()[0][0]
     with torch.no_grad():
-        for args in [(xs, torch.tensor(0.9)), (xs[:4], torch.tensor(0.1)), (xs[:2], torch.tensor(2.0))]:
+        for args in [(xs, torch.tensor(0.9)), (xs[:4], torch.tensor(0.1)),
+                     (xs[:2], torch.tensor(2.0))]:
             assert_same(c(*args), original(*args))
 
 
@@ -459,7 +460,8 @@ def _op_types(graph, found):
     for node in graph.node:
         found.add(node.op_type)
         for attribute in node.attribute:
-            for inner in ([attribute.g] if attribute.HasField("g") else []) + list(attribute.graphs):
+            inner_graphs = [attribute.g] if attribute.HasField("g") else []
+            for inner in inner_graphs + list(attribute.graphs):
                 _op_types(inner, found)
     return found
 
@@ -591,15 +593,7 @@ def logic(x, y):
     return s, a and b, a or b, not a, (x if b else y)
 
 
-LAZY_AND_INDEX_XFAIL = pytest.mark.xfail(strict=True, raises=ag.StagingError, reason=(
-    "open: under torch.compile the `and` staged inside a while_loop's test traces its right "
-    "side (`xs[k]`, k the loop's carry) into the cond's graph with a FunctionalTensor of the "
-    "outer trace (AttributeError: 'NoneType' object has no attribute 'export' in "
-    "FunctionalTensor.to); export passes"))
-
-
-@pytest.mark.parametrize("mode", [pytest.param("compile", marks=LAZY_AND_INDEX_XFAIL),
-                                  "export", "export-strict"])
+@pytest.mark.parametrize("mode", MODES)
 def test_lazy_and_guards_an_index_in_a_loop_test(mode):
     xs = torch.tensor([3.0, 1.0, 2.0, 5.0])
     check(count_leading_positives, mode, [(xs, torch.tensor(4)), (-xs, torch.tensor(4)),
@@ -609,6 +603,24 @@ def test_lazy_and_guards_an_index_in_a_loop_test(mode):
 @pytest.mark.parametrize("mode", MODES)
 def test_lazy_boolean_operators_and_ternaries(mode):
     check(logic, mode, [(X_POS, X_NEG), (X_NEG, X_POS), (X_POS, X_POS), (X_NEG, X_NEG)])
+
+
+def converts_outside_tensors(x, k, mask):
+    """Conversion methods of tensors a branch or loop body reads from outside it."""
+    if x.sum() > 0:
+        y = x * k.float() + mask.long().sum().to(x.dtype)
+    else:
+        y = x * mask.double().float() - k.to(torch.float32)
+    while y.abs().sum() < 50:
+        y = y * 2 + k.int().float()
+    return y
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_conversion_methods_of_outside_tensors_in_branches(mode):
+    mask = torch.tensor([True, False, True, True])
+    check(converts_outside_tensors, mode, [(X_POS, torch.tensor(2), mask),
+                                           (X_NEG, torch.tensor(3), mask)])
 
 
 # -- staged assert and raise ----------------------------------------------------------------

@@ -59,7 +59,7 @@ from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
-from . import dynamo_errors, indexing, lists, numpy_operands
+from . import dynamo_errors, indexing, lists, numpy_operands, outside_conversions
 from .tensors import (
     NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_number_like, is_weak, like, np_dtype,
     py_dtype, weak,
@@ -954,6 +954,7 @@ def _mark_nonstrict(fn) -> None:
 backend = TorchBackend()
 backends.register(backend)
 numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
+outside_conversions.install()  # k.float() in a branch, k from outside it, under compile
 
 
 def _root(t: torch.Tensor) -> torch.Tensor:
