@@ -332,15 +332,17 @@ def _note(result, origin, construct: str) -> None:
     kept = getattr(_local, "kept", None)
     if kept is None:
         return
-    found, todo = [], [origin]
+    found, seen, todo = [], set(), [origin]  # ids of objects ``found`` keeps alive
     while todo:
         o = todo.pop()
-        if o is not result and not any(o is f for f in found):
+        if o is not result and id(o) not in seen:
+            seen.add(id(o))
             found.append(o)
             todo.extend(copied_from(o)[0])
     entry = kept.copies.get(id(result))
     origins = entry[1] if entry is not None and entry[0] is result else ()
-    new = tuple(o for o in found if not any(o is p for p in origins))
+    known = {id(p) for p in origins}  # by id: a copy chain of a long unrolled loop is long
+    new = tuple(o for o in found if id(o) not in known)
     if new or not origins:
         kept.copies[id(result)] = (result, origins + new,
                                    entry[2] if origins else construct)

@@ -59,9 +59,10 @@ from ...staging import state as staging
 from ...staging.loops import Carry, StagedEnumerate, reversed_bounds
 from ...staging.state import Aval
 from . import maybe_none as _torch_maybe_none  # noqa: F401  (its pytree: refused as an output)
-from . import dynamo_errors, indexing, lists, numpy_operands
+from . import dynamo_errors, indexing, lists, numpy_operands, outside_conversions
 from .tensors import (
-    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_weak, like, np_dtype, py_dtype, weak,
+    NUMPY_ARRAY, TO_NUMPY, TO_TORCH, WEAK, as_tensor, is_number_like, is_weak, like, np_dtype,
+    py_dtype, weak,
 )
 
 
@@ -80,7 +81,7 @@ def _aval(x):
     if isinstance(x, torch.Tensor):
         shape = tuple(d if d.__class__ is int else None for d in x.shape)
         return Aval(np_dtype(x.dtype), shape, not shape and getattr(x, WEAK, False))
-    if staging.is_number(x):
+    if is_number_like(x):
         return Aval(py_dtype(x), (), True)
     if isinstance(x, (np.ndarray, np.generic)) and x.dtype in TO_TORCH:
         return Aval(x.dtype, tuple(np.shape(x)), False)
@@ -316,11 +317,40 @@ def _differentiable(carried: tuple, operands: tuple) -> tuple:
     its *initial* value requires grad (it marks every iteration's saved carry with the
     initial value's flag): ``h = zeros(); while ...: h = f(h, w)`` would otherwise give
     ``w`` the gradient of the last iteration alone, silently wrong."""
-    if not torch.is_grad_enabled() or not any(
-            t.requires_grad for t in (*carried, *operands)):
+    if not _records(carried, operands):
         return carried
     return tuple(t.requires_grad_() if (t.dtype.is_floating_point or t.dtype.is_complex)
                  and not t.requires_grad else t for t in carried)
+
+
+def _records(carried: tuple, operands: tuple) -> bool:
+    """Whether autograd records a loop of these carries and operands."""
+    return torch.is_grad_enabled() and any(t.requires_grad for t in (*carried, *operands))
+
+
+def _loop(cond_fn, body_fn, carried: tuple, operands: tuple) -> list:
+    """``while_loop`` of ``cond_fn``/``body_fn`` over ``carried``, its outputs. Where
+    autograd records it, with a trip counter in front, and each output that requires
+    grad ``where(trips > 0, output, initial value)``: PyTorch 2.13's backward of a
+    ``while_loop`` that ran no iteration still applies one step of the body's backward
+    to the carries' gradient (``h = while_loop(i < 0, h * 3)`` gives ``h`` a gradient of
+    3, not 1), so a loop its test ends at once would give silently wrong gradients. The
+    ``where`` gives the loop a zero gradient then and the initial value the gradient."""
+    if not _records(carried, operands):
+        graphs = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
+        return list(while_loop_op(*graphs, carried, operands))
+
+    def counted_cond(trips, *args):
+        return cond_fn(*args)
+
+    def counted_body(trips, *args):
+        return (trips + 1, *body_fn(*args))
+
+    counted = (torch.zeros((), dtype=torch.int64), *carried)
+    graphs = (_graph(f, counted + operands) for f in (counted_cond, counted_body))
+    trips, *outs = while_loop_op(*graphs, counted, operands)
+    ran = trips > 0
+    return [torch.where(ran, o, i) if o.requires_grad else o for o, i in zip(outs, carried)]
 
 
 def _carried(init: tuple, operands: tuple) -> tuple:
@@ -329,7 +359,7 @@ def _carried(init: tuple, operands: tuple) -> tuple:
     inputs; every one where autograd records, as ``_differentiable`` marks them), the
     tensor itself otherwise (a copy per call of a large carry costs what a loop step
     does)."""
-    if torch.is_grad_enabled() and any(t.requires_grad for t in (*init, *operands)):
+    if _records(init, operands):
         return tuple(t.clone() for t in init)
     seen = {id(t) for t in operands}
     out = []
@@ -349,6 +379,18 @@ def _graph(fn, operands):
             isinstance(o, torch.Tensor) and o.requires_grad for o in operands):
         return materialize_as_graph(fn, tuple(operands))
     return fn
+
+
+def _dense_gradient(operand):
+    """``operand`` as a branch of ``cond`` reads it: where autograd records, through a
+    flat view and back, whose backward is a ``reshape`` of the gradient: dense, as the
+    other branch's zeros are. PyTorch 2.13's inductor refuses a ``cond`` whose branches'
+    gradients differ in layout ("The sorted order of strides of the two branches' output
+    doesn't match"), and the gradient of a ``Linear``'s weight is a transposed one."""
+    if not (operand.requires_grad and torch.is_grad_enabled()) or operand.dim() < 2 \
+            or not operand.is_contiguous():
+        return operand
+    return operand.reshape(-1).view(operand.shape)
 
 
 def _selectable(handles, outside) -> bool:
@@ -576,7 +618,7 @@ class TorchBackend(backends.Backend):
 
         def branch(i):
             def run(*operands):
-                passing = _Passing(outside, operands)
+                passing = _Passing(outside, tuple(_dense_gradient(o) for o in operands))
                 with passing:
                     out = finish[i](handles[i].fn())
                     return tuple(passing.own(o) for o in out) or (torch.zeros(()),)
@@ -604,8 +646,7 @@ class TorchBackend(backends.Backend):
 
         operands = _operands(outside)
         init = _differentiable(_carried(_operands(init), operands), operands)
-        cond_graph, body_graph = (_graph(f, init + operands) for f in (cond_fn, body_fn))
-        outs = while_loop_op(cond_graph, body_graph, init, operands)
+        outs = _loop(cond_fn, body_fn, init, operands)
         return [weak(t, a) for t, a in zip(outs, body.avals)]
 
     # -- what staging leaves to the framework
@@ -691,8 +732,7 @@ class TorchBackend(backends.Backend):
         operands = _operands(extra + outside)
         carried = _differentiable(_carried(_operands(
             (torch.zeros((), dtype=torch.int64), torch.tensor(True), *init)), operands), operands)
-        cond_graph, body_graph = (_graph(f, carried + operands) for f in (cond_fn, body_fn))
-        return list(while_loop_op(cond_graph, body_graph, carried, operands))[2:]
+        return _loop(cond_fn, body_fn, carried, operands)[2:]
 
     # -- lists a staged loop appends to (``accumulate``, ``lists``)
 
@@ -896,6 +936,7 @@ def _mark_nonstrict(fn) -> None:
 backend = TorchBackend()
 backends.register(backend)
 numpy_operands.install()  # a NumPy array or scalar operated with a traced tensor
+outside_conversions.install()  # k.float() in a branch, k from outside it, under compile
 
 
 def _root(t: torch.Tensor) -> torch.Tensor:

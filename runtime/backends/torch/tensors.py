@@ -19,15 +19,25 @@ TO_NUMPY = {torch.bool: np.dtype(bool), torch.uint8: np.dtype(np.uint8),
 TO_TORCH = {v: k for k, v in TO_NUMPY.items()}
 
 
+# The Python numbers PyTorch keeps symbolic while it traces (``t < xs.shape[0]`` with a
+# dynamic size): staged as the number they stand for would be (``is_number_like``).
+SYMBOLIC_NUMBERS = (torch.SymBool, torch.SymInt, torch.SymFloat)
+
+
+def is_number_like(x) -> bool:
+    """A Python number, or one PyTorch keeps symbolic while it traces."""
+    return staging.is_number(x) or isinstance(x, SYMBOLIC_NUMBERS)
+
+
 def py_dtype(x) -> np.dtype:
-    """The dtype a Python number is carried with: PyTorch's own choice
-    (``torch.tensor(1.0)``: the default dtype, float32 unless changed)."""
-    if x.__class__ is bool:
+    """The dtype a Python number (or a symbolic one) is carried with: PyTorch's own
+    choice (``torch.tensor(1.0)``: the default dtype, float32 unless changed)."""
+    if x.__class__ in (bool, torch.SymBool):
         return np.dtype(bool)
-    if x.__class__ is int:
+    if x.__class__ in (int, torch.SymInt):
         return np.dtype(np.int64)
     default = TO_NUMPY[torch.get_default_dtype()]
-    if x.__class__ is float:
+    if x.__class__ in (float, torch.SymFloat):
         return default
     return np.dtype(np.complex128) if default == np.float64 else np.dtype(np.complex64)
 
@@ -86,15 +96,9 @@ def as_tensor(x, dtype=None) -> torch.Tensor:
     array would reach the program)."""
     if isinstance(x, torch.Tensor):
         return x if dtype is None or x.dtype == dtype else x.to(dtype)
-    if staging.is_number(x):
+    if is_number_like(x):
         if dtype is None:
             dtype = TO_TORCH[py_dtype(x)]
-        return torch.full((), x, dtype=dtype)
-    if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
-        # a size kept symbolic (dynamic shapes): a factory op, not specialized to its value
-        if dtype is None:
-            dtype = torch.int64 if isinstance(x, torch.SymInt) else torch.bool if isinstance(
-                x, torch.SymBool) else torch.get_default_dtype()
         return torch.full((), x, dtype=dtype)
     if isinstance(x, (np.ndarray, np.generic)):
         x = np.array(x)  # a copy
