@@ -119,20 +119,28 @@ _local = threading.local()  # .carrying: the array a staged write is writing; .r
 # (``named``)
 
 
-class carrying:
+class _Bound:
+    """``with _Bound(name, value):`` this thread's ``_local.<name>`` is ``value`` inside the
+    block, and what it was outside it (blocks nest)."""
+
+    __slots__ = ("name", "value", "outer")
+
+    def __init__(self, name: str, value) -> None:
+        self.name, self.value = name, value
+
+    def __enter__(self):
+        self.outer = getattr(_local, self.name, None)
+        setattr(_local, self.name, self.value)
+
+    def __exit__(self, *exc) -> None:
+        setattr(_local, self.name, self.outer)
+
+
+def carrying(target) -> _Bound:
     """``with carrying(target):`` around a staged write into ``target``: the sharing
     checks (``stale``) pass over the list and dict items that hold ``target`` itself and
     can take the new value (``carry_into_slots`` gives it to them after the write)."""
-
-    def __init__(self, target) -> None:
-        self.target = target
-
-    def __enter__(self):
-        self.outer = getattr(_local, "carrying", None)
-        _local.carrying = self.target
-
-    def __exit__(self, *exc) -> None:
-        _local.carrying = self.outer
+    return _Bound("carrying", target)
 
 
 class running:
@@ -344,19 +352,10 @@ def rebound_name() -> str:
     return (_rebound(frame) if frame is not None else None) or "a"
 
 
-class named:
+def named(label: Callable[[], str]) -> _Bound:
     """``with named(label):`` around a write whose target is not a variable
     (``obj.arr[i] = v``): messages call what it writes into ``label()`` (``obj.arr``)."""
-
-    def __init__(self, label: Callable[[], str]) -> None:
-        self.label = label
-
-    def __enter__(self):
-        self.outer = getattr(_local, "label", None)
-        _local.label = self.label
-
-    def __exit__(self, *exc) -> None:
-        _local.label = self.outer
+    return _Bound("label", label)
 
 
 def _named_variable() -> Optional[str]:
