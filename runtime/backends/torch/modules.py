@@ -28,7 +28,6 @@ import inspect
 import types
 import weakref
 
-_REGIONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # converted -> region
 _FORWARDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # function -> ours
 
 
@@ -66,10 +65,8 @@ def convert_forward(module, convert):
 
 
 def _region(converted):
-    """The non-strict region that calls ``converted`` (one per converted function)."""
-    region = _REGIONS.get(converted)
-    if region is not None:
-        return region
+    """The non-strict region that calls ``converted`` (made once per class's forward:
+    ``forward_of`` keeps what it makes)."""
     import torch
 
     from . import region_boundary, region_sizes
@@ -82,8 +79,7 @@ def _region(converted):
     region_boundary.install()
     region_boundary.run_as_python(region.__code__)
     region = torch._dynamo.nonstrict_trace(region)
-    region_sizes.regions.add(region)  # kept alive by _REGIONS, as long as converted
-    _REGIONS[converted] = region
+    region_sizes.regions.add(region)  # kept alive by the forward that calls it (_FORWARDS)
     return region
 
 
